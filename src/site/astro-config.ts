@@ -1,0 +1,38 @@
+// The whole Astro config of the site role: one content root (FOLIO_CONTENT_ROOT) into one static
+// output directory (FOLIO_OUT_DIR). Each build may run in its own Astro root (FOLIO_BUILD_ROOT)
+// so concurrent builds never share `.astro/`; source and public dirs stay absolute.
+import path from 'node:path';
+import type { AstroUserConfig } from 'astro';
+import mdx from '@astrojs/mdx';
+import { satteri } from '@astrojs/markdown-satteri';
+import { siteSettings, siteSrcDir } from './settings.ts';
+import { folioSite } from './integration.ts';
+import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
+
+export function roleConfig(): AstroUserConfig {
+  const settings = siteSettings();
+  return {
+    root: settings.buildRoot,
+    srcDir: siteSrcDir,
+    publicDir: path.join(settings.contentRoot, 'public'),
+    outDir: settings.outDir,
+    cacheDir: path.join(settings.buildRoot, '.cache/astro'),
+    output: 'static',
+    site: settings.siteUrl,
+    trailingSlash: 'ignore',
+    build: { format: 'directory' },
+    devToolbar: { enabled: false },
+    markdown: {
+      processor: satteri({
+        mdastPlugins: [snippetMdastPlugin(settings.contentRoot)],
+        hastPlugins: [snippetHastPlugin(settings.contentRoot)],
+      }),
+      shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' } },
+    },
+    integrations: [mdx({ optimize: false }), folioSite(settings)],
+    vite: {
+      server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
+      logLevel: 'warn',
+    },
+  } as AstroUserConfig;
+}

@@ -1,0 +1,32 @@
+// The child-process entry of a site build: Astro's programmatic build() of one content root, then
+// the search index. Inputs come only from FOLIO_* variables (see build.ts, which scrubs the rest).
+// Kept small so a warm worker that runs many builds can reuse the same two calls.
+import path from 'node:path';
+import { build } from 'astro';
+import { projectDir, siteSettings } from './settings.ts';
+import { writeSearchIndex } from './search-index.ts';
+
+/** Builds the site described by the FOLIO_* environment and indexes it for search. */
+export async function runSiteBuild(): Promise<void> {
+  const settings = siteSettings();
+  await build({
+    root: settings.buildRoot,
+    // Astro joins configFile onto root, so it must be relative to this build's root.
+    configFile: path.relative(settings.buildRoot, path.join(projectDir, 'astro.config.mjs')),
+    mode: 'production',
+    force: true,
+  });
+  const indexed = await writeSearchIndex(settings.outDir);
+  console.log(`[folio] search index: ${indexed} page(s)`);
+}
+
+if (import.meta.main) {
+  try {
+    await runSiteBuild();
+  } catch (error) {
+    const e = error as { message?: string; loc?: { file?: string; line?: number; column?: number }; id?: string };
+    const where = e.loc?.file ? `${e.loc.file}:${e.loc.line ?? 1}:${e.loc.column ?? 1}: ` : '';
+    console.error(`[folio] error: ${where}${e.message ?? String(error)}`);
+    process.exitCode = 1;
+  }
+}

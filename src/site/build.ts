@@ -1,0 +1,186 @@
+// Builds one content root into one static site directory: checks the content, then runs Astro in a
+// child process with a scrubbed environment (no service secrets), its own Astro root (so concurrent
+// builds never interfere), a time limit, and search indexing. Used by `npm run build:site` and by
+// the deployment runner.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { checkContentRoot } from './content-check/check-root.ts';
+import { formatProblem, type Problem } from './content-check/check-content.ts';
+import { projectDir, siteSrcDir } from './settings.ts';
+
+export interface BuildSiteOptions {
+  contentRoot: string;
+  outDir: string;
+  /** Public address of the site, for canonical links and the sitemap. */
+  siteUrl?: string;
+  /** Kills the build when over (default 600 s, FOLIO_BUILD_TIMEOUT_S in the service). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called with each log line as it arrives. */
+  onLog?: (line: string) => void;
+}
+
+export type BuildErrorCode = 'content_invalid' | 'no_pages' | 'build_failed' | 'timeout' | 'canceled';
+
+export interface BuildError {
+  code: BuildErrorCode;
+  /** One line per problem, `file:line:column: message` where a location is known. */
+  message: string;
+  problems: Problem[];
+}
+
+export interface BuildSiteResult {
+  ok: boolean;
+  log: string[];
+  warnings: string[];
+  pageCount: number;
+  durationMs: number;
+  error?: BuildError;
+}
+
+const WORKER = path.join(siteSrcDir, 'build-worker.ts');
+const BUILDS_DIR = path.join(projectDir, '.folio-builds');
+// Rolldown repeats this for every MDX module; Astro documents it as harmless.
+const KNOWN_NOISE = /use astro:head-inject|MODULE_LEVEL_DIRECTIVE|rolldown\.rs\/in-depth\/directives|^\s*[│╭╰─┬]|^\s*\d+ │|^\s*$/;
+
+export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
+  const started = Date.now();
+  const contentRoot = path.resolve(options.contentRoot);
+  const outDir = path.resolve(options.outDir);
+  const log: string[] = [];
+  const emit = (line: string) => {
+    log.push(line);
+    options.onLog?.(line);
+  };
+  const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => ({
+    ok: !error,
+    log,
+    warnings: log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l)),
+    pageCount,
+    durationMs: Date.now() - started,
+    error,
+  });
+  const fail = (code: BuildErrorCode, problems: Problem[], message?: string) => {
+    const text = message ?? problems.map(formatProblem).join('\n');
+    for (const line of text.split('\n')) emit(`error: ${line}`);
+    return finish({ code, message: text, problems });
+  };
+
+  const rootProblem = await checkDirectories(contentRoot, outDir);
+  if (rootProblem) return fail('content_invalid', [], rootProblem);
+  emit(`checking content in ${contentRoot}`);
+  const report = await checkContentRoot(contentRoot);
+  if (report.problems.length) {
+    const onlyNoPages = report.problems.every((p) => p.message.startsWith('no pages'));
+    return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
+  }
+  emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
+
+  const buildRoot = path.join(BUILDS_DIR, randomUUID());
+  await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
+  try {
+    const outcome = await runWorker(buildRoot, contentRoot, outDir, options, emit);
+    if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round((options.timeoutMs ?? 600_000) / 1000)} s and was stopped`);
+    if (outcome === 'canceled') return fail('canceled', [], 'build canceled');
+    if (outcome !== 0) {
+      const problems = errorProblems(log);
+      return fail('build_failed', problems, problems.length ? undefined : 'astro build failed; see the log');
+    }
+    return finish(undefined, report.pages.length);
+  } finally {
+    await fs.rm(buildRoot, { recursive: true, force: true });
+  }
+}
+
+async function checkDirectories(contentRoot: string, outDir: string): Promise<string | undefined> {
+  const stat = await fs.lstat(contentRoot).catch(() => undefined);
+  if (!stat?.isDirectory()) return `content root ${contentRoot} is not a directory`;
+  const inside = (child: string, parent: string) => {
+    const rel = path.relative(parent, child);
+    return !rel || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  if (inside(outDir, contentRoot) || inside(contentRoot, outDir)) return `output directory ${outDir} must be outside the content root`;
+  return undefined;
+}
+
+/** The child's whole environment: the build inputs and nothing of the parent's secrets. */
+function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: path.join(buildRoot, 'tmp'),
+    TMPDIR: path.join(buildRoot, 'tmp'),
+    NODE_ENV: 'production',
+    ASTRO_TELEMETRY_DISABLED: '1',
+    FOLIO_ROLE: 'site',
+    FOLIO_CONTENT_ROOT: contentRoot,
+    FOLIO_OUT_DIR: outDir,
+    FOLIO_BUILD_ROOT: buildRoot,
+  };
+  if (siteUrl) env.FOLIO_SITE_URL = siteUrl;
+  return env;
+}
+
+function runWorker(
+  buildRoot: string,
+  contentRoot: string,
+  outDir: string,
+  options: BuildSiteOptions,
+  emit: (line: string) => void,
+): Promise<number | 'timeout' | 'canceled'> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [WORKER], {
+      cwd: buildRoot,
+      env: workerEnv(buildRoot, contentRoot, outDir, options.siteUrl),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // own process group, so a timeout stops Astro's helpers too
+    });
+    let stopped: 'timeout' | 'canceled' | undefined;
+    const stop = (why: 'timeout' | 'canceled') => {
+      stopped ??= why;
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => stop('timeout'), options.timeoutMs ?? 600_000);
+    const onAbort = () => stop('canceled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    for (const stream of [child.stdout, child.stderr]) lineReader(stream, (line) => {
+      const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
+      if (!KNOWN_NOISE.test(clean)) emit(clean);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(stopped ?? code ?? 1);
+    });
+  });
+}
+
+function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    lines.forEach(onLine);
+  });
+  stream.on('end', () => rest && onLine(rest));
+}
+
+/** The failure lines of the worker, with their file:line:column when Astro gave one. */
+function errorProblems(log: string[]): Problem[] {
+  return log
+    .filter((l) => l.startsWith('[folio] error: '))
+    .map((l) => {
+      const text = l.slice('[folio] error: '.length);
+      const m = /^(.+?):(\d+):(\d+): ([\s\S]*)$/.exec(text);
+      return m
+        ? { file: m[1] ?? '', line: Number(m[2]), column: Number(m[3]), message: m[4] ?? '' }
+        : { file: '', line: 0, column: 0, message: text };
+    });
+}

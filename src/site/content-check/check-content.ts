@@ -1,0 +1,307 @@
+// The one checker for untrusted MDX/Markdown (shared by the site build and the pages API):
+// parses a page or snippet and reports every problem with file:line:column.
+// MDX is JavaScript: imports, exports and expressions would run on the build machine, so only
+// literal values are allowed; components are limited to Folio's own set.
+import path from 'node:path';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+import remarkFrontmatter from 'remark-frontmatter';
+import YAML from 'yaml';
+import type { Node as EstreeNode, Program } from 'estree';
+import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
+import { snippetKey } from '../snippet-paths.ts';
+
+export interface Problem {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface CheckOptions {
+  /** Path relative to the content root (`content/guides/install.mdx`), used in messages. */
+  file: string;
+  kind: 'page' | 'snippet';
+  /** Defaults to the extension of `file` (`.md` is plain Markdown, anything else MDX). */
+  format?: 'md' | 'mdx';
+}
+
+/** A `<Snippet file="…">` without children: the snippet it needs at build time. */
+export interface SnippetCall {
+  file: string;
+  /** Key in the gathered snippet set, or undefined when the path leaves `_snippets/`. */
+  key: string | undefined;
+  line: number;
+  column: number;
+}
+
+export interface ContentAnalysis {
+  problems: Problem[];
+  snippetCalls: SnippetCall[];
+  /** `{name}` placeholders of a snippet body. */
+  placeholders: string[];
+}
+
+/** Formats a problem the way build logs and API errors show it. */
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.line}:${p.column}: ${p.message}`;
+}
+
+/** Every problem of one page or snippet; an empty list means it may be built. */
+export function checkContent(text: string, options: CheckOptions): Problem[] {
+  return analyzeContent(text, options).problems;
+}
+
+const mdxParser = unified().use(remarkParse).use(remarkMdx).use(remarkFrontmatter, ['yaml']);
+const mdParser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']);
+
+const PLACEHOLDER = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
+const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
+
+interface MdNode {
+  type: string;
+  name?: string | null;
+  value?: unknown;
+  url?: string;
+  children?: MdNode[];
+  attributes?: MdAttribute[];
+  data?: { estree?: Program | null };
+  position?: { start: { line: number; column: number } };
+}
+
+interface MdAttribute {
+  type: 'mdxJsxAttribute' | 'mdxJsxExpressionAttribute';
+  name?: string;
+  value?: string | null | { type: string; value: string; data?: { estree?: Program | null } };
+  position?: { start: { line: number; column: number } };
+}
+
+export function analyzeContent(text: string, options: CheckOptions): ContentAnalysis {
+  const format = options.format ?? (options.file.endsWith('.md') ? 'md' : 'mdx');
+  const result: ContentAnalysis = { problems: [], snippetCalls: [], placeholders: [] };
+  const report = (at: { position?: MdNode['position'] } | undefined, message: string) => {
+    const start = at?.position?.start ?? { line: 1, column: 1 };
+    result.problems.push({ file: options.file, line: start.line, column: start.column, message });
+  };
+
+  let tree: MdNode;
+  try {
+    tree = (format === 'md' ? mdParser : mdxParser).parse(text) as MdNode;
+  } catch (error) {
+    const e = error as { line?: number; column?: number; reason?: string; message: string };
+    result.problems.push({
+      file: options.file,
+      line: e.line ?? 1,
+      column: e.column ?? 1,
+      message: `MDX syntax error: ${e.reason ?? e.message}`,
+    });
+    return result;
+  }
+
+  const visit = (node: MdNode) => {
+    switch (node.type) {
+      case 'yaml':
+        checkFrontmatter(String(node.value ?? ''), node, report);
+        break;
+      case 'mdxjsEsm':
+        report(node, 'import and export are not allowed in Folio content (they would run code at build time)');
+        return;
+      case 'mdxFlowExpression':
+      case 'mdxTextExpression':
+        checkExpression(node, options.kind, result, report);
+        return;
+      case 'mdxJsxFlowElement':
+      case 'mdxJsxTextElement':
+        checkElement(node, result, report);
+        break;
+      case 'image':
+      case 'definition':
+        checkLocalUrl(node, options.file, report);
+        break;
+    }
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(tree);
+  return result;
+}
+
+type Report = (at: { position?: MdNode['position'] } | undefined, message: string) => void;
+
+function checkFrontmatter(source: string, node: MdNode, report: Report) {
+  let data: unknown;
+  try {
+    data = YAML.parse(source);
+  } catch (error) {
+    report(node, `frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    return;
+  }
+  if (data == null) return;
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    report(node, 'frontmatter must be a YAML mapping of keys to values');
+    return;
+  }
+  const fm = data as Record<string, unknown>;
+  if ('layout' in fm) report(node, 'frontmatter key "layout" is not allowed (it would import code at build time)');
+  for (const key of ['title', 'description'] as const) {
+    if (key in fm && typeof fm[key] !== 'string') report(node, `frontmatter "${key}" must be a string`);
+  }
+  if ('order' in fm && (typeof fm.order !== 'number' || !Number.isFinite(fm.order))) {
+    report(node, 'frontmatter "order" must be a number');
+  }
+}
+
+function checkExpression(node: MdNode, kind: CheckOptions['kind'], result: ContentAnalysis, report: Report) {
+  const source = String(node.value ?? '');
+  const program = node.data?.estree;
+  if (!program || program.body.length === 0) return; // `{/* comment */}` or `{}`
+  if (kind === 'snippet') {
+    const name = PLACEHOLDER.exec(source)?.[1];
+    if (name) {
+      if (!result.placeholders.includes(name)) result.placeholders.push(name);
+      return;
+    }
+  }
+  const statement = program.body[0];
+  if (program.body.length === 1 && statement?.type === 'ExpressionStatement' && isLiteral(statement.expression)) return;
+  report(node, `expression {${shorten(source)}} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces${kind === 'snippet' ? ', and {name} placeholders in snippets' : ''}`);
+}
+
+function checkElement(node: MdNode, result: ContentAnalysis, report: Report) {
+  const name = node.name;
+  if (!name) return; // fragment <>…</>
+  const isComponent = /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
+  if (isComponent && !(COMPONENT_NAMES as readonly string[]).includes(name)) {
+    report(node, `unknown component <${name}>; ${AVAILABLE}`);
+    return;
+  }
+  if (!isComponent && ['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link'].includes(name.toLowerCase())) {
+    report(node, `the <${name}> element is not allowed in Folio content`);
+  }
+  const attrs = new Map<string, unknown>();
+  for (const attr of node.attributes ?? []) {
+    if (attr.type === 'mdxJsxExpressionAttribute') {
+      report(attr.position ? attr : node, `spread attributes are not allowed on <${name}> (only literal values)`);
+      continue;
+    }
+    const attrName = attr.name ?? '';
+    if (!isComponent && /^on/i.test(attrName)) report(attr.position ? attr : node, `event handler attribute "${attrName}" is not allowed`);
+    const value = attr.value;
+    if (value == null || typeof value === 'string') {
+      attrs.set(attrName, value ?? true);
+      continue;
+    }
+    const expr = value.data?.estree?.body[0];
+    if (expr?.type === 'ExpressionStatement' && isLiteral(expr.expression)) {
+      attrs.set(attrName, literalValue(expr.expression));
+    } else {
+      report(attr.position ? attr : node, `attribute ${attrName}={${shorten(value.value)}} on <${name}> is not allowed: only literal values`);
+    }
+  }
+  if (name === 'ApiMethod') checkApiMethod(node, attrs, report);
+  if (name === 'Snippet') checkSnippet(node, attrs, result, report);
+  if (name === 'Callout' && attrs.has('kind') && !(CALLOUT_KINDS as readonly unknown[]).includes(attrs.get('kind'))) {
+    report(node, `Callout kind ${JSON.stringify(attrs.get('kind'))} is not one of ${CALLOUT_KINDS.join(', ')}`);
+  }
+}
+
+function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Report) {
+  if (!attrs.has('method')) {
+    report(node, `ApiMethod needs a method: one of ${HTTP_METHODS.join(', ')}`);
+    return;
+  }
+  const method = attrs.get('method');
+  if (!normalizeMethod(method)) {
+    report(node, `ApiMethod method ${JSON.stringify(method)} is not one of ${HTTP_METHODS.join(', ')} (case-insensitive)`);
+  }
+}
+
+function checkSnippet(node: MdNode, attrs: Map<string, unknown>, result: ContentAnalysis, report: Report) {
+  const hasChildren = (node.children ?? []).length > 0;
+  const file = attrs.get('file');
+  if (attrs.has('vars')) {
+    const vars = attrs.get('vars');
+    const ok =
+      typeof vars === 'object' && vars !== null && !Array.isArray(vars) &&
+      Object.values(vars).every((v) => ['string', 'number', 'boolean'].includes(typeof v));
+    if (!ok) report(node, 'Snippet vars must be an object of strings, as in vars={{ name: "Ada" }}');
+  }
+  if (hasChildren) return; // children take precedence: no lookup, no error for a missing file
+  if (file === undefined) {
+    report(node, 'Snippet needs a file (a path under _snippets/) or children');
+    return;
+  }
+  if (typeof file !== 'string' || !file.trim()) {
+    report(node, `Snippet file must be a path under _snippets/, got ${JSON.stringify(file)}`);
+    return;
+  }
+  const start = node.position?.start ?? { line: 1, column: 1 };
+  result.snippetCalls.push({ file, key: snippetKey(file), line: start.line, column: start.column });
+}
+
+/** A relative image or link-definition URL must stay inside the content root. */
+function checkLocalUrl(node: MdNode, file: string, report: Report) {
+  const url = node.url ?? '';
+  if (!url || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//') || url.startsWith('#')) return;
+  if (url.startsWith('/')) return; // served from public/
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponentSafe(url.split(/[?#]/)[0] ?? '')));
+  if (target === '..' || target.startsWith('../')) report(node, `path "${url}" points outside the content root`);
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function isLiteral(node: EstreeNode | null | undefined): boolean {
+  if (!node) return false;
+  switch (node.type) {
+    case 'Literal':
+      return !('regex' in node && node.regex);
+    case 'TemplateLiteral':
+      return node.expressions.length === 0;
+    case 'UnaryExpression':
+      return (node.operator === '-' || node.operator === '+') && node.argument.type === 'Literal' && typeof node.argument.value === 'number';
+    case 'ArrayExpression':
+      return node.elements.every((e) => e !== null && e.type !== 'SpreadElement' && isLiteral(e));
+    case 'ObjectExpression':
+      return node.properties.every(
+        (p) =>
+          p.type === 'Property' && p.kind === 'init' && !p.computed && !p.method && !p.shorthand &&
+          (p.key.type === 'Identifier' || p.key.type === 'Literal') && isLiteral(p.value as EstreeNode),
+      );
+    default:
+      return false;
+  }
+}
+
+function literalValue(node: EstreeNode): unknown {
+  switch (node.type) {
+    case 'Literal':
+      return node.value;
+    case 'TemplateLiteral':
+      return node.quasis.map((q) => q.value.cooked).join('');
+    case 'UnaryExpression':
+      return (node.operator === '-' ? -1 : 1) * Number((node.argument as { value: unknown }).value);
+    case 'ArrayExpression':
+      return node.elements.map((e) => literalValue(e as EstreeNode));
+    case 'ObjectExpression':
+      return Object.fromEntries(
+        node.properties.map((p) => {
+          const prop = p as { key: EstreeNode; value: EstreeNode };
+          const key = prop.key.type === 'Identifier' ? prop.key.name : String((prop.key as { value: unknown }).value);
+          return [key, literalValue(prop.value)];
+        }),
+      );
+    default:
+      return undefined;
+  }
+}
+
+function shorten(s: string): string {
+  const one = s.trim().replace(/\s+/g, ' ');
+  return one.length > 60 ? `${one.slice(0, 57)}...` : one;
+}

@@ -1,0 +1,103 @@
+// Checks a whole content root before a build: the file tree (no symlinks or special files, never
+// followed), docs.json, every page and snippet, and the snippet graph (missing files, cycles).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { analyzeContent, type Problem, type SnippetCall } from './check-content.ts';
+import { DocsConfigError, parseDocsConfig } from '../docs-config.ts';
+import { SNIPPETS_DIR, snippetFile } from '../snippet-paths.ts';
+
+export interface ContentRootReport {
+  problems: Problem[];
+  /** Page files relative to the content root (`content/guides/install.mdx`). */
+  pages: string[];
+  /** Snippet keys relative to `_snippets/` (`intro.mdx`). */
+  snippets: string[];
+}
+
+const CONTENT_FILE = /\.(md|mdx)$/;
+/** Not part of the site and never read by a build (a synced checkout keeps its git metadata). */
+const SKIPPED_DIRS = new Set(['.git']);
+
+export async function checkContentRoot(root: string): Promise<ContentRootReport> {
+  const problems: Problem[] = [];
+  const files: string[] = [];
+  await walk(root, '', files, problems);
+
+  const pages = files.filter((f) => f.startsWith('content/') && CONTENT_FILE.test(f)).sort();
+  const snippetFiles = files.filter((f) => f.startsWith(`${SNIPPETS_DIR}/`) && CONTENT_FILE.test(f)).sort();
+  const snippets = snippetFiles.map((f) => f.slice(SNIPPETS_DIR.length + 1));
+
+  if (files.includes('docs.json')) {
+    try {
+      parseDocsConfig(await fs.readFile(path.join(root, 'docs.json'), 'utf8'));
+    } catch (error) {
+      if (!(error instanceof DocsConfigError)) throw error;
+      for (const message of error.message.split('\n')) problems.push({ file: 'docs.json', line: 1, column: 1, message });
+    }
+  }
+
+  const calls = new Map<string, SnippetCall[]>();
+  const known = new Set(snippets);
+  for (const file of [...pages, ...snippetFiles]) {
+    const text = await fs.readFile(path.join(root, file), 'utf8');
+    const kind = file.startsWith('content/') ? 'page' : 'snippet';
+    const analysis = analyzeContent(text, { file, kind });
+    problems.push(...analysis.problems);
+    calls.set(file, analysis.snippetCalls);
+    for (const call of analysis.snippetCalls) {
+      if (call.key && known.has(call.key)) continue;
+      problems.push({
+        file,
+        line: call.line,
+        column: call.column,
+        message: call.key
+          ? `Snippet file "${call.file}" not found: no ${snippetFile(call.key)} in this content root`
+          : `Snippet file "${call.file}" is outside ${SNIPPETS_DIR}/`,
+      });
+    }
+  }
+  problems.push(...findSnippetCycles(snippets, calls));
+  if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
+  return { problems, pages, snippets };
+}
+
+async function walk(root: string, rel: string, files: string[], problems: Problem[]) {
+  const dir = path.join(root, rel);
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRS.has(entry.name)) await walk(root, relPath, files, problems);
+    } else if (entry.isFile()) {
+      files.push(relPath);
+    } else {
+      // Dirent types come from lstat semantics: a symlink is reported as a symlink, never followed.
+      const what = entry.isSymbolicLink() ? 'a symbolic link' : 'a special file';
+      problems.push({ file: relPath, line: 1, column: 1, message: `${what} is not allowed in a content root` });
+    }
+  }
+}
+
+/** Snippets that include themselves, directly or through others, fail the build. */
+function findSnippetCycles(snippets: string[], calls: Map<string, SnippetCall[]>): Problem[] {
+  const problems: Problem[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (key: string, trail: string[]) => {
+    if (state.get(key) === 'done') return;
+    if (state.get(key) === 'visiting') {
+      const cycle = [...trail.slice(trail.indexOf(key)), key].map(snippetFile);
+      const from = calls.get(snippetFile(trail[trail.length - 1] ?? key))?.find((c) => c.key === key);
+      problems.push({
+        file: snippetFile(trail[trail.length - 1] ?? key),
+        line: from?.line ?? 1,
+        column: from?.column ?? 1,
+        message: `snippet cycle: ${cycle.join(' -> ')}`,
+      });
+      return;
+    }
+    state.set(key, 'visiting');
+    for (const call of calls.get(snippetFile(key)) ?? []) if (call.key && snippets.includes(call.key)) visit(call.key, [...trail, key]);
+    state.set(key, 'done');
+  };
+  for (const key of snippets) visit(key, []);
+  return problems;
+}

@@ -1,0 +1,29 @@
+// Content collections of the site role: the pages (`content/`) and snippets (`_snippets/`) of the
+// content root being built. Both live outside the project, so the glob loaders get absolute bases.
+import path from 'node:path';
+import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+import { siteSettings } from './settings.ts';
+
+const { contentRoot } = siteSettings();
+
+const pages = defineCollection({
+  loader: glob({
+    pattern: '**/*.{md,mdx}',
+    base: path.join(contentRoot, 'content'),
+    // The page path is the file path without extension (CONTRACT §7), not a slugified id.
+    generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
+  }),
+  schema: z.looseObject({
+    title: z.string().optional(),
+    description: z.string().optional(),
+    order: z.number().optional(),
+  }),
+});
+
+const snippets = defineCollection({
+  loader: glob({ pattern: '**/*.{md,mdx}', base: path.join(contentRoot, '_snippets'), generateId: ({ entry }) => entry }),
+});
+
+export const collections = { pages, snippets };

@@ -1,0 +1,108 @@
+// docs.json: the site configuration of a content root (a subset compatible with Mintlify's),
+// validated by one schema. Errors name the key: `docs.json: colors.primary: …`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const cssColor = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[#a-zA-Z0-9(),.%\s/-]+$/, 'must be a CSS colour such as "#16a34a" or "rgb(22 163 74)"');
+
+/** A colour for both modes, or separate light and dark values. */
+const themeColor = z.union([cssColor, z.strictObject({ light: cssColor, dark: cssColor })]);
+
+const pagePath = z
+  .string()
+  .regex(/^[A-Za-z0-9_./-]*$/, 'must be a page path such as "guides/install"')
+  .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
+
+export interface NavGroupConfig {
+  group: string;
+  pages: Array<string | NavGroupConfig>;
+}
+
+const navGroup: z.ZodType<NavGroupConfig> = z.lazy(() =>
+  z.strictObject({ group: z.string().min(1), pages: z.array(z.union([pagePath, navGroup])) }),
+);
+
+const assetPath = z.string().min(1).max(500).regex(/^(\/|https?:\/\/)?[^\s"'<>]*$/, 'must be a path or an http(s) URL');
+
+export const docsConfigSchema = z.looseObject({
+  $schema: z.string().optional(),
+  name: z.string().min(1).max(120).optional(),
+  description: z.string().max(500).optional(),
+  logo: z.union([assetPath, z.strictObject({ light: assetPath, dark: assetPath })]).optional(),
+  favicon: assetPath.optional(),
+  colors: z
+    .strictObject({
+      primary: themeColor.optional(),
+      success: themeColor.optional(),
+      info: themeColor.optional(),
+      warning: themeColor.optional(),
+      danger: themeColor.optional(),
+      muted: themeColor.optional(),
+    })
+    .optional(),
+  navigation: z
+    .union([z.array(navGroup), z.strictObject({ groups: z.array(navGroup) })])
+    .transform((n) => (Array.isArray(n) ? n : n.groups))
+    .optional(),
+  openapi: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+});
+
+export type DocsConfig = z.infer<typeof docsConfigSchema>;
+
+/** The theme token each docs.json colour sets. */
+export const colorTokens = {
+  primary: '--docs-primary',
+  success: '--docs-success',
+  info: '--docs-info',
+  warning: '--docs-warning',
+  danger: '--docs-danger',
+  muted: '--docs-fg-muted',
+} as const;
+
+export class DocsConfigError extends Error {
+  override name = 'DocsConfigError';
+}
+
+/** Parses docs.json text; throws DocsConfigError naming the key and the reason. */
+export function parseDocsConfig(text: string): DocsConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new DocsConfigError(`docs.json: not valid JSON (${(error as Error).message})`);
+  }
+  const result = docsConfigSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+    return `docs.json: ${key}: ${issue.message}`;
+  });
+  throw new DocsConfigError(lines.join('\n'));
+}
+
+/** Reads `<contentRoot>/docs.json` (optional: an empty config when absent). */
+export function loadDocsConfig(contentRoot: string): DocsConfig {
+  const file = path.join(contentRoot, 'docs.json');
+  if (!fs.existsSync(file)) return {};
+  return parseDocsConfig(fs.readFileSync(file, 'utf8'));
+}
+
+/** CSS that puts docs.json colours onto the theme tokens, for light and dark mode. */
+export function themeOverrideCss(config: DocsConfig): string {
+  const light: string[] = [];
+  const dark: string[] = [];
+  for (const [key, token] of Object.entries(colorTokens)) {
+    const value = config.colors?.[key as keyof typeof colorTokens];
+    if (!value) continue;
+    light.push(`${token}:${typeof value === 'string' ? value : value.light}`);
+    dark.push(`${token}:${typeof value === 'string' ? value : value.dark}`);
+  }
+  if (!light.length) return '';
+  return `:root{${light.join(';')}}:root[data-theme=dark]{${dark.join(';')}}`;
+}

@@ -1,0 +1,70 @@
+// Sätteri plugins that turn `{name}` placeholders in snippet files (under `_snippets/`) into a call
+// of the `fill` prop the Snippet component passes: it returns vars[name] as plain text, or the
+// visible `{name}` with a build warning. Placeholders in code blocks and inline code are filled
+// too: they are swapped for a marker that survives highlighting, then split out in the HTML tree.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HastPluginEntry, MdastPluginEntry, PluginFactoryContext } from 'satteri';
+
+const PLACEHOLDER_EXPR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
+const PLACEHOLDER_TEXT = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+// Letters only, so highlighters keep it inside one token.
+const MARKER = /FOLIOPLACEHOLDERx([A-Za-z0-9_]+?)xEND/g;
+const marker = (name: string) => `FOLIOPLACEHOLDERx${name}xEND`;
+
+/** JS for a placeholder: the value the Snippet gives, or the literal text when rendered without one. */
+function fillExpression(name: string): string {
+  const n = JSON.stringify(name);
+  return `(typeof props.fill === "function" ? props.fill(${n}) : ${JSON.stringify(`{${name}}`)})`;
+}
+
+function isSnippetFile(contentRoot: string, ctx: PluginFactoryContext): boolean {
+  if (!ctx.fileURL || ctx.fileURL.protocol !== 'file:') return false;
+  const rel = path.relative(path.join(contentRoot, '_snippets'), fileURLToPath(ctx.fileURL));
+  return !!rel && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+export function snippetMdastPlugin(contentRoot: string): MdastPluginEntry {
+  return (ctx) =>
+    ctx.sourceFormat === 'mdx' && isSnippetFile(contentRoot, ctx)
+      ? {
+          name: 'folio-snippet-placeholders',
+          code(node, c) {
+            if (PLACEHOLDER_TEXT.test(node.value)) c.setProperty(node, 'value', node.value.replace(PLACEHOLDER_TEXT, (_, n: string) => marker(n)));
+          },
+          inlineCode(node, c) {
+            if (PLACEHOLDER_TEXT.test(node.value)) c.setProperty(node, 'value', node.value.replace(PLACEHOLDER_TEXT, (_, n: string) => marker(n)));
+          },
+        }
+      : null;
+}
+
+export function snippetHastPlugin(contentRoot: string): HastPluginEntry {
+  return (ctx) =>
+    ctx.sourceFormat === 'mdx' && isSnippetFile(contentRoot, ctx)
+      ? {
+          name: 'folio-snippet-placeholders',
+          mdxTextExpression(node, c) {
+            const name = PLACEHOLDER_EXPR.exec(node.value)?.[1];
+            if (name) c.replaceNode(node, { type: 'mdxTextExpression', value: fillExpression(name) });
+          },
+          mdxFlowExpression(node, c) {
+            const name = PLACEHOLDER_EXPR.exec(node.value)?.[1];
+            if (name) c.replaceNode(node, { type: 'mdxFlowExpression', value: fillExpression(name) });
+          },
+          text(node, c) {
+            if (!node.value.includes('FOLIOPLACEHOLDERx')) return;
+            const parts = node.value.split(MARKER);
+            // split() with one capture group alternates text, name, text, name, …
+            const nodes = parts
+              .map((part, i) =>
+                i % 2 === 1
+                  ? ({ type: 'mdxTextExpression', value: fillExpression(part) } as const)
+                  : ({ type: 'text', value: part } as const),
+              )
+              .filter((n) => n.type !== 'text' || n.value !== '');
+            c.replaceNode(node, nodes);
+          },
+        }
+      : null;
+}

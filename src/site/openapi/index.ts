@@ -1,0 +1,41 @@
+/**
+ * OpenAPI reference pages (CONTRACT §11, spec 2.4 rule 4).
+ *
+ * How the site build plugs them in:
+ *
+ * 1. When `docs.json` has `openapi` (a path inside the content root), call once at build time
+ *      const { pages, groups } = await loadOpenApiPages(contentRoot, docs.openapi, { prefix: 'api-reference' });
+ *    It throws an `OpenApiError` whose message names the file and the location of the problem
+ *    (file:line:column and a JSON pointer): let it fail the build as it is.
+ * 2. The catch-all route adds one entry per page to `getStaticPaths()` with `params` from
+ *    `page.path` and props `{ kind: 'openapi', operation: page }`, and renders
+ *      <OperationPage operation={page} />   (import OperationPage from 'src/site/openapi/OperationPage.astro')
+ *    inside the normal docs layout (title = `page.title`, description = `page.summary`,
+ *    headings = `operationHeadings(page)` for the table of contents). The component renders its
+ *    own <h1> (the title with the ApiMethod badge beside it), so the route must not add another.
+ *    Page models are plain JSON, so they can be passed as props or cached between builds.
+ * 3. The sidebar appends `groups` (one per tag in the document's order, untagged last as "Other");
+ *    each item has `path`, `title`, `method` (for a small badge) and `deprecated`.
+ * 4. Search and sitemap need nothing: the pages are real HTML pages. `llms.txt` lists them like
+ *    other pages; for its full-text variant use `operationToMarkdown(page)`.
+ */
+import { loadOpenApiDocument } from './load.ts';
+import type { OpenApiPages } from './model.ts';
+import { buildOperationPages } from './operations.ts';
+import type { BuildOptions } from './operations.ts';
+
+export { OpenApiError } from './errors.ts';
+export { loadOpenApiDocument } from './load.ts';
+export { markdownToSafeHtml } from './markdown.ts';
+export { operationHeadings } from './headings.ts';
+export type { OperationHeading } from './headings.ts';
+export { buildOperationPages } from './operations.ts';
+export { operationToMarkdown } from './to-markdown.ts';
+export type { BuildOptions } from './operations.ts';
+export type * from './model.ts';
+
+/** Loads and validates the OpenAPI file and returns one page model per visible operation plus the sidebar groups. */
+export async function loadOpenApiPages(contentRoot: string, openapiPath: string, options: BuildOptions): Promise<OpenApiPages> {
+  const { document, refNames } = await loadOpenApiDocument(contentRoot, openapiPath);
+  return buildOperationPages(document, refNames, options);
+}

@@ -1,0 +1,144 @@
+// Reads, validates and dereferences the OpenAPI file a content root names. @readme/openapi-parser
+// does the parsing, validation and $ref resolution; this module confines it to the content root
+// (no network, no files outside the root) and turns its errors into "file:line:column at pointer".
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dereference, validate } from '@readme/openapi-parser';
+import type { ParserOptions } from '@readme/openapi-parser';
+import { OpenApiError } from './errors.ts';
+import { findRefNamedIn, locateLine, readSource, toPointer } from './locate.ts';
+import type { Source } from './locate.ts';
+
+export interface LoadedDocument {
+  /** The document with every $ref replaced by its target (circular references become object cycles). */
+  document: Record<string, unknown>;
+  /** Dereferenced object → the $ref it came from, for naming schemas and showing recursion. */
+  refNames: WeakMap<object, string>;
+  /** The file's path relative to the content root, as named in messages. */
+  file: string;
+}
+
+type HttpOptions = NonNullable<ParserOptions['resolve']>['http'];
+const MAX_REPORTED_ERRORS = 5;
+
+/** Loads `openapiPath` (relative to `contentRoot`), or throws an OpenApiError. */
+export async function loadOpenApiDocument(contentRoot: string, openapiPath: string): Promise<LoadedDocument> {
+  const rootReal = await realpath(contentRoot);
+  const absolute = await resolveInsideRoot(rootReal, openapiPath);
+  const file = relative(rootReal, absolute).split(sep).join('/');
+  const source = readSource(file, await readFile(absolute, 'utf8'), extname(absolute).toLowerCase() === '.json');
+
+  const refErrors: OpenApiError[] = [];
+  const options = parserOptions(rootReal, file, refErrors);
+  const result = await runParser(source, refErrors, () => validate(absolute, options));
+  if (!result.valid) {
+    const messages = result.errors.map((error) => error.message);
+    const details = await describeSchemaErrors(absolute, options, messages, source);
+    const more = messages.length - details.length + result.additionalErrors;
+    const tail = more > 0 ? `\n  …and ${more} more` : '';
+    throw new OpenApiError(file, `Invalid OpenAPI document ${file}:\n  ${details.join('\n  ')}${tail}`);
+  }
+
+  const refNames = new WeakMap<object, string>();
+  const document = await runParser(source, refErrors, () =>
+    dereference(absolute, {
+      ...options,
+      dereference: { circular: true, onDereference: (ref, value) => refNames.set(value, ref) },
+    }),
+  );
+  return { document: document as unknown as Record<string, unknown>, refNames, file };
+}
+
+async function resolveInsideRoot(rootReal: string, openapiPath: string): Promise<string> {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(openapiPath)) {
+    throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}": only a file inside the content root can be used, not a URL`);
+  }
+  // A leading "/" or "./" means the content root, as in Mintlify's docs.json.
+  const relativePath = openapiPath.replace(/^(\.?\/)+/, '');
+  const candidate = resolve(rootReal, relativePath);
+  if (relativePath === '' || openapiPath.includes('\0') || !isInside(rootReal, candidate)) {
+    throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" is outside the content root`);
+  }
+  const real = await realpath(candidate).catch(() => undefined);
+  if (!real) throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" not found in the content root`);
+  if (!isInside(rootReal, real)) {
+    throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" is outside the content root (symbolic link)`);
+  }
+  if (!(await stat(real)).isFile()) throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" is not a file`);
+  return real;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+// External $refs may name other files inside the content root; anything else is refused. Our
+// errors are collected because the library wraps whatever a resolver throws into its own message.
+function parserOptions(rootReal: string, file: string, refErrors: OpenApiError[]): ParserOptions {
+  const fileResolver = {
+    order: 1,
+    canRead: true,
+    async read(target: { url: string }): Promise<Buffer> {
+      if (/^(?!file:)[a-z][a-z0-9+.-]*:/i.test(target.url)) {
+        return refused(`${file}: $ref to the URL "${target.url}" is not allowed, only files inside the content root`);
+      }
+      const path = target.url.startsWith('file:') ? fileURLToPath(target.url) : target.url;
+      const real = await realpath(path).catch(() => undefined);
+      if (real && isInside(rootReal, real)) return readFile(real);
+      const shown = relative(rootReal, path).split(sep).join('/');
+      const reason = real ? 'points outside the content root' : 'names a file that does not exist';
+      return refused(`${file}: $ref to "${shown}" ${reason}`);
+    },
+  };
+  const refused = (message: string): never => {
+    const error = new OpenApiError(file, message);
+    refErrors.push(error);
+    throw error;
+  };
+  return {
+    // Typed as a boolean, but the library also takes a resolver object here (it passes it on to
+    // json-schema-ref-parser). `canRead: false` switches its HTTP resolver off: no network $refs.
+    resolve: { file: fileResolver as unknown as boolean, http: { canRead: false } as HttpOptions },
+  };
+}
+
+async function runParser<T>(source: Source, refErrors: OpenApiError[], run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw explainParserError(source, error, refErrors);
+  }
+}
+
+function explainParserError(source: Source, error: unknown, refErrors: OpenApiError[]): OpenApiError {
+  if (error instanceof OpenApiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const own = refErrors[0]?.message;
+  return new OpenApiError(source.file, withRefLocation(source, own ?? `${source.file}: ${message}`));
+}
+
+/** Appends where the $ref a message talks about is written, when one is. */
+function withRefLocation(source: Source, message: string): string {
+  const refPath = findRefNamedIn(source.raw, message);
+  if (!refPath) return message;
+  return `${message} (the $ref at ${source.locate(refPath) ?? source.file} ${toPointer(refPath)})`;
+}
+
+// The library reports schema errors with a code frame of its own pretty-printed, dereferenced
+// JSON. That frame's line numbers mean nothing to the author, so translate them into a JSON
+// pointer and, where the pointer exists in the author's file, a line and column.
+async function describeSchemaErrors(absolute: string, options: ParserOptions, messages: string[], source: Source): Promise<string[]> {
+  const framed = (message: string) => /^>\s*(\d+) \|/m.exec(message);
+  const shown = messages.some(framed)
+    ? ((await dereference(absolute, { ...options, dereference: { circular: 'ignore' } }).catch(() => undefined)) as unknown)
+    : undefined;
+  return messages.slice(0, MAX_REPORTED_ERRORS).map((message) => {
+    const headline = message.split('\n\n')[0].replace(/\s*\n\s*/g, ' ');
+    const frameLine = framed(message);
+    const path = frameLine && shown !== undefined ? locateLine(shown, Number(frameLine[1])) : undefined;
+    if (!path) return withRefLocation(source, `${source.file}: ${headline}`);
+    return `${source.locate(path) ?? source.file} at ${toPointer(path)}: ${headline}`;
+  });
+}

@@ -1,0 +1,178 @@
+// The pages of a site and their navigation. A site's pages come from page sources: today the MDX
+// content collection; generated pages (OpenAPI reference pages) plug in as another SitePage kind
+// and another PageSource, and the catch-all route dispatches on `kind`.
+import { getCollection, type CollectionEntry } from 'astro:content';
+import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
+import { siteSettings } from './settings.ts';
+
+interface PageBase {
+  /** Page path without extension: `index`, `guides/install` (CONTRACT §7). */
+  path: string;
+  title: string;
+  description?: string;
+  order?: number;
+}
+
+/** A page written by an author: an `.md`/`.mdx` file under `content/`. */
+export interface ContentPage extends PageBase {
+  kind: 'content';
+  entry: CollectionEntry<'pages'>;
+  /** True when the body starts with its own `# heading`, so the layout adds no title heading. */
+  hasOwnTitle: boolean;
+}
+
+/** Every kind of page a site can have. Add generated kinds here (e.g. `OpenApiPage`). */
+export type SitePage = ContentPage;
+
+export interface NavLink {
+  type: 'link';
+  title: string;
+  path: string;
+  href: string;
+}
+export interface NavGroup {
+  type: 'group';
+  title: string;
+  items: NavItem[];
+}
+export type NavItem = NavLink | NavGroup;
+
+/** What a page source contributes: pages, and navigation groups to append after the configured ones. */
+export interface PageSourceResult {
+  pages: SitePage[];
+  navGroups?: NavGroup[];
+}
+export type PageSource = () => Promise<PageSourceResult>;
+
+/** The page sources of every site, in order. Generated pages are added by appending a source here. */
+export const pageSources: PageSource[] = [contentPages];
+
+export interface SiteModel {
+  pages: SitePage[];
+  byPath: Map<string, SitePage>;
+  nav: NavItem[];
+  /** Pages in reading order (the sidebar's order), for previous/next links. */
+  sequence: SitePage[];
+}
+
+let cached: Promise<SiteModel> | undefined;
+
+/** All pages and the navigation of the site being built (computed once per build). */
+export function siteModel(): Promise<SiteModel> {
+  if (import.meta.env.DEV) return buildModel();
+  cached ??= buildModel();
+  return cached;
+}
+
+async function buildModel(): Promise<SiteModel> {
+  const results = await Promise.all(pageSources.map((source) => source()));
+  const pages = results.flatMap((r) => r.pages);
+  const byPath = new Map(pages.map((p) => [p.path, p]));
+  const config = loadDocsConfig(siteSettings().contentRoot);
+  const nav = config.navigation
+    ? config.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
+    : derivedNav(pages.filter((p) => p.kind === 'content'));
+  for (const r of results) nav.push(...(r.navGroups ?? []));
+  const sequence = flatten(nav).map((link) => byPath.get(link.path)!);
+  return { pages, byPath, nav, sequence };
+}
+
+async function contentPages(): Promise<PageSourceResult> {
+  const entries = await getCollection('pages');
+  return { pages: entries.map(toContentPage) };
+}
+
+function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
+  const body = entry.body ?? '';
+  const heading = firstHeading(body);
+  const fileName = entry.id.split('/').pop() ?? entry.id;
+  return {
+    kind: 'content',
+    path: entry.id,
+    title: entry.data.title ?? heading ?? humanize(fileName === 'index' ? entry.id.split('/').at(-2) ?? 'Home' : fileName),
+    description: entry.data.description,
+    order: entry.data.order,
+    entry,
+    hasOwnTitle: !entry.data.title && heading !== undefined && /^\s*#\s/.test(stripCodeAndComments(body).trimStart()),
+  };
+}
+
+/** The site URL path of a page: `/`, `/guides/`, `/guides/install/`. */
+export function pageHref(path: string): string {
+  if (path === 'index') return '/';
+  return `/${path.replace(/\/index$/, '')}/`;
+}
+
+/** The catch-all route param of a page (undefined for the home page). */
+export function pageSlug(path: string): string | undefined {
+  if (path === 'index') return undefined;
+  return path.replace(/\/index$/, '');
+}
+
+function firstHeading(body: string): string | undefined {
+  const match = /^#[ \t]+(.+?)[ \t#]*$/m.exec(stripCodeAndComments(body));
+  return match?.[1]?.trim();
+}
+
+function stripCodeAndComments(body: string): string {
+  return body.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/^(```|~~~)[\s\S]*?^\1/gm, '').replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
+}
+
+function humanize(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function link(page: SitePage): NavLink {
+  return { type: 'link', title: page.title, path: page.path, href: pageHref(page.path) };
+}
+
+function configuredGroup(group: NavGroupConfig, key: string, byPath: Map<string, SitePage>): NavGroup {
+  const items = group.pages.map((item, i): NavItem => {
+    if (typeof item !== 'string') return configuredGroup(item, `${key}.pages.${i}`, byPath);
+    const path = item.replace(/^\/+|\/+$/g, '') || 'index';
+    const page = byPath.get(path) ?? byPath.get(`${path}/index`);
+    if (!page) throw new Error(`docs.json: ${key}.pages.${i}: no page "${item}" (expected a file content/${path}.mdx or .md)`);
+    return link(page);
+  });
+  return { type: 'group', title: group.group, items };
+}
+
+/** Navigation from folders: top-level pages first, then one group per folder; `order`, then title. */
+function derivedNav(pages: SitePage[]): NavItem[] {
+  const root: NavGroup = { type: 'group', title: '', items: [] };
+  const groups = new Map<string, NavGroup>([['', root]]);
+  const groupFor = (dir: string): NavGroup => {
+    const existing = groups.get(dir);
+    if (existing) return existing;
+    const parentDir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+    const group: NavGroup = { type: 'group', title: humanize(dir.split('/').pop() ?? dir), items: [] };
+    groups.set(dir, group);
+    groupFor(parentDir).items.push(group);
+    return group;
+  };
+  const sorted = [...pages].sort(comparePages);
+  for (const page of sorted) {
+    const dir = page.path.includes('/') ? page.path.slice(0, page.path.lastIndexOf('/')) : '';
+    const group = groupFor(dir);
+    if (page.path.endsWith('/index') && page.title) group.title = page.title;
+    group.items.push(link(page));
+  }
+  // Links before sub-groups, keeping each one's sorted order.
+  for (const g of groups.values()) g.items.sort((a, b) => Number(a.type === 'group') - Number(b.type === 'group'));
+  return root.items;
+}
+
+function comparePages(a: SitePage, b: SitePage): number {
+  const ai = /(^|\/)index$/.test(a.path) ? 0 : 1;
+  const bi = /(^|\/)index$/.test(b.path) ? 0 : 1;
+  if (ai !== bi) return ai - bi;
+  const ao = a.order ?? Number.POSITIVE_INFINITY;
+  const bo = b.order ?? Number.POSITIVE_INFINITY;
+  if (ao !== bo) return ao - bo;
+  return a.title.localeCompare(b.title);
+}
+
+function flatten(items: NavItem[]): NavLink[] {
+  return items.flatMap((item) => (item.type === 'link' ? [item] : flatten(item.items)));
+}

@@ -1,0 +1,53 @@
+// The machine-readable files of a site: sitemap.xml, robots.txt, llms.txt and llms-full.txt.
+import { loadDocsConfig } from './docs-config.ts';
+import { pageHref, siteModel, type SitePage } from './pages.ts';
+import { siteSettings } from './settings.ts';
+
+function absolute(href: string): string {
+  return `${siteSettings().siteUrl ?? ''}${href}`;
+}
+
+function siteName(): string {
+  return loadDocsConfig(siteSettings().contentRoot).name ?? 'Documentation';
+}
+
+const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export async function sitemapXml(): Promise<string> {
+  const { pages } = await siteModel();
+  const urls = pages.map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+export function robotsTxt(): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${absolute('/sitemap.xml')}\n`;
+}
+
+/** llms.txt (llmstxt.org): the site's name and summary, then a link per page in reading order. */
+export async function llmsTxt(): Promise<string> {
+  const { sequence, pages } = await siteModel();
+  const config = loadDocsConfig(siteSettings().contentRoot);
+  const listed = [...sequence, ...pages.filter((p) => !sequence.includes(p))];
+  const lines = [`# ${siteName()}`, ''];
+  if (config.description) lines.push(`> ${config.description}`, '');
+  lines.push('## Pages', '');
+  for (const page of listed) lines.push(`- [${page.title}](${absolute(pageHref(page.path))})${page.description ? `: ${page.description}` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** llms-full.txt: every page's Markdown source, in reading order. */
+export async function llmsFullTxt(): Promise<string> {
+  const { sequence, pages } = await siteModel();
+  const listed = [...sequence, ...pages.filter((p) => !sequence.includes(p))];
+  const parts = [`# ${siteName()}`];
+  for (const page of listed) parts.push(pageMarkdown(page));
+  return `${parts.join('\n\n---\n\n')}\n`;
+}
+
+function pageMarkdown(page: SitePage): string {
+  const body = (page.entry.body ?? '').trim();
+  const head = page.hasOwnTitle ? [] : [`# ${page.title}`];
+  if (page.description) head.push(`> ${page.description}`);
+  head.push(`Source: ${absolute(pageHref(page.path))}`);
+  return `${head.join('\n\n')}\n\n${body}`;
+}
