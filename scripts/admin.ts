@@ -1,0 +1,116 @@
+// `npm run admin -- …`: manages organizations and API keys (CONTRACT §2). When a server holds the
+// data dir, the command goes to that server over its admin socket; otherwise the CLI locks the
+// data dir and edits the store itself.
+import {
+  ADMIN_USAGE,
+  parseAdminArgs,
+  runAdminCommand,
+  UsageError,
+  type AdminCommand,
+  type AdminResult,
+  type ApiKeyInfo,
+} from '../src/service/admin-commands.ts';
+import { sendAdminCommand } from '../src/service/admin-channel.ts';
+import { ConfigError, loadConfig } from '../src/service/config.ts';
+import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
+import { isDomainError } from '../src/service/errors.ts';
+import { openStore } from '../src/service/store.ts';
+
+const RETRY_MS = 10_000;
+
+async function runLocally(dataDir: string, command: AdminCommand): Promise<AdminResult> {
+  const lock = await acquireLock(dataDir, 'admin');
+  try {
+    const store = await openStore(dataDir);
+    try {
+      return await runAdminCommand(store, command);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Runs the command wherever the store lives now: in a running server, or here. */
+async function execute(dataDir: string, command: AdminCommand): Promise<AdminResult> {
+  const deadline = Date.now() + RETRY_MS;
+  for (;;) {
+    try {
+      return await runLocally(dataDir, command);
+    } catch (err) {
+      if (!(err instanceof LockHeldError)) throw err;
+      if (err.owner.role === 'server') {
+        try {
+          return await sendAdminCommand(dataDir, command);
+        } catch (sendErr) {
+          // The server may be starting (socket not yet open) or stopping: try again.
+          const code = (sendErr as NodeJS.ErrnoException).code;
+          if (code !== 'ENOENT' && code !== 'ECONNREFUSED') throw sendErr;
+        }
+      }
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const table = (rows: string[][]): string => {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+};
+
+const keyRow = (k: ApiKeyInfo) => [
+  k.id,
+  k.prefix + '…',
+  k.org_id,
+  k.scopes.join(','),
+  k.created_at,
+  k.last_used_at ?? 'never',
+  k.revoked_at ? `revoked ${k.revoked_at}` : 'active',
+];
+
+function formatText(command: AdminCommand, result: AdminResult): string {
+  if ('orgs' in result) {
+    return table([['ID', 'NAME', 'PLAN', 'CREATED'], ...result.orgs.map((o) => [o.id, o.name, o.plan, o.created_at])]);
+  }
+  if ('org' in result) {
+    const { org } = result;
+    const verb = command.name === 'org create' ? 'Created organization' : 'Updated organization';
+    return `${verb} "${org.name}" (id ${org.id}, plan ${org.plan})`;
+  }
+  if ('keys' in result) {
+    return table([['ID', 'PREFIX', 'ORG', 'SCOPES', 'CREATED', 'LAST USED', 'STATUS'], ...result.keys.map(keyRow)]);
+  }
+  if ('key' in result) {
+    const k = result.api_key;
+    return `Created API key ${k.id} for organization ${k.org_id} with scopes ${k.scopes.join(',')}.\n` +
+      `The key is shown only this once:\n${result.key}`;
+  }
+  return `Revoked API key ${result.api_key.id} (${result.api_key.prefix}…)`;
+}
+
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof parseAdminArgs>;
+  try {
+    parsed = parseAdminArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`error: ${err.message}`);
+    return 2;
+  }
+  try {
+    const { dataDir } = loadConfig();
+    const result = await execute(dataDir, parsed.command);
+    console.log(parsed.json ? JSON.stringify(result) : formatText(parsed.command, result));
+    return 0;
+  } catch (err) {
+    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError ||
+      (err as Error).name === 'AdminChannelError';
+    console.error(`error: ${known ? (err as Error).message : String((err as Error).stack ?? err)}`);
+    if (!known) console.error(ADMIN_USAGE);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

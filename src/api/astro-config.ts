@@ -1,0 +1,21 @@
+// Astro configuration of the service role: the /v1 API as on-demand endpoints, built for
+// @astrojs/node in middleware mode so src/server.ts can route by Host before Astro sees a request.
+import node from '@astrojs/node';
+import type { AstroUserConfig } from 'astro';
+import { folioApi } from './integration.ts';
+
+export const SERVICE_OUT_DIR = 'dist/service';
+
+export function roleConfig(): AstroUserConfig {
+  return {
+    output: 'server',
+    outDir: SERVICE_OUT_DIR,
+    // The adapter's own limit is a backstop; each route enforces its smaller limit while reading.
+    adapter: node({ mode: 'middleware', bodySizeLimit: 16 * 1024 * 1024 }),
+    session: false,
+    // A JSON API called with bearer keys, not a form site: Content-Type is enforced per route.
+    security: { checkOrigin: false },
+    integrations: [folioApi()],
+    telemetry: false,
+  } as AstroUserConfig;
+}

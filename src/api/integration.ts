@@ -1,0 +1,15 @@
+// Injects the service's routes: the /v1 API (one catch-all, dispatched by our route table so that
+// authentication comes before a route's existence is revealed) and the health check.
+import type { AstroIntegration } from 'astro';
+
+export function folioApi(): AstroIntegration {
+  return {
+    name: 'folio-api',
+    hooks: {
+      'astro:config:setup': ({ injectRoute }) => {
+        injectRoute({ pattern: '/v1/[...path]', entrypoint: new URL('./endpoints/v1.ts', import.meta.url), prerender: false });
+        injectRoute({ pattern: '/healthz', entrypoint: new URL('./endpoints/healthz.ts', import.meta.url), prerender: false });
+      },
+    },
+  };
+}

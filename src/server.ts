@@ -1,0 +1,160 @@
+// The production entry: one node:http server that routes by Host (CONTRACT §1). Project hosts get
+// their site; every other host gets the API, handled by the built Astro service role.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serveSite } from './hosting/serve-site.ts';
+import { SERVICE_ENTRY } from './api/build-service.ts';
+import { createKey, createOrg } from './service/admin-commands.ts';
+import { serveAdminChannel } from './service/admin-channel.ts';
+import { ConfigError, loadConfig, type Config } from './service/config.ts';
+import { acquireLockPatiently, LockHeldError } from './service/data-dir-lock.ts';
+import { createFolio, type Folio } from './service/folio.ts';
+import { RESERVED_SLUGS } from './service/project-rules.ts';
+import { openStore, type Store } from './service/store.ts';
+import { SCOPES } from './service/scopes.ts';
+
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
+
+export interface RunningServer {
+  port: number;
+  /** Stops accepting, lets in-flight requests finish, writes the store, releases the data dir. */
+  stop(): Promise<void>;
+}
+
+const OPENAPI_FILE = fileURLToPath(new URL('./api/openapi.json', import.meta.url));
+
+/** The host name of a request, lower-cased, without port; undefined when missing. */
+function requestHost(req: IncomingMessage): string | undefined {
+  const host = req.headers.host?.toLowerCase();
+  if (!host) return undefined;
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.indexOf(':');
+  return colon < 0 ? host : host.slice(0, colon);
+}
+
+/** On an empty store: org `default` (business) with one all-scopes key, printed once. */
+async function bootstrap(store: Store): Promise<void> {
+  if ((await store.listOrgs()).length > 0) return;
+  const org = await createOrg(store, 'default', 'business');
+  const { key } = await createKey(store, org.id, [...SCOPES], 'default');
+  const rule = '='.repeat(72);
+  console.log(
+    `${rule}\nFolio created the organization "default" (plan business) and its first API key,\n` +
+      `with all scopes. It is shown only this once: store it now.\n\n  ${key}\n\n${rule}`,
+  );
+}
+
+function notFoundJson(res: ServerResponse): void {
+  const body = JSON.stringify({ error: 'not_found', message: 'no such route: the API lives under /v1' });
+  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function createRequestHandler(folio: Folio, astro: AstroHandler) {
+  const { serviceDomain } = folio.config;
+  const siteSuffix = `.${serviceDomain}`;
+  const locals: App.Locals = { folio, openapiFile: OPENAPI_FILE };
+
+  /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
+  const isSiteHost = (host: string) => {
+    if (!host.endsWith(siteSuffix)) return false;
+    const label = host.slice(0, -siteSuffix.length);
+    return !label.includes('.') && !RESERVED_SLUGS.has(label);
+  };
+
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const host = requestHost(req) ?? '';
+      // Routing trusts Host only: X-Forwarded-Host is never consulted.
+      const project = host === serviceDomain ? undefined : await folio.projects.findByHost(host);
+      if (project || isSiteHost(host)) return serveSite(project, req, res);
+      await astro(req, res, () => notFoundJson(res), locals);
+    } catch (err) {
+      console.error(err);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: 'internal_error', message: 'internal error' }));
+      } else res.destroy();
+    }
+  };
+}
+
+/** Starts the server on a data dir it locks for itself. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const lock = await acquireLockPatiently(config.dataDir, 'server', ['admin']);
+  let store: Store | undefined;
+  try {
+    store = await openStore(config.dataDir);
+    await bootstrap(store);
+    process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+    const { handler } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { handler: AstroHandler };
+
+    const server = http.createServer();
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+    const port = (server.address() as AddressInfo).port;
+    const folio = createFolio({ ...config, port }, store);
+    server.on('request', createRequestHandler(folio, handler));
+    const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
+
+    return {
+      port,
+      async stop() {
+        await Promise.all([new Promise((resolve) => server.close(resolve)), closeAdmin()]);
+        await folio.close();
+        await lock.release();
+      },
+    };
+  } catch (err) {
+    await store?.close();
+    await lock.release();
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`Folio cannot start: ${err.message}`);
+    process.exit(2);
+  }
+  let running: RunningServer;
+  try {
+    running = await startServer(config);
+  } catch (err) {
+    if (err instanceof LockHeldError) {
+      console.error(`Folio cannot start: ${err.message}. Only one server may use a data dir; stop the other one or set FOLIO_DATA_DIR.`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain})`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Folio: ${signal} received, finishing in-flight requests…`);
+    const force = setTimeout(() => {
+      console.error('Folio: requests did not finish in 10 s; exiting.');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    await running.stop();
+    console.log('Folio stopped.');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
+
+export { main };

@@ -1,0 +1,156 @@
+// The admin CLI's commands (CONTRACT §2): parsed from argv in the CLI, executed against a store
+// either by the CLI itself or, when a server holds the data dir, by that server.
+import { randomUUID } from 'node:crypto';
+import { PLANS, type Plan } from './config.ts';
+import { DomainError } from './errors.ts';
+import { generateKey } from './keys.ts';
+import { parseScopes, type Scope } from './scopes.ts';
+import type { ApiKeyRecord, Org, Store } from './store.ts';
+
+export type AdminCommand =
+  | { name: 'org create'; org: string; plan: Plan }
+  | { name: 'org list' }
+  | { name: 'org set-plan'; org: string; plan: Plan }
+  | { name: 'key create'; org: string; scopes: Scope[]; label: string }
+  | { name: 'key list'; org?: string }
+  | { name: 'key revoke'; id: string };
+
+/** A key as the admin CLI shows it: never the key value or its hash. */
+export type ApiKeyInfo = Omit<ApiKeyRecord, 'hash'>;
+
+export type AdminResult =
+  | { org: Org }
+  | { orgs: Org[] }
+  | { key: string; api_key: ApiKeyInfo }
+  | { keys: ApiKeyInfo[] }
+  | { api_key: ApiKeyInfo };
+
+export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
+  org create NAME [--plan free|pro|business]
+  org list
+  org set-plan NAME_OR_ID free|pro|business
+  key create --org NAME_OR_ID [--scopes all|SCOPE,SCOPE…] [--name LABEL]
+  key list [--org NAME_OR_ID]
+  key revoke KEY_ID`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function parsePlan(value: string | undefined): Plan {
+  if (!(PLANS as readonly (string | undefined)[]).includes(value)) {
+    throw new UsageError(`plan must be one of ${PLANS.join(', ')} (got ${JSON.stringify(value ?? '')})`);
+  }
+  return value as Plan;
+}
+
+/** Splits argv into positionals and --options (`--x value` or `--x=value`; `--json` is a flag). */
+function splitArgs(argv: string[]): { positional: string[]; options: Map<string, string>; json: boolean } {
+  const positional: string[] = [];
+  const options = new Map<string, string>();
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--json') json = true;
+    else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      options.set(name, value);
+    } else positional.push(arg);
+  }
+  return { positional, options, json };
+}
+
+/** Parses the CLI's arguments; throws a UsageError saying what is wrong. */
+export function parseAdminArgs(argv: string[]): { command: AdminCommand; json: boolean } {
+  const { positional, options, json } = splitArgs(argv);
+  const [group, action, ...rest] = positional;
+  const allow = (names: string[], count: number) => {
+    for (const name of options.keys()) if (!names.includes(name)) throw new UsageError(`unknown option --${name} for "${group} ${action}"`);
+    if (rest.length !== count) throw new UsageError(`"${group} ${action}" takes ${count} argument(s)\n${ADMIN_USAGE}`);
+  };
+  const command = ((): AdminCommand => {
+    switch (`${group} ${action}`) {
+      case 'org create':
+        allow(['plan'], 1);
+        return { name: 'org create', org: checkOrgName(rest[0]), plan: parsePlan(options.get('plan') ?? 'free') };
+      case 'org list':
+        allow([], 0);
+        return { name: 'org list' };
+      case 'org set-plan':
+        allow([], 2);
+        return { name: 'org set-plan', org: rest[0], plan: parsePlan(rest[1]) };
+      case 'key create': {
+        allow(['org', 'scopes', 'name'], 0);
+        const org = options.get('org');
+        if (!org) throw new UsageError('key create needs --org NAME_OR_ID');
+        let scopes: Scope[];
+        try {
+          scopes = parseScopes(options.get('scopes') ?? 'all');
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
+        return { name: 'key create', org, scopes, label: options.get('name') ?? '' };
+      }
+      case 'key list':
+        allow(['org'], 0);
+        return { name: 'key list', org: options.get('org') };
+      case 'key revoke':
+        allow([], 1);
+        return { name: 'key revoke', id: rest[0] };
+      default:
+        throw new UsageError(`unknown command "${positional.join(' ')}"\n${ADMIN_USAGE}`);
+    }
+  })();
+  return { command, json };
+}
+
+function checkOrgName(name: string): string {
+  const length = [...name].length;
+  if (length < 1 || length > 80 || name.trim() === '' || /\p{Cc}/u.test(name)) {
+    throw new UsageError('organization NAME must be 1 to 80 characters, not blank, without control characters');
+  }
+  return name;
+}
+
+const keyInfo = ({ hash: _hash, ...info }: ApiKeyRecord): ApiKeyInfo => info;
+
+async function findOrg(store: Store, nameOrId: string): Promise<Org> {
+  const org = await store.findOrg(nameOrId);
+  if (!org) throw new DomainError('not_found', `organization "${nameOrId}" not found`);
+  return org;
+}
+
+/** Creates an org (used by the CLI and by the server's first start). */
+export async function createOrg(store: Store, name: string, plan: Plan): Promise<Org> {
+  return store.createOrg({ id: randomUUID(), name, plan, created_at: new Date().toISOString() });
+}
+
+/** Creates a key for an org; returns the key value, which is shown once and never stored. */
+export async function createKey(store: Store, orgId: string, scopes: Scope[], label: string) {
+  const { key, record } = generateKey(orgId, scopes, label);
+  const stored = await store.createKey(record);
+  return { key, api_key: keyInfo(stored) };
+}
+
+/** Executes a command against a store. */
+export async function runAdminCommand(store: Store, command: AdminCommand): Promise<AdminResult> {
+  switch (command.name) {
+    case 'org create':
+      return { org: await createOrg(store, command.org, command.plan) };
+    case 'org list':
+      return { orgs: await store.listOrgs() };
+    case 'org set-plan':
+      return { org: await store.setOrgPlan((await findOrg(store, command.org)).id, command.plan) };
+    case 'key create':
+      return createKey(store, (await findOrg(store, command.org)).id, command.scopes, command.label);
+    case 'key list': {
+      const orgId = command.org === undefined ? undefined : (await findOrg(store, command.org)).id;
+      return { keys: (await store.listKeys(orgId)).map(keyInfo) };
+    }
+    case 'key revoke':
+      return { api_key: keyInfo(await store.revokeKey(command.id, new Date().toISOString())) };
+  }
+}

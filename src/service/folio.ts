@@ -1,0 +1,61 @@
+// The running service's domain objects, created once by the server and handed to the API
+// endpoints (through Astro's `locals`), so the API has no state of its own.
+import type { Config, Plan } from './config.ts';
+import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
+import { hashKey, looksLikeKey } from './keys.ts';
+import { createProjectsService, type ProjectHooks, type ProjectsService } from './projects.ts';
+import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
+import type { Scope } from './scopes.ts';
+import type { Store } from './store.ts';
+
+/** Who is calling: the org and scopes of a valid, unrevoked key. */
+export interface Principal {
+  orgId: string;
+  keyId: string;
+  scopes: readonly Scope[];
+}
+
+export interface Folio {
+  config: Config;
+  store: Store;
+  projects: ProjectsService;
+  /** The principal for a bearer token, or undefined for an unknown or revoked key. */
+  authenticate(token: string): Promise<Principal | undefined>;
+  /** Counts a request: per org for a principal, else per client IP at the Free limit. */
+  rateLimit(principal: Principal | undefined, clientIp: string): Promise<RateLimitDecision>;
+  admin(command: AdminCommand): Promise<AdminResult>;
+  close(): Promise<void>;
+}
+
+export function createFolio(config: Config, store: Store, hooks: ProjectHooks = {}): Folio {
+  const limiter: RateLimiter = createMemoryRateLimiter();
+  const limitOf = (plan: Plan) => config.rateLimits[plan];
+
+  return {
+    config,
+    store,
+    projects: createProjectsService(store, config, hooks),
+
+    async authenticate(token) {
+      if (!looksLikeKey(token)) return undefined;
+      const key = await store.findKeyByHash(hashKey(token));
+      if (!key || key.revoked_at) return undefined;
+      store.touchKey(key.id, new Date().toISOString());
+      return { orgId: key.org_id, keyId: key.id, scopes: key.scopes };
+    },
+
+    async rateLimit(principal, clientIp) {
+      if (!principal) return limiter.hit(`ip:${clientIp}`, limitOf('free'));
+      // The plan is read on every request, so a plan change applies at once.
+      const org = await store.getOrg(principal.orgId);
+      return limiter.hit(`org:${principal.orgId}`, limitOf(org?.plan ?? 'free'));
+    },
+
+    admin: (command) => runAdminCommand(store, command),
+
+    async close() {
+      limiter.close();
+      await store.close();
+    },
+  };
+}

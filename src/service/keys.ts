@@ -1,0 +1,35 @@
+// API keys: generation and hashing. A key is shown once; only its SHA-256 and prefix are stored.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Scope } from './scopes.ts';
+import type { ApiKeyRecord } from './store.ts';
+
+const KEY_PREFIX = 'folio_';
+const KEY_PATTERN = /^folio_[A-Za-z0-9_-]{43}$/;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** True when the text has the shape of a Folio key (saves hashing obvious garbage). */
+export function looksLikeKey(text: string): boolean {
+  return KEY_PATTERN.test(text);
+}
+
+/** Makes a new key: returns the secret value (to show once) and the record to store. */
+export function generateKey(orgId: string, scopes: Scope[], name: string): { key: string; record: ApiKeyRecord } {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  return {
+    key,
+    record: {
+      id: randomUUID(),
+      org_id: orgId,
+      name,
+      prefix: key.slice(0, 12),
+      hash: hashKey(key),
+      scopes,
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+    },
+  };
+}

@@ -1,0 +1,355 @@
+// The store: every record of the service, behind one small interface (the future PostgreSQL seam).
+// The embedded implementation keeps everything in memory with indexes and persists the whole
+// state to one lowdb JSON file with group commit.
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Low } from 'lowdb';
+import type { Plan } from './config.ts';
+import { DurableJsonFile } from './durable-json-file.ts';
+import { DomainError } from './errors.ts';
+import type { Scope } from './scopes.ts';
+
+export interface Org {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  /** The first 12 characters of the key, for listing. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  hash: string;
+  scopes: Scope[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export type ProjectStatus = 'pending' | 'building' | 'active' | 'failed';
+
+export interface ProjectRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  slug: string;
+  status: ProjectStatus;
+  created_at: string;
+  source_repo?: string;
+  source_branch?: string;
+  custom_domain?: string;
+  last_deploy_at?: string;
+}
+
+/** Fields a project update may set; `null` removes an optional field. */
+export interface ProjectChanges {
+  name?: string;
+  status?: ProjectStatus;
+  source_repo?: string | null;
+  source_branch?: string | null;
+  custom_domain?: string | null;
+  last_deploy_at?: string | null;
+}
+
+/** Position in a newest-first list: items strictly older than this one come next. */
+export interface ListPosition {
+  created_at: string;
+  id: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+export interface Store {
+  createOrg(org: Org): Promise<Org>;
+  listOrgs(): Promise<Org[]>;
+  getOrg(id: string): Promise<Org | undefined>;
+  findOrg(nameOrId: string): Promise<Org | undefined>;
+  setOrgPlan(id: string, plan: Plan): Promise<Org>;
+
+  createKey(key: ApiKeyRecord): Promise<ApiKeyRecord>;
+  listKeys(orgId?: string): Promise<ApiKeyRecord[]>;
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  revokeKey(id: string, at: string): Promise<ApiKeyRecord>;
+  /** Records a key's use. Not durable on its own: losing a last_used_at in a crash is acceptable. */
+  touchKey(id: string, at: string): void;
+
+  createProject(project: ProjectRecord): Promise<ProjectRecord>;
+  getProject(id: string): Promise<ProjectRecord | undefined>;
+  listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>>;
+  updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord>;
+  deleteProject(id: string): Promise<void>;
+  /** The project served on a slug or a custom domain (both lower-case), if any. */
+  findProjectBySlug(slug: string): Promise<ProjectRecord | undefined>;
+  findProjectByDomain(domain: string): Promise<ProjectRecord | undefined>;
+
+  /** True when the store file can be read (health check). */
+  isHealthy(): Promise<boolean>;
+  /** Writes pending changes (including lazy ones) and stops background work. */
+  close(): Promise<void>;
+}
+
+interface StoreData {
+  version: 1;
+  orgs: Record<string, Org>;
+  keys: Record<string, ApiKeyRecord>;
+  projects: Record<string, ProjectRecord>;
+}
+
+const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {} });
+
+export const STORE_FILE = 'folio.json';
+
+/** Newest first: later created_at first, ties broken by id (descending). */
+function compareNewestFirst(a: ListPosition, b: ListPosition): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** Index of the first element of a newest-first array that comes after `pos`. */
+function firstAfter(list: ListPosition[], pos: ListPosition): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareNewestFirst(list[mid], pos) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const LAZY_FLUSH_MS = 30_000;
+
+/** Creates and loads the embedded store in `dataDir`. */
+export async function openStore(dataDir: string): Promise<Store> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const file = new DurableJsonFile<StoreData>(path.join(dataDir, STORE_FILE));
+  const db = new Low<StoreData>(file, emptyData());
+  await db.read();
+  db.data = { ...emptyData(), ...db.data };
+  return new JsonFileStore(db, file);
+}
+
+class JsonFileStore implements Store {
+  private db: Low<StoreData>;
+  private file: DurableJsonFile<StoreData>;
+  private keysByHash = new Map<string, ApiKeyRecord>();
+  private orgsByName = new Map<string, Org>();
+  private projectsBySlug = new Map<string, ProjectRecord>();
+  private projectsByDomain = new Map<string, ProjectRecord>();
+  /** Each org's projects, newest first. */
+  private projectsByOrg = new Map<string, ProjectRecord[]>();
+
+  // Group commit: while one file write is in flight, later changes wait and share the next write.
+  private writing = false;
+  private nextBatch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+  private keysTouched = false;
+  private lazyTimer: NodeJS.Timeout;
+
+  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>) {
+    this.db = db;
+    this.file = file;
+    const { orgs, keys, projects } = db.data;
+    for (const org of Object.values(orgs)) this.orgsByName.set(org.name, org);
+    for (const key of Object.values(keys)) this.keysByHash.set(key.hash, key);
+    for (const project of Object.values(projects)) this.indexProject(project);
+    for (const list of this.projectsByOrg.values()) list.sort(compareNewestFirst);
+    this.lazyTimer = setInterval(() => {
+      if (this.keysTouched) this.commit().catch(() => {});
+    }, LAZY_FLUSH_MS);
+    this.lazyTimer.unref();
+  }
+
+  /** Resolves once every change made before the call is on disk. */
+  private commit(): Promise<void> {
+    if (!this.nextBatch) {
+      let resolve!: () => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.nextBatch = { promise, resolve, reject };
+    }
+    const { promise } = this.nextBatch;
+    if (!this.writing) this.writeBatch();
+    return promise;
+  }
+
+  private writeBatch(): void {
+    const batch = this.nextBatch;
+    if (!batch) return;
+    this.nextBatch = null;
+    this.writing = true;
+    this.keysTouched = false;
+    // Low.write() serialises synchronously before its first await, so the snapshot contains
+    // exactly the changes made so far; anything later goes into the next batch.
+    this.db.write().then(batch.resolve, batch.reject).finally(() => {
+      this.writing = false;
+      this.writeBatch();
+    });
+  }
+
+  private indexProject(project: ProjectRecord): void {
+    this.projectsBySlug.set(project.slug, project);
+    if (project.custom_domain) this.projectsByDomain.set(project.custom_domain, project);
+    let list = this.projectsByOrg.get(project.org_id);
+    if (!list) this.projectsByOrg.set(project.org_id, (list = []));
+    list.splice(firstAfter(list, project), 0, project);
+  }
+
+  private unindexProject(project: ProjectRecord): void {
+    this.projectsBySlug.delete(project.slug);
+    if (project.custom_domain) this.projectsByDomain.delete(project.custom_domain);
+    const list = this.projectsByOrg.get(project.org_id) ?? [];
+    const at = firstAfter(list, project) - 1;
+    if (list[at] === project) list.splice(at, 1);
+  }
+
+  async createOrg(org: Org): Promise<Org> {
+    if (this.orgsByName.has(org.name)) throw new DomainError('name_taken', `an organization named "${org.name}" already exists`);
+    const record = { ...org };
+    this.db.data.orgs[record.id] = record;
+    this.orgsByName.set(record.name, record);
+    await this.commit();
+    return { ...record };
+  }
+
+  async listOrgs(): Promise<Org[]> {
+    return Object.values(this.db.data.orgs).map((o) => ({ ...o }));
+  }
+
+  async getOrg(id: string): Promise<Org | undefined> {
+    const org = this.db.data.orgs[id];
+    return org && { ...org };
+  }
+
+  async findOrg(nameOrId: string): Promise<Org | undefined> {
+    const org = Object.hasOwn(this.db.data.orgs, nameOrId) ? this.db.data.orgs[nameOrId] : this.orgsByName.get(nameOrId);
+    return org && { ...org };
+  }
+
+  async setOrgPlan(id: string, plan: Plan): Promise<Org> {
+    const org = this.db.data.orgs[id];
+    if (!org) throw new DomainError('not_found', `organization ${id} not found`);
+    org.plan = plan;
+    await this.commit();
+    return { ...org };
+  }
+
+  async createKey(key: ApiKeyRecord): Promise<ApiKeyRecord> {
+    if (!this.db.data.orgs[key.org_id]) throw new DomainError('not_found', `organization ${key.org_id} not found`);
+    const record = { ...key, scopes: [...key.scopes] };
+    this.db.data.keys[record.id] = record;
+    this.keysByHash.set(record.hash, record);
+    await this.commit();
+    return { ...record };
+  }
+
+  async listKeys(orgId?: string): Promise<ApiKeyRecord[]> {
+    return Object.values(this.db.data.keys)
+      .filter((k) => !orgId || k.org_id === orgId)
+      .map((k) => ({ ...k }));
+  }
+
+  // Hot path (every request): returns the live record, which callers must not modify.
+  async findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    return this.keysByHash.get(hash);
+  }
+
+  async revokeKey(id: string, at: string): Promise<ApiKeyRecord> {
+    const key = Object.hasOwn(this.db.data.keys, id) ? this.db.data.keys[id] : undefined;
+    if (!key) throw new DomainError('not_found', `key ${id} not found`);
+    key.revoked_at ??= at;
+    await this.commit();
+    return { ...key };
+  }
+
+  touchKey(id: string, at: string): void {
+    const key = this.db.data.keys[id];
+    if (!key) return;
+    key.last_used_at = at;
+    this.keysTouched = true;
+  }
+
+  async createProject(project: ProjectRecord): Promise<ProjectRecord> {
+    // Uniqueness is checked and claimed synchronously, so concurrent creates cannot both win.
+    if (this.projectsBySlug.has(project.slug)) throw new DomainError('slug_taken', `slug "${project.slug}" is already taken`);
+    if (project.custom_domain && this.projectsByDomain.has(project.custom_domain)) {
+      throw new DomainError('domain_taken', `custom_domain "${project.custom_domain}" is already used by another project`);
+    }
+    const record = { ...project };
+    this.db.data.projects[record.id] = record;
+    this.indexProject(record);
+    await this.commit();
+    return { ...record };
+  }
+
+  async getProject(id: string): Promise<ProjectRecord | undefined> {
+    const project = Object.hasOwn(this.db.data.projects, id) ? this.db.data.projects[id] : undefined;
+    return project && { ...project };
+  }
+
+  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>> {
+    const list = this.projectsByOrg.get(orgId) ?? [];
+    const start = after ? firstAfter(list, after) : 0;
+    const items = list.slice(start, start + limit).map((p) => ({ ...p }));
+    return { items, hasMore: start + limit < list.length };
+  }
+
+  async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {
+    const project = Object.hasOwn(this.db.data.projects, id) ? this.db.data.projects[id] : undefined;
+    if (!project) throw new DomainError('not_found', `project ${id} not found`);
+    const domain = changes.custom_domain;
+    if (domain && domain !== project.custom_domain && this.projectsByDomain.has(domain)) {
+      throw new DomainError('domain_taken', `custom_domain "${domain}" is already used by another project`);
+    }
+    if (domain !== undefined && project.custom_domain) this.projectsByDomain.delete(project.custom_domain);
+    if (domain) this.projectsByDomain.set(domain, project);
+    const fields = project as unknown as Record<string, unknown>;
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      if (value === null) delete fields[field];
+      else fields[field] = value;
+    }
+    await this.commit();
+    return { ...project };
+  }
+
+  async deleteProject(id: string): Promise<void> {
+    const project = Object.hasOwn(this.db.data.projects, id) ? this.db.data.projects[id] : undefined;
+    if (!project) throw new DomainError('not_found', `project ${id} not found`);
+    this.unindexProject(project);
+    delete this.db.data.projects[id];
+    await this.commit();
+  }
+
+  async findProjectBySlug(slug: string): Promise<ProjectRecord | undefined> {
+    return this.projectsBySlug.get(slug);
+  }
+
+  async findProjectByDomain(domain: string): Promise<ProjectRecord | undefined> {
+    return this.projectsByDomain.get(domain);
+  }
+
+  async isHealthy(): Promise<boolean> {
+    try {
+      await access(this.file.file, constants.R_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.lazyTimer);
+    if (this.keysTouched || this.writing || this.nextBatch) await this.commit();
+  }
+}
