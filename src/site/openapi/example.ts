@@ -60,7 +60,7 @@ export function sampleOf(schema: Schema, ancestors: object[] = []): JsonValue {
   }
   const type = firstType(schema);
   if (type === 'object' || (type === undefined && isSchema(schema.properties))) return objectSample(schema, inner);
-  if (type === 'array') return isSchema(schema.items) ? [sampleOf(schema.items, inner)] : [];
+  if (type === 'array') return isSchema(schema.items) && !inner.includes(schema.items) ? [sampleOf(schema.items, inner)] : [];
   if (type === 'string') return stringSample(schema);
   if (type === 'integer') return typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 0;
   if (type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 0;

@@ -18,7 +18,9 @@ const CONSTRAINT_KEYS = [
 export function refName(ref: string | undefined): string | undefined {
   if (!ref) return undefined;
   const last = ref.split('#').pop()?.split('/').pop() || ref.split('/').pop();
-  return last ? decodeURIComponent(last.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+  // A $ref to a whole file (`./schemas/pet.yaml`) is named after the file.
+  const name = last?.replace(/\.(json|ya?ml)$/i, '');
+  return name ? decodeURIComponent(name.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
 }
 
 export function isSchema(value: unknown): value is Schema {
@@ -107,7 +109,8 @@ function displayType(schema: Schema, types: string[], itemsName?: string): strin
   if (isSchema(schema.properties) || isSchema(schema.additionalProperties)) return 'object';
   if (isSchema(schema.items)) return 'array';
   if ('const' in schema) return typeof schema.const;
-  return 'any';
+  const enumTypes = Array.isArray(schema.enum) ? [...new Set(schema.enum.filter((value) => value !== null).map((value) => typeof value))] : [];
+  return enumTypes.length > 0 ? enumTypes.join(' | ') : 'any';
 }
 
 function itemLabel(items: Schema): string {
