@@ -105,7 +105,7 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
         checkFrontmatter(String(node.value ?? ''), node, report);
         break;
       case 'mdxjsEsm':
-        report(node, 'import and export are not allowed in Folio content (they would run code at build time)');
+        report(node, `import and export are not allowed in Folio content (they would run code at build time): ${shorten(String(node.value ?? '').split('\n')[0] ?? '')}`);
         return;
       case 'mdxFlowExpression':
       case 'mdxTextExpression':

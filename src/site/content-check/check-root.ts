@@ -15,13 +15,23 @@ export interface ContentRootReport {
 }
 
 const CONTENT_FILE = /\.(md|mdx)$/;
-/** Not part of the site and never read by a build (a synced checkout keeps its git metadata). */
-const SKIPPED_DIRS = new Set(['.git']);
+/** What a build reads from a content root; nothing else of it is ever opened. */
+const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
+const SITE_FILES = ['docs.json'];
 
 export async function checkContentRoot(root: string): Promise<ContentRootReport> {
   const problems: Problem[] = [];
   const files: string[] = [];
-  await walk(root, '', files, problems);
+  for (const dir of SITE_DIRS) {
+    const stat = await fs.lstat(path.join(root, dir)).catch(() => undefined);
+    if (stat?.isDirectory()) await walk(root, dir, files, problems);
+    else if (stat) problems.push(notAllowed(dir, stat.isSymbolicLink()));
+  }
+  for (const file of SITE_FILES) {
+    const stat = await fs.lstat(path.join(root, file)).catch(() => undefined);
+    if (stat?.isFile()) files.push(file);
+    else if (stat) problems.push(notAllowed(file, stat.isSymbolicLink()));
+  }
 
   const pages = files.filter((f) => f.startsWith('content/') && CONTENT_FILE.test(f)).sort();
   const snippetFiles = files.filter((f) => f.startsWith(`${SNIPPETS_DIR}/`) && CONTENT_FILE.test(f)).sort();
@@ -65,16 +75,16 @@ async function walk(root: string, rel: string, files: string[], problems: Proble
   const dir = path.join(root, rel);
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
     const relPath = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry.name)) await walk(root, relPath, files, problems);
-    } else if (entry.isFile()) {
-      files.push(relPath);
-    } else {
-      // Dirent types come from lstat semantics: a symlink is reported as a symlink, never followed.
-      const what = entry.isSymbolicLink() ? 'a symbolic link' : 'a special file';
-      problems.push({ file: relPath, line: 1, column: 1, message: `${what} is not allowed in a content root` });
-    }
+    // Dirent types have lstat semantics: a symlink is reported as a symlink, never followed.
+    if (entry.isDirectory()) await walk(root, relPath, files, problems);
+    else if (entry.isFile()) files.push(relPath);
+    else problems.push(notAllowed(relPath, entry.isSymbolicLink()));
   }
+}
+
+function notAllowed(file: string, symlink: boolean): Problem {
+  const what = symlink ? 'a symbolic link' : file === 'docs.json' ? 'not a regular file' : 'a special file';
+  return { file, line: 1, column: 1, message: `${what} is not allowed in a content root` };
 }
 
 /** Snippets that include themselves, directly or through others, fail the build. */
