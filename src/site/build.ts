@@ -106,7 +106,7 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
 }
 
 /** The child's whole environment: the build inputs and nothing of the parent's secrets. */
-function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string): NodeJS.ProcessEnv {
+export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: path.join(buildRoot, 'tmp'),

@@ -19,7 +19,8 @@ export function curlCommand(input: CurlInput): string {
   // Path placeholders take the parameter's example, else `<name>`: curl would expand `{id}` as a glob.
   const path = input.apiPath.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     const parameter = input.parameters.find((p) => p.in === 'path' && p.name === name);
-    return parameter ? encodeURIComponent(placeholder(parameter)).replace(/%3C|%3E/g, (c) => (c === '%3C' ? '<' : '>')) : whole;
+    // `<`, `>` mark a placeholder; `/` stays, for parameters that are paths themselves.
+    return parameter ? encodeURIComponent(placeholder(parameter)).replace(/%3C|%3E|%2F/g, decodeURIComponent) : whole;
   });
   const url = `${base}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
   const lines = [`curl -X ${input.method.toUpperCase()} ${quote(url)}`];

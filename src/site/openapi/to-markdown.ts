@@ -16,7 +16,8 @@ export function operationToMarkdown(page: OperationPageModel): string {
     const body = page.requestBody.content
       .map((media) => `${media.mediaType}${media.schema ? `\n\n${schemaLines(media.schema, 0).join('\n')}` : ''}`)
       .join('\n\n');
-    parts.push(`## Request body${page.requestBody.required ? ' (required)' : ''}\n\n${page.requestBody.description ?? ''}\n\n${body}`.trim());
+    const heading = `## Request body${page.requestBody.required ? ' (required)' : ''}`;
+    parts.push([heading, page.requestBody.description, body].filter(Boolean).join('\n\n'));
   }
   if (page.responses.length > 0) {
     const responses = page.responses.map((response) => {
