@@ -1,0 +1,232 @@
+// src/api/openapi.json describes Folio's own API completely (issue 6 point 3): every endpoint of
+// CONTRACT §4 with its scope, the §3 errors, the §5 rate-limit headers, the §6–8 objects.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadOpenApiDocument, loadOpenApiPages } from '../../src/site/openapi/index.ts';
+import type { OpenApiPages } from '../../src/site/openapi/index.ts';
+
+const API_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../src/api');
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let doc: Json;
+let pages: OpenApiPages;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const operations = () =>
+  Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op: item[method] as Json })),
+  );
+
+// CONTRACT §4, in its words.
+const SCOPES: Record<string, string | null> = {
+  'GET /v1/projects': 'projects:read',
+  'GET /v1/projects/{id}': 'projects:read',
+  'POST /v1/projects': 'projects:write',
+  'PATCH /v1/projects/{id}': 'projects:write',
+  'DELETE /v1/projects/{id}': 'projects:write',
+  'GET /v1/projects/{id}/pages': 'pages:read',
+  'GET /v1/projects/{id}/pages/{path}': 'pages:read',
+  'POST /v1/projects/{id}/pages': 'pages:write',
+  'PATCH /v1/projects/{id}/pages/{path}': 'pages:write',
+  'DELETE /v1/projects/{id}/pages/{path}': 'pages:write',
+  'GET /v1/projects/{id}/deployments': 'deployments:read',
+  'GET /v1/projects/{id}/deployments/{deployment_id}': 'deployments:read',
+  'GET /v1/projects/{id}/deployments/{deployment_id}/log': 'deployments:read',
+  'POST /v1/projects/{id}/deployments': 'deployments:trigger',
+  'GET /v1/openapi.json': null,
+  'GET /healthz': null,
+};
+
+const ERROR_CODES = [
+  'invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'method_not_allowed', 'slug_taken', 'domain_taken',
+  'page_exists', 'source_managed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error',
+];
+
+beforeAll(async () => {
+  doc = (await loadOpenApiDocument(API_DIR, 'openapi.json')).document as Json;
+  pages = await loadOpenApiPages(API_DIR, 'openapi.json', { prefix: 'api-reference' });
+});
+
+describe("Folio's OpenAPI document", () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(join(API_DIR, 'openapi.json'));
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('describes exactly the endpoints of CONTRACT §4, each with its scope in security and x-scopes', () => {
+    const found = Object.fromEntries(
+      operations().map(({ key, op }) => [key, op.security.length === 0 ? null : op.security[0].bearerAuth[0]]),
+    );
+    expect(found).toEqual(SCOPES);
+    for (const { key, op } of operations()) {
+      const scope = SCOPES[key];
+      expect(op['x-scopes'], key).toEqual(scope ? [scope] : []);
+      expect(op.security, key).toEqual(scope ? [{ bearerAuth: [scope] }] : []);
+    }
+    const scheme = doc.components.securitySchemes.bearerAuth;
+    expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const scope of new Set(Object.values(SCOPES).filter(Boolean))) expect(scheme.description).toContain(`\`${scope}\``);
+  });
+
+  it('has readable operationIds and the four tags', () => {
+    expect(doc.tags.map((tag: Json) => tag.name)).toEqual(['Projects', 'Pages', 'Deployments', 'Meta']);
+    expect(operations().map(({ op }) => op.operationId).sort()).toEqual([
+      'createPage', 'createProject', 'deletePage', 'deleteProject', 'getApiDescription', 'getDeployment', 'getDeploymentLog',
+      'getHealth', 'getPage', 'getProject', 'listDeployments', 'listPages', 'listProjects', 'triggerDeployment', 'updatePage',
+      'updateProject',
+    ]);
+  });
+
+  it('lists on each endpoint the statuses CONTRACT §3 gives it', () => {
+    for (const { key, path, method, op } of operations()) {
+      const statuses = Object.keys(op.responses);
+      if (path === '/healthz') {
+        expect(statuses, key).toEqual(['200', '503']);
+        continue;
+      }
+      expect(statuses, key).toEqual(expect.arrayContaining(['429', '500']));
+      if (SCOPES[key]) expect(statuses, key).toEqual(expect.arrayContaining(['401', '403']));
+      if (path.includes('{id}')) expect(statuses, key).toContain('404');
+      if (op.requestBody) expect(statuses, key).toEqual(expect.arrayContaining(['400', '413', '415']));
+      if (op.parameters?.some((p: Json) => p.name === 'limit')) expect(statuses, key).toContain('400');
+      if (method === 'delete') expect(op.responses['204'].content, key).toBeUndefined();
+    }
+    const statusOf = (key: string) => Object.keys(operations().find((o) => o.key === key)!.op.responses).filter((s) => s < '300');
+    expect(statusOf('POST /v1/projects')).toEqual(['201']);
+    expect(statusOf('POST /v1/projects/{id}/deployments')).toEqual(['202']);
+    expect(statusOf('POST /v1/projects/{id}/pages')).toEqual(['201']);
+    const conflicts = (key: string) => Object.keys(operations().find((o) => o.key === key)!.op.responses['409'].content['application/json'].examples);
+    expect(conflicts('POST /v1/projects')).toEqual(['slug_taken', 'domain_taken']);
+    expect(conflicts('PATCH /v1/projects/{id}')).toEqual(['domain_taken']);
+    expect(conflicts('POST /v1/projects/{id}/pages')).toEqual(['page_exists', 'source_managed']);
+    expect(conflicts('PATCH /v1/projects/{id}/pages/{path}')).toEqual(['source_managed']);
+    expect(conflicts('DELETE /v1/projects/{id}/pages/{path}')).toEqual(['source_managed']);
+  });
+
+  it('puts the rate-limit headers on every /v1 response, Retry-After on 429 and WWW-Authenticate on 401', () => {
+    for (const { key, path, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        const headers = Object.keys(response.headers ?? {});
+        if (path === '/healthz') {
+          expect(headers, `${key} ${status}`).toEqual([]);
+          continue;
+        }
+        expect(headers, `${key} ${status}`).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+        if (status === '429') expect(headers, key).toContain('Retry-After');
+        if (status === '401') expect(response.headers['WWW-Authenticate'].schema.const, key).toBe('Bearer');
+      }
+    }
+  });
+
+  it('lists pagination parameters on every list endpoint', () => {
+    for (const key of ['GET /v1/projects', 'GET /v1/projects/{id}/pages', 'GET /v1/projects/{id}/deployments']) {
+      const { op } = operations().find((o) => o.key === key)!;
+      expect(op.parameters.map((p: Json) => [p.name, p.in, p.schema]), key).toEqual([
+        ['limit', 'query', { type: 'integer', minimum: 1, maximum: 100, default: 20 }],
+        ['cursor', 'query', { type: 'string', minLength: 1 }],
+      ]);
+    }
+  });
+});
+
+describe('schemas per CONTRACT §6–8 and spec 2.1', () => {
+  const schema = (name: string) => doc.components.schemas[name];
+
+  it('Project: required and optional fields, status enum, field rules', () => {
+    const project = schema('Project');
+    expect(project.required.sort()).toEqual(['created_at', 'id', 'name', 'slug', 'status', 'url']);
+    expect(Object.keys(project.properties).sort()).toEqual([
+      'created_at', 'custom_domain', 'id', 'last_deploy_at', 'name', 'slug', 'source_branch', 'source_repo', 'status', 'url',
+    ]);
+    expect(project.properties.status.enum).toEqual(['pending', 'building', 'active', 'failed']);
+    expect(project.properties.name).toMatchObject({ minLength: 1, maxLength: 80 });
+    expect(project.properties.id.format).toBe('uuid');
+    expect(project.properties.created_at.format).toBe('date-time');
+    expect(schema('ProjectCreate').required).toEqual(['name', 'slug']);
+    expect(schema('ProjectUpdate').properties.custom_domain.type).toEqual(['string', 'null']);
+    expect(schema('ProjectUpdate').properties.slug).toBeUndefined();
+  });
+
+  it('slug, source_repo, custom_domain and page path patterns accept and refuse what the contract says', () => {
+    const matches = (pattern: string, value: string) => new RegExp(pattern, 'u').test(value);
+    const slug = schema('Project').properties.slug.pattern;
+    for (const ok of ['acme', 'a', 'my-docs-2', 'a'.repeat(63)]) expect(matches(slug, ok), ok).toBe(true);
+    for (const bad of ['Acme', '-acme', 'acme-', 'a'.repeat(64), 'xn--acme', 'ac_me', '']) expect(matches(slug, bad), bad).toBe(false);
+    const repo = schema('Project').properties.source_repo.pattern;
+    for (const ok of ['acme/docs', 'a-b/c.d_e-f']) expect(matches(repo, ok), ok).toBe(true);
+    for (const bad of ['acme', 'acme/docs.git', 'acme/..', 'https://github.com/acme/docs', 'a_b/docs']) expect(matches(repo, bad), bad).toBe(false);
+    const domain = schema('Project').properties.custom_domain.pattern;
+    for (const ok of ['docs.acme.com', 'a.io']) expect(matches(domain, ok), ok).toBe(true);
+    for (const bad of ['localhost', 'Docs.acme.com', 'docs.acme.com:8080', 'https://docs.acme.com', '-a.com']) expect(matches(domain, bad), bad).toBe(false);
+    const pagePath = schema('PageCreate').properties.path.pattern;
+    for (const ok of ['index', 'guides/install', 'a/b/c/d/e/f/g/h']) expect(matches(pagePath, ok), ok).toBe(true);
+    for (const bad of ['a/b/c/d/e/f/g/h/i', 'Guides', '/index', 'guides/', '_x', 'a//b']) expect(matches(pagePath, bad), bad).toBe(false);
+  });
+
+  it('Page, Deployment and Error objects', () => {
+    expect(schema('Page').required.sort()).toEqual(['content', 'path', 'source', 'title', 'updated_at', 'url']);
+    expect(schema('PageSummary').properties.content).toBeUndefined();
+    expect(schema('Page').properties.source.enum).toEqual(['repository', 'api']);
+    expect(schema('PageCreate').required).toEqual(['path', 'title', 'content']);
+    const deployment = schema('Deployment');
+    expect(deployment.properties.status.enum).toEqual(['queued', 'building', 'succeeded', 'failed', 'canceled']);
+    expect(deployment.properties.trigger.enum).toEqual(['manual', 'connect']);
+    expect(Object.keys(deployment.properties).sort()).toEqual([
+      'commit_sha', 'created_at', 'error', 'finished_at', 'id', 'page_count', 'project_id', 'source_branch', 'started_at', 'status', 'trigger', 'url',
+    ]);
+    expect(schema('DeploymentError').properties.code.enum).toEqual(['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted']);
+    expect(schema('Error').required).toEqual(['error', 'message']);
+    expect(schema('Error').properties.error.enum).toEqual(ERROR_CODES);
+    for (const list of ['ProjectList', 'PageList', 'DeploymentList']) {
+      expect(schema(list).required, list).toEqual(['data', 'next_cursor']);
+      expect(schema(list).properties.next_cursor.type, list).toEqual(['string', 'null']);
+    }
+  });
+
+  it('every example validates against its schema', () => {
+    const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+    let checked = 0;
+    const check = (where: string, schemaObject: Json, value: unknown) => {
+      const valid = ajv.validate(schemaObject, value);
+      expect(valid ? [] : ajv.errors, where).toEqual([]);
+      checked += 1;
+    };
+    for (const [name, component] of Object.entries(doc.components.schemas as Json)) {
+      if ('example' in component) check(`schema ${name}`, component, component.example);
+    }
+    for (const { key, op } of operations()) {
+      const media = [
+        ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => [`${key} request ${type}`, m] as const),
+        ...Object.entries(op.responses as Json).flatMap(([status, response]) =>
+          Object.entries((response as Json).content ?? {}).map(([type, m]) => [`${key} ${status} ${type}`, m] as const),
+        ),
+      ];
+      for (const [where, m] of media as [string, Json][]) {
+        if ('example' in m) check(where, m.schema, m.example);
+        for (const [name, example] of Object.entries((m.examples ?? {}) as Json)) check(`${where} ${name}`, m.schema, example.value);
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+});
+
+describe("Folio's own API reference pages", () => {
+  it('generates one page per endpoint, grouped by the four tags', () => {
+    expect(pages.pages).toHaveLength(Object.keys(SCOPES).length);
+    expect(pages.groups.map((group) => [group.label, group.items.length])).toEqual([
+      ['Projects', 5], ['Pages', 5], ['Deployments', 4], ['Meta', 2],
+    ]);
+    const create = pages.pages.find((page) => page.operationId === 'createProject')!;
+    expect(create).toMatchObject({ path: 'api-reference/create-project', method: 'post', title: 'Create a project', scopes: ['projects:write'] });
+    expect(create.curl).toContain("curl -X POST 'http://localhost:4321/v1/projects'");
+    expect(create.curl).toContain("-H 'Authorization: Bearer <token>'");
+    const page = pages.pages.find((p) => p.operationId === 'getPage')!;
+    expect(page.curl).toContain('/v1/projects/3fa85f64-5717-4562-b3fc-2c963f66afa6/pages/guides/install');
+  });
+});
