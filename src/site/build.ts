@@ -82,6 +82,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
   try {
     const outcome = await runWorker(buildRoot, contentRoot, outDir, options, emit);
+    if (outcome !== 0) await emptyDir(outDir); // never leave half a site behind
     if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round((options.timeoutMs ?? 600_000) / 1000)} s and was stopped`);
     if (outcome === 'canceled') return fail('canceled', [], 'build canceled');
     if (outcome !== 0) {
@@ -92,6 +93,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   } finally {
     await fs.rm(buildRoot, { recursive: true, force: true });
   }
+}
+
+async function emptyDir(dir: string) {
+  const entries = await fs.readdir(dir).catch(() => [] as string[]);
+  await Promise.all(entries.map((e) => fs.rm(path.join(dir, e), { recursive: true, force: true })));
 }
 
 async function checkDirectories(contentRoot: string, outDir: string): Promise<string | undefined> {

@@ -1,0 +1,182 @@
+// Builds that must fail: untrusted content (ARCHITECTURE "Untrusted content"), bad ApiMethod and
+// Snippet use, an invalid docs.json. Each fails with file:line:column, writes no output and never
+// exposes the parent's secrets.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, workerEnv } from '../../src/site/build.ts';
+import { listFiles, makeContentRoot } from './helpers.ts';
+
+const SECRET = 'sekrit-b41d-never-in-output';
+beforeAll(() => {
+  process.env.FOLIO_TEST_SECRET = SECRET;
+});
+
+/** Builds a content root that must fail; returns the error after checking nothing leaked. */
+async function failingBuild(files: Record<string, string>, prepare?: (root: string) => void) {
+  const root = makeContentRoot(files);
+  prepare?.(root);
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+  const result = await buildSite({ contentRoot: root, outDir: out, timeoutMs: 120_000 });
+  expect(result.ok).toBe(false);
+  expect(listFiles(out)).toEqual([]);
+  const everything = `${result.log.join('\n')}\n${result.error?.message}`;
+  expect(everything).not.toContain(SECRET);
+  expect(everything).not.toContain('root:x:0:0');
+  return { error: result.error!, log: result.log };
+}
+
+const page = (body: string) => ({ 'content/index.mdx': `# Home\n\n${body}\n` });
+
+describe('untrusted content fails the build with file:line:column', () => {
+  it('refuses an import (no fs access at build time)', async () => {
+    const { error } = await failingBuild(page('import fs from "node:fs"\n\n{fs.readFileSync("/etc/passwd", "utf8")}'));
+    expect(error.code).toBe('content_invalid');
+    expect(error.message).toContain('content/index.mdx:3:1: import and export are not allowed');
+    expect(error.message).toContain('content/index.mdx:5:1: expression {fs.readFileSync("/etc/passwd", "utf8")} is not allowed');
+  });
+
+  it('refuses {process.env.X} while the parent holds a secret in X', async () => {
+    const { error } = await failingBuild(page('Key: {process.env.FOLIO_TEST_SECRET}'));
+    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces');
+  });
+
+  it('refuses export const', async () => {
+    const { error } = await failingBuild(page('export const leaked = 1'));
+    expect(error.message).toContain('content/index.mdx:3:1: import and export are not allowed in Folio content (they would run code at build time): export const leaked = 1');
+  });
+
+  it('refuses expressions and imports in snippets too', async () => {
+    const { error } = await failingBuild({
+      ...page('<Snippet file="a.mdx" />'),
+      '_snippets/a.mdx': 'Hi {name}\n\n{globalThis.process.env.FOLIO_TEST_SECRET}\n\nimport x from "y"\n',
+    });
+    expect(error.message).toContain('_snippets/a.mdx:3:1: expression {globalThis.process.env.FOLIO_TEST_SECRET} is not allowed');
+    expect(error.message).toContain('_snippets/a.mdx:5:1: import and export are not allowed');
+    expect(error.message).not.toContain('_snippets/a.mdx:1:'); // {name} is a placeholder in a snippet
+  });
+
+  it('refuses a symlink to /etc/passwd, in content/ and in public/, without following it', async () => {
+    const { error } = await failingBuild(page('Hello'), (root) => {
+      fs.symlinkSync('/etc/passwd', path.join(root, 'content/passwd.md'));
+      fs.mkdirSync(path.join(root, 'public'));
+      fs.symlinkSync('/etc/passwd', path.join(root, 'public/passwd.txt'));
+      fs.symlinkSync('/etc', path.join(root, 'content/etc'));
+    });
+    expect(error.code).toBe('content_invalid');
+    expect(error.message).toContain('content/passwd.md:1:1: a symbolic link is not allowed in a content root');
+    expect(error.message).toContain('public/passwd.txt:1:1: a symbolic link is not allowed in a content root');
+    expect(error.message).toContain('content/etc:1:1: a symbolic link is not allowed in a content root');
+  });
+
+  it('refuses a symlinked docs.json and special files (a FIFO)', async () => {
+    const { error } = await failingBuild(page('Hello'), (root) => {
+      fs.symlinkSync('/etc/passwd', path.join(root, 'docs.json'));
+      execFileSync('mkfifo', [path.join(root, 'content/pipe.md')]);
+    });
+    expect(error.message).toContain('docs.json:1:1: a symbolic link is not allowed');
+    expect(error.message).toContain('content/pipe.md:1:1: a special file is not allowed in a content root');
+  });
+
+  it('refuses unknown components, naming them and listing the available ones', async () => {
+    const { error } = await failingBuild(page('<Tabs>\n  <Tab title="a">x</Tab>\n</Tabs>'));
+    expect(error.message).toContain('content/index.mdx:3:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet');
+    expect(error.message).toContain('content/index.mdx:4:3: unknown component <Tab>;');
+  });
+
+  it('refuses a relative image path that leaves the content root', async () => {
+    const { error } = await failingBuild(page('![secret](../../../../etc/hostname.png)'));
+    expect(error.message).toContain('content/index.mdx:3:1: path "../../../../etc/hostname.png" points outside the content root');
+  });
+
+  it('refuses a frontmatter layout (an import in disguise)', async () => {
+    const { error } = await failingBuild({ 'content/index.mdx': '---\nlayout: /etc/passwd\n---\n\nHi\n' });
+    expect(error.message).toContain('content/index.mdx:1:1: frontmatter key "layout" is not allowed');
+  });
+
+  it('builds with an environment holding only the build inputs', () => {
+    process.env.FOLIO_API_TOKEN = SECRET;
+    const env = workerEnv('/tmp/b', '/tmp/root', '/tmp/out', 'https://x.example');
+    expect(Object.keys(env).sort()).toEqual([
+      'ASTRO_TELEMETRY_DISABLED', 'FOLIO_BUILD_ROOT', 'FOLIO_CONTENT_ROOT', 'FOLIO_OUT_DIR', 'FOLIO_ROLE', 'FOLIO_SITE_URL', 'HOME', 'NODE_ENV', 'PATH', 'TMPDIR',
+    ]);
+    expect(JSON.stringify(env)).not.toContain(SECRET);
+  });
+});
+
+describe('ApiMethod and Snippet errors name the page and the value', () => {
+  it('fails on a method outside the seven, naming page, line and value', async () => {
+    const { error } = await failingBuild(page('Fine: <ApiMethod method="get" />\n\n<ApiMethod method="FETCH" />\n\n<ApiMethod />'));
+    expect(error.message).toContain('content/index.mdx:5:1: ApiMethod method "FETCH" is not one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD (case-insensitive)');
+    expect(error.message).toContain('content/index.mdx:7:1: ApiMethod needs a method');
+    expect(error.message).not.toContain('"get"');
+  });
+
+  it('fails on a missing snippet file, naming page and path', async () => {
+    const { error } = await failingBuild({
+      'content/guides/setup.mdx': '# Setup\n\n<Snippet file="_snippets/nope.mdx" />\n',
+      '_snippets/real.mdx': 'real',
+    });
+    expect(error.message).toBe('content/guides/setup.mdx:3:1: Snippet file "_snippets/nope.mdx" not found: no _snippets/nope.mdx in this content root');
+  });
+
+  it('fails when neither file nor children is given, and for a path outside _snippets/', async () => {
+    const { error } = await failingBuild(page('<Snippet vars={{ a: "b" }} />\n\n<Snippet file="../docs.json" />'));
+    expect(error.message).toContain('content/index.mdx:3:1: Snippet needs a file (a path under _snippets/) or children');
+    expect(error.message).toContain('content/index.mdx:5:1: Snippet file "../docs.json" is outside _snippets/');
+  });
+
+  it('fails on a snippet cycle, showing it', async () => {
+    const { error } = await failingBuild({
+      ...page('<Snippet file="a.mdx" />'),
+      '_snippets/a.mdx': 'A <Snippet file="b.mdx" />',
+      '_snippets/b.mdx': 'B <Snippet file="_snippets/a.mdx" />',
+    });
+    expect(error.message).toBe('_snippets/b.mdx:1:3: snippet cycle: _snippets/a.mdx -> _snippets/b.mdx -> _snippets/a.mdx');
+  });
+
+  it('reports an MDX syntax error with line and column', async () => {
+    const { error } = await failingBuild(page('Some text\n\n<ApiMethod method="get"'));
+    expect(error.message).toMatch(/^content\/index\.mdx:[56]:\d+: MDX syntax error: /);
+  });
+});
+
+describe('site configuration and build limits', () => {
+  it('fails on an invalid docs.json, naming the key', async () => {
+    const { error } = await failingBuild({ ...page('Hi'), 'docs.json': JSON.stringify({ colors: { primary: 42, brand: '#fff' }, navigation: 'x' }) });
+    expect(error.message).toContain('docs.json:1:1: docs.json: colors.primary:');
+    expect(error.message).toContain('docs.json: colors: Unrecognized key: "brand"');
+    expect(error.message).toContain('docs.json: navigation:');
+  });
+
+  it('fails when docs.json navigation names a page that does not exist', async () => {
+    const { error } = await failingBuild({
+      ...page('Hi'),
+      'docs.json': JSON.stringify({ navigation: [{ group: 'Start', pages: ['index', 'guides/missing'] }] }),
+    });
+    expect(error.code).toBe('build_failed');
+    expect(error.message).toContain('docs.json: navigation.0.pages.1: no page "guides/missing"');
+  });
+
+  it('fails with no_pages when content/ is empty', async () => {
+    const { error } = await failingBuild({ '_snippets/a.mdx': 'a' });
+    expect(error.code).toBe('no_pages');
+  });
+
+  it('refuses an output directory inside the content root', async () => {
+    const root = makeContentRoot(page('Hi'));
+    const result = await buildSite({ contentRoot: root, outDir: path.join(root, 'public/out') });
+    expect(result.error?.message).toContain('must be outside the content root');
+    expect(fs.existsSync(path.join(root, 'public/out'))).toBe(false);
+  });
+
+  it('stops a build over its time limit', async () => {
+    const root = makeContentRoot(page('Hi'));
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+    const result = await buildSite({ contentRoot: root, outDir: out, timeoutMs: 300 });
+    expect(result.error?.code).toBe('timeout');
+    expect(listFiles(out)).toEqual([]);
+  });
+});
