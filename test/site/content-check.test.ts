@@ -1,0 +1,122 @@
+// The content checker on its own (no build): what untrusted MDX may and may not contain.
+import { describe, expect, it } from 'vitest';
+import { analyzeContent, checkContent, formatProblem } from '../../src/site/content-check/check-content.ts';
+import { parseDocsConfig, themeOverrideCss } from '../../src/site/docs-config.ts';
+import { snippetKey } from '../../src/site/snippet-paths.ts';
+import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
+
+const page = (text: string) => checkContent(text, { file: 'content/p.mdx', kind: 'page' }).map(formatProblem);
+const snippet = (text: string) => checkContent(text, { file: '_snippets/s.mdx', kind: 'snippet' }).map(formatProblem);
+
+describe('allowed content', () => {
+  it('accepts Markdown, literal braces, comments and Folio components', () => {
+    expect(page([
+      '---', 'title: T', 'description: D', 'order: 3', '---', '',
+      '# Title {/* a comment */}', '',
+      'Text {"a string"} {42} {-1} {`template`} {[1, "two"]} {{ a: { b: [true, null] } }}', '',
+      '<ApiMethod method="get" /> <ApiMethod method={"DELETE"} />', '',
+      '<Snippet file="_snippets/a.mdx" vars={{ name: "Ada", "quoted-key": "x", n: 1 }} />', '',
+      '<Callout kind="warning" title="Careful">Body</Callout>', '',
+      '<div className="x"><br /><details><summary>More</summary>Hidden</details></div>', '',
+      '<>fragment</>', '',
+      '```js', 'const x = {a: process.env.HOME};', '```', '',
+      'Inline `{process.env.HOME}` code.',
+    ].join('\n'))).toEqual([]);
+  });
+
+  it.each(HTTP_METHODS.flatMap((m) => [m, m.toLowerCase(), m[0] + m.slice(1).toLowerCase()]))('accepts ApiMethod method="%s"', (m) => {
+    expect(page(`<ApiMethod method="${m}" />`)).toEqual([]);
+  });
+
+  it('treats {name} in a snippet as a placeholder, and collects snippet calls', () => {
+    const analysis = analyzeContent('Hi {name} and { other_1 }\n\n<Snippet file="./_snippets/x.mdx" />\n\n<Snippet file="y.mdx">kids</Snippet>', { file: '_snippets/s.mdx', kind: 'snippet' });
+    expect(analysis.problems).toEqual([]);
+    expect(analysis.placeholders).toEqual(['name', 'other_1']);
+    expect(analysis.snippetCalls).toEqual([{ file: './_snippets/x.mdx', key: 'x.mdx', line: 3, column: 1 }]);
+  });
+
+  it('reads .md files as plain Markdown, where braces and tags are text', () => {
+    expect(checkContent('# T\n\n{process.env.HOME} <Foo />', { file: 'content/p.md', kind: 'page' })).toEqual([]);
+  });
+});
+
+describe('refused content', () => {
+  it.each([
+    ['import fs from "fs"', '1:1: import and export are not allowed'],
+    ['export default function X() {}', '1:1: import and export are not allowed'],
+    ['{process.env.SECRET}', '1:1: expression {process.env.SECRET} is not allowed'],
+    ['Text {fetch("https://x")}', '1:6: expression {fetch("https://x")} is not allowed'],
+    ['{`a${b}`}', '1:1: expression {`a${b}`} is not allowed'],
+    ['{/x/}', '1:1: expression {/x/} is not allowed'],
+    ['{{ [k]: 1 }}', '1:1: expression {{ [k]: 1 }} is not allowed'],
+    ['{{ ...process.env }}', '1:1: expression {{ ...process.env }} is not allowed'],
+    ['{name}', '1:1: expression {name} is not allowed'],
+    ['<Snippet file="a.mdx" vars={{ a: process.env.X }} />', '1:23: attribute vars={{ a: process.env.X }} on <Snippet> is not allowed'],
+    ['<ApiMethod {...props} />', 'spread attributes are not allowed on <ApiMethod>'],
+    ['<Tabs />', '1:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet'],
+    ['<foo.Bar />', '1:1: unknown component <foo.Bar>'],
+    ['<script>alert(1)</script>', '1:1: the <script> element is not allowed'],
+    ['<img src="x.png" onError="alert(1)" />', 'event handler attribute "onError" is not allowed'],
+    ['<ApiMethod method="FETCH" />', '1:1: ApiMethod method "FETCH" is not one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD (case-insensitive)'],
+    ['<ApiMethod method={1} />', '1:1: ApiMethod method 1 is not one of'],
+    ['<ApiMethod />', '1:1: ApiMethod needs a method'],
+    ['<Snippet />', '1:1: Snippet needs a file (a path under _snippets/) or children'],
+    ['<Snippet file="a.mdx" vars={["x"]} />', '1:1: Snippet vars must be an object of strings'],
+    ['<Callout kind="fancy">x</Callout>', '1:1: Callout kind "fancy" is not one of note, tip, warning, danger'],
+    ['---\nlayout: ./x.astro\n---', '1:1: frontmatter key "layout" is not allowed'],
+    ['---\ntitle: [1]\norder: soon\n---', '1:1: frontmatter "title" must be a string'],
+    ['---\ntitle: a: b\n---', '1:1: frontmatter is not valid YAML'],
+    ['![x](../../secret.png)', '1:1: path "../../secret.png" points outside the content root'],
+    ['# Title\n\n<div>', 'MDX syntax error'],
+  ])('%s', (source, expected) => {
+    const problems = page(source);
+    expect(problems.join('\n')).toContain(expected.includes(':') && /^\d/.test(expected) ? `content/p.mdx:${expected}` : expected);
+  });
+
+  it('still refuses non-placeholder expressions in snippets', () => {
+    expect(snippet('{a.b}\n\n{name()}')).toEqual([
+      expect.stringContaining('_snippets/s.mdx:1:1: expression {a.b} is not allowed'),
+      expect.stringContaining('_snippets/s.mdx:3:1: expression {name()} is not allowed'),
+    ]);
+  });
+
+  it('lets children stand in for a missing file (no lookup)', () => {
+    expect(analyzeContent('<Snippet file="gone.mdx">kids</Snippet>', { file: 'content/p.mdx', kind: 'page' }).snippetCalls).toEqual([]);
+  });
+});
+
+describe('snippet paths', () => {
+  it.each([
+    ['_snippets/intro.mdx', 'intro.mdx'],
+    ['./_snippets/intro.mdx', 'intro.mdx'],
+    ['/_snippets/intro.mdx', 'intro.mdx'],
+    ['intro.mdx', 'intro.mdx'],
+    ['api/auth.mdx', 'api/auth.mdx'],
+    ['_snippets/a/../b.mdx', 'b.mdx'],
+    ['../docs.json', undefined],
+    ['_snippets/../content/index.mdx', undefined],
+    ['_snippets/../../etc/passwd', undefined],
+  ])('%s → %s', (file, key) => {
+    expect(snippetKey(file)).toBe(key);
+  });
+});
+
+describe('docs.json', () => {
+  it('maps colours onto theme tokens for light and dark mode', () => {
+    const config = parseDocsConfig(JSON.stringify({ colors: { primary: '#111111', muted: { light: '#222', dark: '#333' } }, theme: 'mint' }));
+    expect(themeOverrideCss(config)).toBe(':root{--docs-primary:#111111;--docs-fg-muted:#222}:root[data-theme=dark]{--docs-primary:#111111;--docs-fg-muted:#333}');
+  });
+
+  it('accepts both navigation forms', () => {
+    const groups = [{ group: 'A', pages: ['index', { group: 'B', pages: ['b'] }] }];
+    expect(parseDocsConfig(JSON.stringify({ navigation: groups })).navigation).toEqual(groups);
+    expect(parseDocsConfig(JSON.stringify({ navigation: { groups } })).navigation).toEqual(groups);
+  });
+
+  it('names the key of every problem', () => {
+    expect(() => parseDocsConfig('{"colors": {"primary": "red;}body{display:none"}}')).toThrow('docs.json: colors.primary: must be a CSS colour');
+    expect(() => parseDocsConfig('{"navigation": [{"group": "A", "pages": ["../x"]}]}')).toThrow('docs.json: navigation.0.pages.0:');
+    expect(() => parseDocsConfig('{"name": 5}')).toThrow('docs.json: name:');
+    expect(() => parseDocsConfig('{')).toThrow('docs.json: not valid JSON');
+  });
+});
