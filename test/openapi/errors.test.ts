@@ -49,6 +49,7 @@ beforeAll(() => {
     'dotdot.yaml': VALID.replace("'#/components/schemas/Item'", "'../../../../../../etc/hostname#/x'"),
     'url-ref.yaml': VALID.replace("'#/components/schemas/Item'", "'https://example.com/schemas.yaml#/Item'"),
     'dir/.keep': '',
+    'duplicate-id.yaml': VALID.replace('paths:\n', 'paths:\n  /other:\n    get:\n      operationId: getItem\n      responses:\n        \'200\': { description: OK }\n'),
   });
   symlinkSync(join(outside.dir, 'secret.yaml'), join(root.dir, 'linked.yaml'));
   writeFileSync(join(root.dir, 'not-openapi.json'), '{"hello": "world"}');
@@ -91,6 +92,12 @@ describe('invalid OpenAPI files', () => {
     const error = await failure('bad-ref.yaml');
     expect(error.message).toContain('#/components/schemas/Missing');
     expect(error.message).toContain('bad-ref.yaml:17:25 #/paths/~1items~1{id}/get/responses/200/content/application~1json/schema/$ref');
+  });
+
+  it('a rule outside the JSON schema (duplicate operationId) names both places', async () => {
+    const error = await failure('duplicate-id.yaml');
+    expect(error.message).toContain('The operationId `getItem` is duplicated');
+    expect(error.message).toContain('(at duplicate-id.yaml:6:7 #/paths/~1other/get/operationId, duplicate-id.yaml:11:7 #/paths/~1items~1{id}/get/operationId)');
   });
 
   it('unparsable YAML and JSON name the file, line and column', async () => {

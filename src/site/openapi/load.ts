@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { dereference, validate } from '@readme/openapi-parser';
 import type { ParserOptions } from '@readme/openapi-parser';
 import { OpenApiError } from './errors.ts';
-import { findRefNamedIn, locateLine, readSource, toPointer } from './locate.ts';
+import { findRefNamedIn, findValuesNamedIn, locateLine, readSource, toPointer } from './locate.ts';
 import type { Source } from './locate.ts';
 
 export interface LoadedDocument {
@@ -119,11 +119,13 @@ function explainParserError(source: Source, error: unknown, refErrors: OpenApiEr
   return new OpenApiError(source.file, withRefLocation(source, own ?? `${source.file}: ${message}`));
 }
 
-/** Appends where the $ref a message talks about is written, when one is. */
+/** Appends where the $ref or the values a message talks about are written, when it names some. */
 function withRefLocation(source: Source, message: string): string {
   const refPath = findRefNamedIn(source.raw, message);
-  if (!refPath) return message;
-  return `${message} (the $ref at ${source.locate(refPath) ?? source.file} ${toPointer(refPath)})`;
+  if (refPath) return `${message} (the $ref at ${source.locate(refPath) ?? source.file} ${toPointer(refPath)})`;
+  const places = findValuesNamedIn(source.raw, message).slice(0, 3);
+  if (places.length === 0) return message;
+  return `${message} (at ${places.map((path) => `${source.locate(path) ?? source.file} ${toPointer(path)}`).join(', ')})`;
 }
 
 // The library reports schema errors with a code frame of its own pretty-printed, dereferenced

@@ -120,3 +120,16 @@ export function findRefNamedIn(raw: unknown, message: string): string[] | undefi
   };
   return search(raw, []);
 }
+
+/** Paths of the string values the message quotes in backticks, e.g. a duplicated operationId. */
+export function findValuesNamedIn(raw: unknown, message: string): string[][] {
+  const quoted = new Set([...message.matchAll(/`([^`]+)`/g)].map((match) => match[1]));
+  const found: string[][] = [];
+  const search = (node: unknown, path: string[]): void => {
+    if (typeof node === 'string' && quoted.has(node)) found.push(path);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, child] of Object.entries(node)) search(child, [...path, key]);
+  };
+  if (quoted.size > 0) search(raw, []);
+  return found;
+}
