@@ -44,6 +44,20 @@ beforeAll(() => {
     'bad-ref.yaml': VALID.replace("'#/components/schemas/Item'", "'#/components/schemas/Missing'"),
     'broken.yaml': 'openapi: 3.0.3\ninfo:\n  title: [unclosed\n  version: 1\n',
     'broken.json': '{\n  "openapi": "3.1.0",\n  "info": { "title": "x", },\n  "paths": {}\n}\n',
+    'wrong-types.json': [
+      '{',
+      '  "openapi": "3.1.0",',
+      '  "info": { "title": "x", "version": "1" },',
+      '  "paths": {',
+      '    "/a": {',
+      '      "get": {',
+      '        "parameters": [{ "name": "q", "in": "query", "required": "yes", "schema": { "type": "string" } }],',
+      '        "responses": { "200": { "description": 5 } }',
+      '      }',
+      '    }',
+      '  }',
+      '}',
+    ].join('\n'),
     'no-paths.json': '{\n  "openapi": "3.1.0",\n  "info": { "title": "x" }\n}\n',
     'escape.yaml': VALID.replace("'#/components/schemas/Item'", `'${join(outside.dir, 'secret.yaml')}#/Secret'`),
     'dotdot.yaml': VALID.replace("'#/components/schemas/Item'", "'../../../../../../etc/hostname#/x'"),
@@ -79,6 +93,15 @@ describe('invalid OpenAPI files', () => {
     expect(error.file).toBe('wrong-type.yaml');
     expect(error.message).toContain('wrong-type.yaml:11:21 at #/paths/~1items~1{id}/get/parameters/0/schema/type');
     expect(error.message).toContain('must be equal to one of the allowed values');
+  });
+
+  it('wrong types in a 3.1 JSON file are all reported with line, column and pointer', async () => {
+    const error = await failure('wrong-types.json');
+    expect(error.message).toBe(
+      'Invalid OpenAPI document wrong-types.json:\n' +
+        '  wrong-types.json:7:54 at #/paths/~1a/get/parameters/0/required: TYPE must be boolean\n' +
+        '  wrong-types.json:8:33 at #/paths/~1a/get/responses/200/description: TYPE must be string',
+    );
   });
 
   it('a missing required field points at the object lacking it', async () => {
