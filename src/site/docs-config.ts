@@ -104,5 +104,6 @@ export function themeOverrideCss(config: DocsConfig): string {
     dark.push(`${token}:${typeof value === 'string' ? value : value.dark}`);
   }
   if (!light.length) return '';
-  return `:root{${light.join(';')}}:root[data-theme=dark]{${dark.join(';')}}`;
+  // `html:root` outranks the theme's `:root` rules whatever order the stylesheets load in.
+  return `html:root{${light.join(';')}}html:root[data-theme=dark]{${dark.join(';')}}`;
 }

@@ -104,7 +104,7 @@ describe('snippet paths', () => {
 describe('docs.json', () => {
   it('maps colours onto theme tokens for light and dark mode', () => {
     const config = parseDocsConfig(JSON.stringify({ colors: { primary: '#111111', muted: { light: '#222', dark: '#333' } }, theme: 'mint' }));
-    expect(themeOverrideCss(config)).toBe(':root{--docs-primary:#111111;--docs-fg-muted:#222}:root[data-theme=dark]{--docs-primary:#111111;--docs-fg-muted:#333}');
+    expect(themeOverrideCss(config)).toBe('html:root{--docs-primary:#111111;--docs-fg-muted:#222}html:root[data-theme=dark]{--docs-primary:#111111;--docs-fg-muted:#333}');
   });
 
   it('accepts both navigation forms', () => {

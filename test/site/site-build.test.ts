@@ -112,9 +112,9 @@ describe('ApiMethod (spec 2.4)', () => {
 
   it('puts a docs.json colour onto the token the badge reads, in light and dark mode', () => {
     const html = site.read('index.html');
-    expect(html).toMatch(/:root\{[^}]*--docs-success:#123456/);
-    expect(html).toMatch(/:root\{[^}]*--docs-danger:#aa0000/);
-    expect(html).toMatch(/:root\[data-theme=dark\]\{[^}]*--docs-danger:#ff8888/);
+    expect(html).toMatch(/html:root\{[^}]*--docs-success:#123456/);
+    expect(html).toMatch(/html:root\{[^}]*--docs-danger:#aa0000/);
+    expect(html).toMatch(/html:root\[data-theme=dark\]\{[^}]*--docs-danger:#ff8888/);
     expect(html).toContain('var(--docs-success)');
   });
 });

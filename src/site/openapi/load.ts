@@ -29,6 +29,11 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
   const file = relative(rootReal, absolute).split(sep).join('/');
   const source = readSource(file, await readFile(absolute, 'utf8'), extname(absolute).toLowerCase() === '.json');
 
+  const version = (source.raw as { openapi?: unknown; swagger?: unknown } | null) ?? {};
+  if (typeof version.openapi !== 'string' || !/^3\.[01]\./.test(version.openapi)) {
+    const found = version.openapi ?? (version.swagger ? `Swagger ${String(version.swagger)}` : 'no "openapi" field');
+    throw new OpenApiError(file, `${source.locate(['openapi']) ?? file}: only OpenAPI 3.0 and 3.1 are supported (found ${String(found)})`);
+  }
   const refErrors: OpenApiError[] = [];
   const options = parserOptions(rootReal, file, refErrors);
   const result = await runParser(source, refErrors, () => validate(absolute, options));

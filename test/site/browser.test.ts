@@ -1,0 +1,105 @@
+// A real browser on a built site: badge colours come from the theme tokens (spec 2.4 rule 3),
+// stay readable in light and dark mode, the mode is remembered, and search finds a page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
+import { buildFixture, serveStatic } from './helpers.ts';
+
+let browser: Browser;
+let server: Awaited<ReturnType<typeof serveStatic>>;
+
+beforeAll(async () => {
+  const site = await buildFixture({
+    'docs.json': JSON.stringify({ name: 'Browser', colors: { info: { light: '#aa00aa', dark: '#f0a0f0' } } }),
+    'content/index.mdx': `# Badges\n\n${HTTP_METHODS.map((m) => `<ApiMethod method="${m.toLowerCase()}" />`).join(' ')}\n`,
+    'content/guides/zebra.mdx': '---\ntitle: Striped animals\n---\n\nThe zebracorn is a rare striped creature.\n',
+  });
+  expect(site.result.error).toBeUndefined();
+  server = await serveStatic(site.out);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const badgeColor = (page: Page, method: string) =>
+  page.locator(`.api-method[data-method="${method}"]`).evaluate((el) => getComputedStyle(el).color);
+
+/** WCAG contrast of every badge's text against its own (tinted) background. */
+async function badgeContrasts(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => {
+    const canvas = document.createElement('canvas').getContext('2d')!;
+    const rgb = (css: string) => {
+      canvas.fillStyle = '#000';
+      canvas.fillStyle = css;
+      canvas.fillRect(0, 0, 1, 1);
+      return [...canvas.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+    };
+    const lum = (c: number[]) => {
+      const [r, g, b] = c.map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const out: Record<string, number> = {};
+    for (const el of document.querySelectorAll<HTMLElement>('.api-method')) {
+      const style = getComputedStyle(el);
+      const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))];
+      out[el.dataset.method!] = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    }
+    return out;
+  });
+}
+
+describe('in a browser', () => {
+  it('colours a GET badge from --docs-success, and follows a token override', async () => {
+    const page = await browser.newPage({ colorScheme: 'light' });
+    await page.goto(`${server.url}/`);
+    expect(await badgeColor(page, 'GET')).toBe('rgb(22, 101, 52)'); // the default light --docs-success
+    expect(await badgeColor(page, 'POST')).toBe('rgb(170, 0, 170)'); // docs.json colors.info
+    await page.evaluate(() => document.documentElement.style.setProperty('--docs-success', 'rgb(1, 2, 3)'));
+    expect(await badgeColor(page, 'GET')).toBe('rgb(1, 2, 3)');
+    expect(await badgeColor(page, 'DELETE')).toBe('rgb(185, 28, 28)'); // other badges keep their tokens
+    await page.close();
+  });
+
+  it('keeps every badge readable (contrast at least 4.5:1) in light and dark mode', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await browser.newPage({ colorScheme });
+      await page.goto(`${server.url}/`);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
+      const contrasts = await badgeContrasts(page);
+      expect(Object.keys(contrasts).sort()).toEqual([...HTTP_METHODS].sort());
+      for (const [method, ratio] of Object.entries(contrasts)) expect(ratio, `${colorScheme} ${method}`).toBeGreaterThanOrEqual(4.5);
+      await page.close();
+    }
+  });
+
+  it('switches to dark mode and remembers the choice on the next page', async () => {
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.click('.theme-toggle');
+    expect(await badgeColor(page, 'GET')).toBe('rgb(74, 222, 128)'); // the dark --docs-success
+    await page.goto(`${server.url}/guides/zebra`);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await context.close();
+  });
+
+  it('finds a page with the search box', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    await page.fill('.search input', 'zebracorn');
+    const result = page.locator('.search-results a').first();
+    await result.waitFor({ timeout: 10_000 });
+    expect(await result.getAttribute('href')).toBe('/guides/zebra/');
+    expect(await result.textContent()).toContain('Striped animals');
+    await page.close();
+  });
+});
