@@ -63,6 +63,8 @@ beforeAll(() => {
     'dotdot.yaml': VALID.replace("'#/components/schemas/Item'", "'../../../../../../etc/hostname#/x'"),
     'url-ref.yaml': VALID.replace("'#/components/schemas/Item'", "'https://example.com/schemas.yaml#/Item'"),
     'dir/.keep': '',
+    'swagger.yaml': "swagger: '2.0'\ninfo: { title: T, version: '1' }\npaths: {}\n",
+    'v32.yaml': VALID.replace('openapi: 3.0.3', 'openapi: 3.2.0'),
     'duplicate-id.yaml': VALID.replace('paths:\n', 'paths:\n  /other:\n    get:\n      operationId: getItem\n      responses:\n        \'200\': { description: OK }\n'),
   });
   symlinkSync(join(outside.dir, 'secret.yaml'), join(root.dir, 'linked.yaml'));
@@ -128,8 +130,12 @@ describe('invalid OpenAPI files', () => {
     expect((await failure('broken.json')).message).toMatch(/^Cannot parse broken\.json:3:\d+: /);
   });
 
-  it('a file that is not an OpenAPI document is refused', async () => {
-    expect((await failure('not-openapi.json')).message).toContain('not-openapi.json');
+  it('a file that is not an OpenAPI 3.0/3.1 document is refused', async () => {
+    expect((await failure('not-openapi.json')).message).toBe(
+      'not-openapi.json:1:1: only OpenAPI 3.0 and 3.1 are supported (found no "openapi" field)',
+    );
+    expect((await failure('swagger.yaml')).message).toBe('swagger.yaml:1:1: only OpenAPI 3.0 and 3.1 are supported (found Swagger 2.0)');
+    expect((await failure('v32.yaml')).message).toBe('v32.yaml:1:1: only OpenAPI 3.0 and 3.1 are supported (found 3.2.0)');
   });
 });
 
