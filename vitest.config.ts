@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Builds the service role once for all service tests (skipped when dist/service is fresh).
+    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 240_000,
   },

@@ -98,13 +98,24 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const port = (server.address() as AddressInfo).port;
     const folio = createFolio({ ...config, port }, store);
-    server.on('request', createRequestHandler(folio, handler));
+    const handle = createRequestHandler(folio, handler);
+    let stopping = false;
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // While stopping, finished requests must not keep their connection open.
+      if (stopping) res.setHeader('connection', 'close');
+      void handle(req, res);
+    });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
 
     return {
       port,
       async stop() {
-        await Promise.all([new Promise((resolve) => server.close(resolve)), closeAdmin()]);
+        stopping = true;
+        const closed = new Promise((resolve) => server.close(resolve));
+        // close() drops idle keep-alive connections once; requests in flight now finish later.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        await Promise.all([closed, closeAdmin()]);
+        clearInterval(sweep);
         await folio.close();
         await lock.release();
       },

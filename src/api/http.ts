@@ -51,11 +51,24 @@ function isJsonContentType(value: string | null): boolean {
   return params.every((p) => !p.startsWith('charset=') || p === 'charset=utf-8' || p === 'charset="utf-8"');
 }
 
+/**
+ * Reads and drops the rest of a refused body in the background, so the client can finish sending
+ * and read the 413 (closing now would reset the connection and lose the answer). The adapter's
+ * own body limit ends this for endless bodies.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  const next = (): Promise<void> => reader.read().then(({ done }) => (done ? undefined : next()));
+  next().catch(() => {});
+}
+
 /** Reads the body as bytes, stopping with 413 as soon as it exceeds `limit`. */
 async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new ApiError(413, 'payload_too_large', `request body must be at most ${limit} bytes`);
   const declared = Number(request.headers.get('content-length'));
-  if (declared > limit) throw tooLarge();
+  if (declared > limit) {
+    if (request.body) discardRest(request.body.getReader());
+    throw tooLarge();
+  }
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -65,7 +78,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      discardRest(reader);
       throw tooLarge();
     }
     chunks.push(value);

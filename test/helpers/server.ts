@@ -1,0 +1,168 @@
+// Shared test helpers: start the real server (built service role, real data dir) as a child
+// process on a free port, run the admin CLI, and speak HTTP to the API.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SERVER = path.join(ROOT, 'src/server.ts');
+const ADMIN = path.join(ROOT, 'scripts/admin.ts');
+export const KEY_PATTERN = /folio_[A-Za-z0-9_-]{43}/;
+
+/** Limits high enough that tests not about rate limiting never meet them. */
+export const GENEROUS_LIMITS = 'free=1000000,pro=1000000,business=1000000';
+
+export async function tempDataDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'folio-test-'));
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** The key printed on first start (undefined when the data dir was not empty). */
+  defaultKey?: string;
+  process: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number | null>;
+  /** Waits for the process to exit (for signals sent by the test). */
+  exited: Promise<number | null>;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+}
+
+/** Starts `node src/server.ts` on port 0 and waits until it is listening. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await tempDataDir());
+  const child = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_RATE_LIMITS: GENEROUS_LIMITS, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const check = () => {
+      const match = /Folio listening on http:\/\/[^:]+:(\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    };
+    child.stdout!.on('data', check);
+    exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    defaultKey: KEY_PATTERN.exec(output)?.[0],
+    process: child,
+    output: () => output,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node <script> …args` with the given env and collects its output. */
+export function runNode(script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `npm run admin -- …args` against a data dir. */
+export function admin(dataDir: string, ...args: string[]): Promise<CliResult> {
+  return runNode(ADMIN, args, { FOLIO_DATA_DIR: dataDir });
+}
+
+/** Creates an org (via the admin CLI) and a key for it; returns the key value and org id. */
+export async function orgWithKey(dataDir: string, name: string, plan = 'business', scopes = 'all'): Promise<{ key: string; orgId: string }> {
+  const org = await admin(dataDir, 'org', 'create', name, '--plan', plan, '--json');
+  if (org.code !== 0) throw new Error(`org create failed: ${org.stderr}`);
+  const created = await admin(dataDir, 'key', 'create', '--org', name, '--scopes', scopes);
+  if (created.code !== 0) throw new Error(`key create failed: ${created.stderr}`);
+  return { key: created.stdout.trim().split('\n').at(-1)!, orgId: JSON.parse(org.stdout).org.id };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Sends one request; JSON bodies are encoded and decoded. */
+export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** A client bound to a server and a key. */
+export function client(base: string, key?: string) {
+  return (method: string, path: string, options: RequestOptions = {}) => request(base, method, path, { key, ...options });
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+let counter = 0;
+/** A slug unique within a test run. */
+export function uniqueSlug(prefix = 'p'): string {
+  return `${prefix}-${process.pid}-${++counter}`;
+}
+
+/** A GET with an explicit Host header (fetch does not let a caller set Host). */
+export function getWithHost(base: string, path: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(base + path, { headers: { ...headers, host } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
