@@ -193,6 +193,13 @@ describe('3.1 JSON specifics', () => {
     ]);
   });
 
+  it('takes several files: page paths stay unique across them and same-named groups merge', async () => {
+    const both = await loadOpenApiPages(root.dir, ['todo.json', 'todo.json', 'api/pets.yaml'], { prefix: 'ref' });
+    expect(both.pages.slice(0, 4).map((p) => p.path)).toEqual(['ref/get-todo', 'ref/update-todo', 'ref/get-todo-2', 'ref/update-todo-2']);
+    expect(new Set(both.pages.map((p) => p.path)).size).toBe(both.pages.length);
+    expect(both.groups.map((group) => [group.label, group.items.length])).toEqual([['Store', 1], ['Pets', 4], ['Other', 5]]);
+  });
+
   it('produces plain JSON: the model survives a JSON round trip unchanged', () => {
     expect(JSON.parse(JSON.stringify(pets))).toEqual(pets);
     expect(JSON.parse(JSON.stringify(todos))).toEqual(todos);

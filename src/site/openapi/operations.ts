@@ -20,6 +20,9 @@ import type {
 import { isSchema, schemaTree } from './schema-tree.ts';
 import type { RefNames, Schema } from './schema-tree.ts';
 
+/** Navigation label of operations without a tag, unless `untaggedGroup` says otherwise. */
+export const UNTAGGED_GROUP = 'Other';
+
 export interface BuildOptions {
   /** Path prefix of every generated page, e.g. `api-reference`. */
   prefix: string;
@@ -34,11 +37,13 @@ interface Found {
   operation: Schema;
 }
 
-/** Builds the page models and navigation groups of a dereferenced document. */
-export function buildOperationPages(document: Schema, refNames: RefNames, options: BuildOptions): OpenApiPages {
+/**
+ * Builds the page models and navigation groups of a dereferenced document. `taken` holds slugs
+ * already used (by another OpenAPI file of the same site); new ones are added to it.
+ */
+export function buildOperationPages(document: Schema, refNames: RefNames, options: BuildOptions, taken = new Set<string>()): OpenApiPages {
   const prefix = options.prefix.replace(/^\/+|\/+$/g, '');
-  const untagged = options.untaggedGroup ?? 'Other';
-  const taken = new Set<string>();
+  const untagged = options.untaggedGroup ?? UNTAGGED_GROUP;
   const pages = findOperations(document).map((found) => {
     const slug = uniqueSlug(baseSlug(found), taken);
     return operationPage(document, refNames, found, { path: prefix ? `${prefix}/${slug}` : slug, slug, untagged });
