@@ -30,6 +30,9 @@ export interface Folio {
 export function createFolio(config: Config, store: Store, hooks: ProjectHooks = {}): Folio {
   const limiter: RateLimiter = createMemoryRateLimiter();
   const limitOf = (plan: Plan) => config.rateLimits[plan];
+  // Hashes of keys seen recently, so a busy client is not re-hashed on every request. Only keys
+  // that exist are remembered; revocation is still checked on the stored record every time.
+  const knownHashes = new Map<string, string>();
 
   return {
     config,
@@ -38,8 +41,11 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
 
     async authenticate(token) {
       if (!looksLikeKey(token)) return undefined;
-      const key = await store.findKeyByHash(hashKey(token));
+      const hash = knownHashes.get(token) ?? hashKey(token);
+      const key = await store.findKeyByHash(hash);
       if (!key || key.revoked_at) return undefined;
+      if (knownHashes.size >= 10_000) knownHashes.clear();
+      knownHashes.set(token, hash);
       store.touchKey(key.id, new Date().toISOString());
       return { orgId: key.org_id, keyId: key.id, scopes: key.scopes };
     },
