@@ -105,8 +105,7 @@ async function main(): Promise<number> {
     console.log(parsed.json ? JSON.stringify(result) : formatText(parsed.command, result));
     return 0;
   } catch (err) {
-    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError ||
-      (err as Error).name === 'AdminChannelError';
+    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError;
     console.error(`error: ${known ? (err as Error).message : String((err as Error).stack ?? err)}`);
     if (!known) console.error(ADMIN_USAGE);
     return 1;

@@ -4,11 +4,12 @@ import { chmod, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { AdminCommand, AdminResult } from './admin-commands.ts';
-import { isDomainError } from './errors.ts';
+import { DomainError, isDomainError, type DomainErrorCode } from './errors.ts';
 
 export const ADMIN_SOCKET = 'admin.sock';
 
-type Reply = { ok: true; result: AdminResult } | { ok: false; error: { code: string; message: string } };
+/** `code` is null for an unexpected server error. */
+type Reply = { ok: true; result: AdminResult } | { ok: false; error: { code: DomainErrorCode | null; message: string } };
 
 export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, ADMIN_SOCKET);
@@ -35,8 +36,9 @@ export async function serveAdminChannel(
       try {
         reply = { ok: true, result: await execute(JSON.parse(input) as AdminCommand) };
       } catch (err) {
-        const code = isDomainError(err) ? err.code : 'internal_error';
-        reply = { ok: false, error: { code, message: isDomainError(err) ? err.message : String(err) } };
+        reply = isDomainError(err)
+          ? { ok: false, error: { code: err.code, message: err.message } }
+          : { ok: false, error: { code: null, message: `the server could not run the command: ${String(err)}` } };
       }
       socket.end(JSON.stringify(reply) + '\n');
     });
@@ -52,15 +54,6 @@ export async function serveAdminChannel(
     });
 }
 
-export class AdminChannelError extends Error {
-  override name = 'AdminChannelError';
-  code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
 /** Sends one command to the server holding the data dir. Connection errors are thrown as is. */
 export function sendAdminCommand(dataDir: string, command: AdminCommand): Promise<AdminResult> {
   return new Promise((resolve, reject) => {
@@ -74,9 +67,11 @@ export function sendAdminCommand(dataDir: string, command: AdminCommand): Promis
       try {
         const reply = JSON.parse(output) as Reply;
         if (reply.ok) resolve(reply.result);
-        else reject(new AdminChannelError(reply.error.code, reply.error.message));
+        // The server's DomainError, rebuilt on this side of the socket.
+        else if (reply.error.code) reject(new DomainError(reply.error.code, reply.error.message));
+        else reject(new Error(reply.error.message));
       } catch {
-        reject(new AdminChannelError('internal_error', 'the server closed the admin channel without an answer'));
+        reject(new Error('the server closed the admin channel without an answer'));
       }
     });
   });

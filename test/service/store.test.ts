@@ -1,0 +1,89 @@
+// Unit tests of the JSON-file store: group commit, persistence of every kind of change, file mode.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore, STORE_FILE, type ProjectRecord } from '../../src/service/store.ts';
+import { removeDir, tempDataDir } from '../helpers/server.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await removeDir(dir);
+});
+
+const project = (orgId: string, i: number, created_at = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString()): ProjectRecord => ({
+  id: crypto.randomUUID(), org_id: orgId, name: `P${i}`, slug: `p-${i}`, status: 'pending', created_at,
+});
+
+describe('JSON-file store', () => {
+  it('acknowledges each of 300 concurrent writes only once it is in the file (mode 0600)', async () => {
+    const dir = await tempDataDir();
+    dirs.push(dir);
+    const store = await openStore(dir);
+    await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const file = path.join(dir, STORE_FILE);
+    const onDisk = async () => Object.keys(JSON.parse(await readFile(file, 'utf8')).projects).length;
+    const seen: number[] = [];
+    const writes = Array.from({ length: 300 }, (_, i) =>
+      store.createProject(project('org-1', i)).then(async (p) => {
+        // When a create resolves, its project is in the file.
+        const text = await readFile(file, 'utf8');
+        seen.push(text.includes(p.id) ? 1 : 0);
+      }));
+    await Promise.all(writes);
+    expect(seen).toHaveLength(300);
+    expect(seen.every((s) => s === 1)).toBe(true);
+    expect(await onDisk()).toBe(300);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await store.close();
+  });
+
+  it('keeps updates, deletions, plan changes, revocations and key use across a reopen', async () => {
+    const dir = await tempDataDir();
+    dirs.push(dir);
+    let store = await openStore(dir);
+    await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    await store.createKey({
+      id: 'key-1', org_id: 'org-1', name: '', prefix: 'folio_abcdef', hash: 'h'.repeat(64), scopes: ['projects:read'],
+      created_at: new Date().toISOString(), last_used_at: null, revoked_at: null,
+    });
+    const a = await store.createProject(project('org-1', 1));
+    const b = await store.createProject(project('org-1', 2));
+    await store.updateProject(a.id, { name: 'Renamed', custom_domain: 'docs.example.com' });
+    await store.deleteProject(b.id);
+    await store.setOrgPlan('org-1', 'pro');
+    store.touchKey('key-1', '2026-01-02T00:00:00.000Z');
+    await store.close();
+
+    store = await openStore(dir);
+    expect(await store.getProject(a.id)).toMatchObject({ name: 'Renamed', custom_domain: 'docs.example.com' });
+    expect(await store.getProject(b.id)).toBeUndefined();
+    expect(await store.findProjectByDomain('docs.example.com')).toMatchObject({ id: a.id });
+    expect(await store.findProjectBySlug('p-2')).toBeUndefined();
+    expect((await store.getOrg('org-1'))?.plan).toBe('pro');
+    expect((await store.findKeyByHash('h'.repeat(64)))?.last_used_at).toBe('2026-01-02T00:00:00.000Z');
+    await store.revokeKey('key-1', '2026-01-03T00:00:00.000Z');
+    await store.close();
+    store = await openStore(dir);
+    expect((await store.findKeyByHash('h'.repeat(64)))?.revoked_at).toBe('2026-01-03T00:00:00.000Z');
+    await store.close();
+  });
+
+  it('lists an org newest first, resuming after a position, with ties broken by id', async () => {
+    const dir = await tempDataDir();
+    dirs.push(dir);
+    const store = await openStore(dir);
+    await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const same = '2026-01-01T00:00:00.000Z';
+    const created = [];
+    for (let i = 0; i < 5; i++) created.push(await store.createProject(project('org-1', i, i < 2 ? same : undefined)));
+    await store.createProject({ ...project('org-2', 99), slug: 'other-org' });
+    const expected = [...created].sort((x, y) => (x.created_at === y.created_at ? (x.id < y.id ? 1 : -1) : x.created_at < y.created_at ? 1 : -1));
+    const first = await store.listProjects('org-1', 2);
+    expect(first.items.map((p) => p.id)).toEqual(expected.slice(0, 2).map((p) => p.id));
+    expect(first.hasMore).toBe(true);
+    const rest = await store.listProjects('org-1', 10, first.items[1]);
+    expect(rest.items.map((p) => p.id)).toEqual(expected.slice(2).map((p) => p.id));
+    expect(rest.hasMore).toBe(false);
+    await store.close();
+  });
+});
