@@ -27,7 +27,9 @@ export function roleConfig(): AstroUserConfig {
         mdastPlugins: [snippetMdastPlugin(settings.contentRoot)],
         hastPlugins: [snippetHastPlugin(settings.contentRoot)],
       }),
-      shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' } },
+      // One tokenization per block, coloured by CSS variables with light and dark values (theme.css);
+      // dual Shiki themes tokenize every block twice.
+      shikiConfig: { theme: 'css-variables' },
     },
     integrations: [mdx({ optimize: false }), folioSite(settings)],
     vite: {

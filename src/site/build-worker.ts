@@ -1,6 +1,7 @@
 // The child-process entry of a site build: Astro's programmatic build() of one content root, then
 // the search index. Inputs come only from FOLIO_* variables (see build.ts, which scrubs the rest).
 // Kept small so a warm worker that runs many builds can reuse the same two calls.
+// Usage: the parent spawns it, checks the content meanwhile, then writes "go\n" to its stdin.
 import path from 'node:path';
 import { build } from 'astro';
 import { projectDir, siteSettings } from './settings.ts';
@@ -20,7 +21,23 @@ export async function runSiteBuild(): Promise<void> {
   console.log(`[folio] search index: ${indexed} page(s)`);
 }
 
+/** Resolves true when the parent writes "go" on stdin (the content passed its checks), false on EOF. */
+function waitForGo(): Promise<boolean> {
+  return new Promise((resolve) => {
+    let input = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => {
+      input += chunk;
+      if (input.includes('\n')) resolve(input.trim() === 'go');
+    });
+    process.stdin.on('end', () => resolve(false));
+  });
+}
+
 if (import.meta.main) {
+  // Started while the parent still checks the content, so loading Astro overlaps the check;
+  // nothing of the content root is read before the parent says go.
+  if (!(await waitForGo())) process.exit(3);
   try {
     await runSiteBuild();
   } catch (error) {

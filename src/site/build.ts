@@ -70,18 +70,23 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
 
   const rootProblem = await checkDirectories(contentRoot, outDir);
   if (rootProblem) return fail('content_invalid', [], rootProblem);
-  emit(`checking content in ${contentRoot}`);
-  const report = await checkContentRoot(contentRoot);
-  if (report.problems.length) {
-    const onlyNoPages = report.problems.every((p) => p.message.startsWith('no pages'));
-    return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
-  }
-  emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
 
   const buildRoot = path.join(BUILDS_DIR, randomUUID());
   await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
+  // The worker loads Astro while the content is checked here; it reads no content before "go".
+  const worker = startWorker(buildRoot, contentRoot, outDir, options, emit);
   try {
-    const outcome = await runWorker(buildRoot, contentRoot, outDir, options, emit);
+    emit(`checking content in ${contentRoot}`);
+    const report = await checkContentRoot(contentRoot);
+    if (report.problems.length) {
+      worker.cancel();
+      await worker.done;
+      const onlyNoPages = report.problems.every((p) => p.message.startsWith('no pages'));
+      return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
+    }
+    emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
+    worker.go();
+    const outcome = await worker.done;
     if (outcome !== 0) await emptyDir(outDir); // never leave half a site behind
     if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round((options.timeoutMs ?? 600_000) / 1000)} s and was stopped`);
     if (outcome === 'canceled') return fail('canceled', [], 'build canceled');
@@ -90,6 +95,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return fail('build_failed', problems, problems.length ? undefined : 'astro build failed; see the log');
     }
     return finish(undefined, report.pages.length);
+  } catch (error) {
+    worker.cancel();
+    await worker.done;
+    throw error;
   } finally {
     await fs.rm(buildRoot, { recursive: true, force: true });
   }
@@ -128,43 +137,58 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
   return env;
 }
 
-function runWorker(
+interface Worker {
+  /** Lets the worker start the build. */
+  go(): void;
+  /** Stops the worker before or during the build. */
+  cancel(): void;
+  /** The exit code, or why it was stopped. */
+  done: Promise<number | 'timeout' | 'canceled'>;
+}
+
+function startWorker(
   buildRoot: string,
   contentRoot: string,
   outDir: string,
   options: BuildSiteOptions,
   emit: (line: string) => void,
-): Promise<number | 'timeout' | 'canceled'> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [WORKER], {
-      cwd: buildRoot,
-      env: workerEnv(buildRoot, contentRoot, outDir, options.siteUrl),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // own process group, so a timeout stops Astro's helpers too
-    });
-    let stopped: 'timeout' | 'canceled' | undefined;
-    const stop = (why: 'timeout' | 'canceled') => {
-      stopped ??= why;
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => stop('timeout'), options.timeoutMs ?? 600_000);
-    const onAbort = () => stop('canceled');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
-    for (const stream of [child.stdout, child.stderr]) lineReader(stream, (line) => {
-      const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
-      if (!KNOWN_NOISE.test(clean)) emit(clean);
-    });
+): Worker {
+  const child = spawn(process.execPath, [WORKER], {
+    cwd: buildRoot,
+    env: workerEnv(buildRoot, contentRoot, outDir, options.siteUrl),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true, // own process group, so a timeout stops Astro's helpers too
+  });
+  let stopped: 'timeout' | 'canceled' | undefined;
+  const stop = (why: 'timeout' | 'canceled') => {
+    stopped ??= why;
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const timer = setTimeout(() => stop('timeout'), options.timeoutMs ?? 600_000);
+  const onAbort = () => stop('canceled');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+  child.stdin.on('error', () => undefined); // the worker may be gone already
+  for (const stream of [child.stdout, child.stderr]) lineReader(stream, (line) => {
+    const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
+    if (!KNOWN_NOISE.test(clean)) emit(clean);
+  });
+  const done = new Promise<number | 'timeout' | 'canceled'>((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       resolve(stopped ?? code ?? 1);
     });
   });
+  return {
+    go: () => child.stdin.end('go\n'),
+    cancel: () => stop('canceled'),
+    done,
+  };
 }
 
 function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {

@@ -86,11 +86,18 @@ export function parseDocsConfig(text: string): DocsConfig {
   throw new DocsConfigError(lines.join('\n'));
 }
 
-/** Reads `<contentRoot>/docs.json` (optional: an empty config when absent). */
+const loaded = new Map<string, { mtimeMs: number; config: DocsConfig }>();
+
+/** Reads `<contentRoot>/docs.json` (optional: an empty config when absent); re-read only when it changes. */
 export function loadDocsConfig(contentRoot: string): DocsConfig {
   const file = path.join(contentRoot, 'docs.json');
-  if (!fs.existsSync(file)) return {};
-  return parseDocsConfig(fs.readFileSync(file, 'utf8'));
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return {};
+  const hit = loaded.get(file);
+  if (hit?.mtimeMs === stat.mtimeMs) return hit.config;
+  const config = parseDocsConfig(fs.readFileSync(file, 'utf8'));
+  loaded.set(file, { mtimeMs: stat.mtimeMs, config });
+  return config;
 }
 
 /** CSS that puts docs.json colours onto the theme tokens, for light and dark mode. */

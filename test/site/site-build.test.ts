@@ -227,10 +227,13 @@ describe('site features (CONTRACT §9)', () => {
     expect(html).toContain('<h2 id="first-section">');
   });
 
-  it('highlights code with Shiki for both modes and adds copy buttons', () => {
+  it('highlights code with Shiki, coloured by CSS variables with light and dark values, and adds copy buttons', () => {
     const html = site.read('index.html');
-    expect(html).toMatch(/<pre class="astro-code[^"]*github-light github-dark"/);
-    expect(html).toContain('--shiki-dark:');
+    expect(html).toContain('<pre class="astro-code css-variables"');
+    expect(html).toContain('<span style="color:var(--astro-code-token-keyword)">const</span>');
+    const css = siteCss();
+    expect(/:root\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#d73a49');
+    expect(/:root\[data-theme=(?:"dark"|'dark'|dark)\]\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#f97583');
     expect(html).toContain('copy-button');
     expect(html).toContain('navigator.clipboard.writeText');
   });
