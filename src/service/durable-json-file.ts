@@ -7,9 +7,11 @@ import type { Adapter } from 'lowdb';
 export class DurableJsonFile<T> implements Adapter<T> {
   file: string;
   private tmp: string;
+  private serialize: (data: T) => string;
 
-  constructor(file: string) {
+  constructor(file: string, serialize: (data: T) => string = (data) => JSON.stringify(data)) {
     this.file = file;
+    this.serialize = serialize;
     this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp`);
   }
 
@@ -24,7 +26,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   /** Serialises synchronously (so the snapshot is taken at call time), then writes durably. */
   async write(data: T): Promise<void> {
-    const text = JSON.stringify(data);
+    const text = this.serialize(data);
     const handle = await open(this.tmp, 'w', 0o600);
     try {
       await handle.writeFile(text, 'utf8');

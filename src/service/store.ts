@@ -8,6 +8,7 @@ import { Low } from 'lowdb';
 import type { Plan } from './config.ts';
 import { DurableJsonFile } from './durable-json-file.ts';
 import { DomainError } from './errors.ts';
+import { RecordShards } from './record-shards.ts';
 import type { Scope } from './scopes.ts';
 
 export interface Org {
@@ -130,16 +131,24 @@ const LAZY_FLUSH_MS = 30_000;
 /** Creates and loads the embedded store in `dataDir`. */
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const file = new DurableJsonFile<StoreData>(path.join(dataDir, STORE_FILE));
+  const projectShards = new RecordShards();
+  // Projects are the big collection: serialised incrementally. The rest is small.
+  const serialize = (data: StoreData) =>
+    `{${Object.entries(data)
+      .map(([name, value]) => `${JSON.stringify(name)}:${name === 'projects' ? projectShards.serialize(value) : JSON.stringify(value)}`)
+      .join(',')}}`;
+  const file = new DurableJsonFile<StoreData>(path.join(dataDir, STORE_FILE), serialize);
   const db = new Low<StoreData>(file, emptyData());
   await db.read();
   db.data = { ...emptyData(), ...db.data };
-  return new JsonFileStore(db, file);
+  return new JsonFileStore(db, file, projectShards);
 }
 
 class JsonFileStore implements Store {
   private db: Low<StoreData>;
   private file: DurableJsonFile<StoreData>;
+  /** Must hear of every change to a project, or the file would keep its old JSON. */
+  private projectShards: RecordShards;
   private keysByHash = new Map<string, ApiKeyRecord>();
   private orgsByName = new Map<string, Org>();
   private projectsBySlug = new Map<string, ProjectRecord>();
@@ -153,13 +162,17 @@ class JsonFileStore implements Store {
   private keysTouched = false;
   private lazyTimer: NodeJS.Timeout;
 
-  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>) {
+  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>, projectShards: RecordShards) {
     this.db = db;
     this.file = file;
+    this.projectShards = projectShards;
     const { orgs, keys, projects } = db.data;
     for (const org of Object.values(orgs)) this.orgsByName.set(org.name, org);
     for (const key of Object.values(keys)) this.keysByHash.set(key.hash, key);
-    for (const project of Object.values(projects)) this.indexProject(project);
+    for (const project of Object.values(projects)) {
+      this.indexProject(project);
+      projectShards.added(project.id);
+    }
     for (const list of this.projectsByOrg.values()) list.sort(compareNewestFirst);
     this.lazyTimer = setInterval(() => {
       if (this.keysTouched) this.commit().catch(() => {});
@@ -288,6 +301,7 @@ class JsonFileStore implements Store {
     const record = { ...project };
     this.db.data.projects[record.id] = record;
     this.indexProject(record);
+    this.projectShards.added(record.id);
     await this.commit();
     return { ...record };
   }
@@ -319,6 +333,7 @@ class JsonFileStore implements Store {
       if (value === null) delete fields[field];
       else fields[field] = value;
     }
+    this.projectShards.changed(id);
     await this.commit();
     return { ...project };
   }
@@ -328,6 +343,7 @@ class JsonFileStore implements Store {
     if (!project) throw new DomainError('not_found', `project ${id} not found`);
     this.unindexProject(project);
     delete this.db.data.projects[id];
+    this.projectShards.removed(id);
     await this.commit();
   }
 

@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RecordShards } from '../../src/service/record-shards.ts';
 import { openStore, STORE_FILE, type ProjectRecord } from '../../src/service/store.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 
@@ -85,5 +86,32 @@ describe('JSON-file store', () => {
     expect(rest.items.map((p) => p.id)).toEqual(expected.slice(2).map((p) => p.id));
     expect(rest.hasMore).toBe(false);
     await store.close();
+  });
+});
+
+describe('incremental JSON of records', () => {
+  it('always equals JSON.stringify of the map through adds, changes and removals', () => {
+    const shards = new RecordShards();
+    const records: Record<string, { n: number }> = {};
+    let next = 0;
+    for (let round = 0; round < 2000; round++) {
+      const ids = Object.keys(records);
+      const op = round % 7;
+      if (op < 4 || ids.length === 0) {
+        const id = `id-${next++}`;
+        records[id] = { n: round };
+        shards.added(id);
+      } else if (op < 6) {
+        const id = ids[(round * 31) % ids.length];
+        records[id].n = -round;
+        shards.changed(id);
+      } else {
+        const id = ids[(round * 17) % ids.length];
+        delete records[id];
+        shards.removed(id);
+      }
+      if (round % 97 === 0) expect(JSON.parse(shards.serialize(records))).toEqual(records);
+    }
+    expect(JSON.parse(shards.serialize(records))).toEqual(records);
   });
 });
