@@ -126,6 +126,9 @@ async function main(): Promise<void> {
     }, /Folio listening on http:\/\/[^:]+:(\d+)/);
     const base = `http://127.0.0.1:${folio.port}`;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // Where the time goes: an Astro endpoint that does almost nothing (no key, no store lookup).
+    console.log(`Folio GET /healthz: ${CONNECTIONS} connections, ${DURATION} s`);
+    results.push(await load('Folio GET /healthz (Astro endpoint floor)', { url: `${base}/healthz` }));
     console.log(`Folio GET /v1/projects/{id}: ${CONNECTIONS} connections, ${DURATION} s`);
     results.push(await load('Folio GET /v1/projects/{id}', { url: `${base}/v1/projects/${projectId}`, headers }));
     let n = 0;
@@ -148,7 +151,7 @@ async function main(): Promise<void> {
   for (const r of results) {
     console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / baseline).toFixed(2)} | ${r.non2xx} | ${r.errors} |`);
   }
-  const [, get, post] = results;
+  const [, , get, post] = results;
   console.log('');
   console.log(`Goals: GET ≥ 0.8× baseline: ${(get.rps / baseline).toFixed(2)}× ${get.rps >= 0.8 * baseline ? 'met' : 'NOT met'}; ` +
     `GET p99 < 25 ms: ${get.p99} ms ${get.p99 < 25 ? 'met' : 'NOT met'}; ` +

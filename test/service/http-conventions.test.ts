@@ -1,5 +1,7 @@
 // HTTP conventions, authentication and scopes over HTTP against the real server (CONTRACT §3, §4).
+import { mkdir, rm } from 'node:fs/promises';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, client, orgWithKey, removeDir, request, startServer, uniqueSlug, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
@@ -195,6 +197,22 @@ describe('request bodies (400, 413, 415)', () => {
     const padded = under.replace('"pad":""', `"pad":"${'a'.repeat(1024 * 1024 - under.length)}"`);
     expect(Buffer.byteLength(padded)).toBe(1024 * 1024);
     expectError(await post(padded), 400, 'invalid_request', 'unknown field "pad"');
+  });
+});
+
+describe('server errors (500)', () => {
+  it('answers internal_error without a stack trace when the store cannot be written, and recovers', async () => {
+    // A directory where the store's temporary file goes makes the next file write fail.
+    const blocker = path.join(server.dataDir, '.folio.json.tmp');
+    await mkdir(blocker);
+    try {
+      const res = await api('POST', '/v1/projects', { body: { name: 'Unlucky', slug: uniqueSlug('err') } });
+      expectError(res, 500, 'internal_error');
+      expect(res.text).not.toContain('EISDIR');
+    } finally {
+      await rm(blocker, { recursive: true });
+    }
+    expect((await api('POST', '/v1/projects', { body: { name: 'Lucky', slug: uniqueSlug('ok') } })).status).toBe(201);
   });
 });
 
