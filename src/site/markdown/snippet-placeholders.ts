@@ -4,7 +4,8 @@
 // too: they are swapped for a marker that survives highlighting, then split out in the HTML tree.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HastPluginEntry, MdastPluginEntry, PluginFactoryContext } from 'satteri';
+import type { HastPluginDefinition, HastPluginEntry, MdastPluginDefinition, MdastPluginEntry, MdastVisitorContext, PluginFactoryContext } from 'satteri';
+import type { Code, InlineCode } from 'mdast';
 
 const PLACEHOLDER_EXPR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
 const PLACEHOLDER_TEXT = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -24,47 +25,45 @@ function isSnippetFile(contentRoot: string, ctx: PluginFactoryContext): boolean 
   return !!rel && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
+/** Applies `plugin` to MDX files under `<contentRoot>/_snippets/` only. */
+function inSnippets<P>(contentRoot: string, plugin: P) {
+  return (ctx: PluginFactoryContext) => (ctx.sourceFormat === 'mdx' && isSnippetFile(contentRoot, ctx) ? plugin : null);
+}
+
+function markCode<N extends Code | InlineCode>(node: Readonly<N>, ctx: MdastVisitorContext) {
+  const marked = node.value.replace(PLACEHOLDER_TEXT, (_, n: string) => marker(n));
+  if (marked !== node.value) ctx.setProperty<N, 'value'>(node, 'value', marked);
+}
+
 export function snippetMdastPlugin(contentRoot: string): MdastPluginEntry {
-  return (ctx) =>
-    ctx.sourceFormat === 'mdx' && isSnippetFile(contentRoot, ctx)
-      ? {
-          name: 'folio-snippet-placeholders',
-          code(node, c) {
-            if (PLACEHOLDER_TEXT.test(node.value)) c.setProperty(node, 'value', node.value.replace(PLACEHOLDER_TEXT, (_, n: string) => marker(n)));
-          },
-          inlineCode(node, c) {
-            if (PLACEHOLDER_TEXT.test(node.value)) c.setProperty(node, 'value', node.value.replace(PLACEHOLDER_TEXT, (_, n: string) => marker(n)));
-          },
-        }
-      : null;
+  return inSnippets(contentRoot, {
+    name: 'folio-snippet-placeholders',
+    code: markCode,
+    inlineCode: markCode,
+  } satisfies MdastPluginDefinition);
 }
 
 export function snippetHastPlugin(contentRoot: string): HastPluginEntry {
-  return (ctx) =>
-    ctx.sourceFormat === 'mdx' && isSnippetFile(contentRoot, ctx)
-      ? {
-          name: 'folio-snippet-placeholders',
-          mdxTextExpression(node, c) {
-            const name = PLACEHOLDER_EXPR.exec(node.value)?.[1];
-            if (name) c.replaceNode(node, { type: 'mdxTextExpression', value: fillExpression(name) });
-          },
-          mdxFlowExpression(node, c) {
-            const name = PLACEHOLDER_EXPR.exec(node.value)?.[1];
-            if (name) c.replaceNode(node, { type: 'mdxFlowExpression', value: fillExpression(name) });
-          },
-          text(node, c) {
-            if (!node.value.includes('FOLIOPLACEHOLDERx')) return;
-            const parts = node.value.split(MARKER);
-            // split() with one capture group alternates text, name, text, name, …
-            const nodes = parts
-              .map((part, i) =>
-                i % 2 === 1
-                  ? ({ type: 'mdxTextExpression', value: fillExpression(part) } as const)
-                  : ({ type: 'text', value: part } as const),
-              )
-              .filter((n) => n.type !== 'text' || n.value !== '');
-            c.replaceNode(node, nodes);
-          },
-        }
-      : null;
+  return inSnippets(contentRoot, {
+    name: 'folio-snippet-placeholders',
+    mdxTextExpression(node, c) {
+      const name = PLACEHOLDER_EXPR.exec(node.value)?.[1];
+      if (name) c.replaceNode(node, { type: 'mdxTextExpression', value: fillExpression(name) });
+    },
+    mdxFlowExpression(node, c) {
+      const name = PLACEHOLDER_EXPR.exec(node.value)?.[1];
+      if (name) c.replaceNode(node, { type: 'mdxFlowExpression', value: fillExpression(name) });
+    },
+    text(node, c) {
+      if (!node.value.includes('FOLIOPLACEHOLDERx')) return;
+      // split() with one capture group alternates text, name, text, name, …
+      const nodes = node.value
+        .split(MARKER)
+        .map((part, i) =>
+          i % 2 === 1 ? ({ type: 'mdxTextExpression', value: fillExpression(part) } as const) : ({ type: 'text', value: part } as const),
+        )
+        .filter((n) => n.type !== 'text' || n.value !== '');
+      c.replaceNode(node, nodes);
+    },
+  } satisfies HastPluginDefinition);
 }
