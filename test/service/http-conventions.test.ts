@@ -1,5 +1,5 @@
 // HTTP conventions, authentication and scopes over HTTP against the real server (CONTRACT §3, §4).
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -221,6 +221,19 @@ describe('public endpoints', () => {
     const res = await request(server.url, 'GET', '/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /healthz answers 503 while the store file cannot be read', async () => {
+    const file = path.join(server.dataDir, 'folio.json');
+    await rename(file, `${file}.away`);
+    try {
+      const res = await request(server.url, 'GET', '/healthz');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ status: 'unavailable' });
+    } finally {
+      await rename(`${file}.away`, file);
+    }
+    expect((await request(server.url, 'GET', '/healthz')).status).toBe(200);
   });
 
   it('GET /v1/openapi.json serves the OpenAPI 3.1 description without a key, with rate-limit headers', async () => {
