@@ -31,7 +31,7 @@ export function roleConfig(): AstroUserConfig {
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables' },
     },
-    integrations: [mdx({ optimize: false }), folioSite(settings)],
+    integrations: [mdx({ optimize: true }), folioSite(settings)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',
