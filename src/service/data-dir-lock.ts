@@ -1,6 +1,8 @@
 // One process owns a data dir at a time: a server, or the admin CLI editing the store itself.
 // The lock is a file created exclusively, holding the owner's pid; a lock whose process is gone
-// (crash, kill -9) is stale and is taken over.
+// (crash, kill -9) is stale and is taken over. Node has no flock(), so two processes taking over
+// the same stale lock at the same instant could both succeed; that needs a crash followed by two
+// simultaneous starts, and is accepted.
 import { mkdir, open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 

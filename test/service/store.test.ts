@@ -15,12 +15,18 @@ const project = (orgId: string, i: number, created_at = new Date(Date.UTC(2026, 
   id: crypto.randomUUID(), org_id: orgId, name: `P${i}`, slug: `p-${i}`, status: 'pending', created_at,
 });
 
+/** A new store in a temp dir with one org, `org-1`. */
+async function storeWithOrg() {
+  const dir = await tempDataDir();
+  dirs.push(dir);
+  const store = await openStore(dir);
+  await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+  return { dir, store };
+}
+
 describe('JSON-file store', () => {
   it('acknowledges each of 300 concurrent writes only once it is in the file (mode 0600)', async () => {
-    const dir = await tempDataDir();
-    dirs.push(dir);
-    const store = await openStore(dir);
-    await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const { dir, store } = await storeWithOrg();
     const file = path.join(dir, STORE_FILE);
     const onDisk = async () => Object.keys(JSON.parse(await readFile(file, 'utf8')).projects).length;
     const seen: number[] = [];
@@ -39,10 +45,9 @@ describe('JSON-file store', () => {
   });
 
   it('keeps updates, deletions, plan changes, revocations and key use across a reopen', async () => {
-    const dir = await tempDataDir();
-    dirs.push(dir);
-    let store = await openStore(dir);
-    await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const opened = await storeWithOrg();
+    const { dir } = opened;
+    let store = opened.store;
     await store.createKey({
       id: 'key-1', org_id: 'org-1', name: '', prefix: 'folio_abcdef', hash: 'h'.repeat(64), scopes: ['projects:read'],
       created_at: new Date().toISOString(), last_used_at: null, revoked_at: null,
@@ -70,10 +75,7 @@ describe('JSON-file store', () => {
   });
 
   it('lists an org newest first, resuming after a position, with ties broken by id', async () => {
-    const dir = await tempDataDir();
-    dirs.push(dir);
-    const store = await openStore(dir);
-    await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const { dir, store } = await storeWithOrg();
     const same = '2026-01-01T00:00:00.000Z';
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await store.createProject(project('org-1', i, i < 2 ? same : undefined)));
