@@ -3,6 +3,7 @@
 // RSS of the build's process tree (median of BENCH_RUNS runs, default 3), with the ratio against
 // a 1-page baseline built by the same script. Goals: 1,000 pages < 14 s and < 1.5 GB; 100 pages < 4 s.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../src/site/build.ts';
 import { projectDir } from '../src/site/settings.ts';
@@ -77,7 +78,7 @@ function generate(pages: number): string {
   return root;
 }
 
-/** Peak RSS (MB) of every process below this one, sampled every 50 ms while `run` is pending. */
+/** Peak RSS (MB) of this process (which checks the content) and every process below it, sampled every 50 ms while `run` is pending. */
 async function withPeakRss<T>(run: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
   const pageKb = 4;
   let peak = 0;
@@ -99,7 +100,7 @@ async function withPeakRss<T>(run: () => Promise<T>): Promise<{ value: T; peakMb
       return false;
     };
     let total = 0;
-    for (const [pid, kb] of rss) if (isDescendant(pid)) total += kb;
+    for (const [pid, kb] of rss) if (pid === process.pid || isDescendant(pid)) total += kb;
     peak = Math.max(peak, total / 1024);
   };
   const timer = setInterval(sample, 50);
@@ -132,7 +133,8 @@ async function bench(pages: number) {
 }
 
 fs.mkdirSync(benchDir, { recursive: true });
-console.log(`site build benchmark: median of ${RUNS} run(s), full theme + Pagefind, ${process.arch}, Node ${process.version}`);
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`site build benchmark: median of ${RUNS} run(s), full theme + Pagefind, ${os.availableParallelism()} cores, Node ${process.version}, load average ${load()}`);
 const baseline = await bench(1);
 console.log(`baseline   1 page : ${baseline.wallS.toFixed(2)} s wall, ${baseline.rssMb.toFixed(0)} MB peak RSS (fixed start-up cost)`);
 let missed = false;
@@ -148,4 +150,5 @@ for (const size of SIZES) {
       (goal ? ` | goal < ${goal.wallS} s${goal.rssMb ? ` and < ${goal.rssMb} MB` : ''}: ${okWall && okRss ? 'met' : 'MISSED'}` : ''),
   );
 }
+console.log(`load average at the end: ${load()} (other processes on the machine slow the figures down)`);
 if (missed) process.exitCode = 1;
