@@ -7,7 +7,8 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
 import remarkFrontmatter from 'remark-frontmatter';
-import YAML from 'yaml';
+// The same YAML reader Astro uses for frontmatter, so the check sees what the build will see.
+import { load as loadYaml } from 'js-yaml';
 import type { Node as EstreeNode, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
@@ -131,9 +132,9 @@ type Report = (at: { position?: MdNode['position'] } | undefined, message: strin
 function checkFrontmatter(source: string, node: MdNode, report: Report) {
   let data: unknown;
   try {
-    data = YAML.parse(source);
+    data = loadYaml(source);
   } catch (error) {
-    report(node, `frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    report(node, `frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`);
     return;
   }
   if (data == null) return;

@@ -48,8 +48,8 @@ export async function checkContentRoot(root: string): Promise<ContentRootReport>
 
   const calls = new Map<string, SnippetCall[]>();
   const known = new Set(snippets);
-  for (const file of [...pages, ...snippetFiles]) {
-    const text = await fs.readFile(path.join(root, file), 'utf8');
+  const texts = await readAll(root, [...pages, ...snippetFiles]);
+  for (const [file, text] of texts) {
     const kind = file.startsWith('content/') ? 'page' : 'snippet';
     const analysis = analyzeContent(text, { file, kind });
     problems.push(...analysis.problems);
@@ -69,6 +69,17 @@ export async function checkContentRoot(root: string): Promise<ContentRootReport>
   problems.push(...findSnippetCycles(snippets, calls));
   if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
   return { problems, pages, snippets };
+}
+
+/** Reads files 32 at a time rather than one after another (in order). */
+async function readAll(root: string, files: string[]): Promise<Array<[string, string]>> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i < files.length; i += 32) {
+    const batch = files.slice(i, i + 32);
+    const texts = await Promise.all(batch.map((f) => fs.readFile(path.join(root, f), 'utf8')));
+    batch.forEach((f, j) => out.push([f, texts[j] ?? '']));
+  }
+  return out;
 }
 
 async function walk(root: string, rel: string, files: string[], problems: Problem[]) {
