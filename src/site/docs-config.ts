@@ -28,7 +28,11 @@ const navGroup: z.ZodType<NavGroupConfig> = z.lazy(() =>
   z.strictObject({ group: z.string().min(1), pages: z.array(z.union([pagePath, navGroup])) }),
 );
 
-const assetPath = z.string().min(1).max(500).regex(/^(\/|https?:\/\/)?[^\s"'<>]*$/, 'must be a path or an http(s) URL');
+const assetPath = z
+  .string()
+  .min(1)
+  .max(500)
+  .regex(/^(?:https?:\/\/[^\s"'<>]+|[^\s"'<>:]+)$/, 'must be a path such as "/logo.svg" or an http(s) URL');
 
 export const docsConfigSchema = z.looseObject({
   $schema: z.string().optional(),

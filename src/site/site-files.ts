@@ -19,8 +19,10 @@ export async function sitemapXml(): Promise<string> {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
+/** robots.txt; the Sitemap line needs an absolute URL, so it is there only when the site URL is known. */
 export function robotsTxt(): string {
-  return `User-agent: *\nAllow: /\n\nSitemap: ${absolute('/sitemap.xml')}\n`;
+  const sitemap = siteSettings().siteUrl ? `\nSitemap: ${absolute('/sitemap.xml')}\n` : '';
+  return `User-agent: *\nAllow: /\n${sitemap}`;
 }
 
 /** llms.txt (llmstxt.org): the site's name and summary, then a link per page in reading order. */

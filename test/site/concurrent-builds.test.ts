@@ -42,6 +42,12 @@ describe('concurrent builds', () => {
     expect(beta.read('llms-full.txt')).not.toContain('Alpha');
   });
 
+  it('leaves the Sitemap line out of robots.txt and uses site paths when no site URL is set', () => {
+    expect(alpha.read('robots.txt')).toBe('User-agent: *\nAllow: /\n');
+    expect(alpha.read('sitemap.xml')).toContain('<loc>/a/first/</loc>');
+    expect(alpha.read('index.html')).toContain('<link rel="canonical" href="/">');
+  });
+
   it('orders the sidebar and previous/next links by docs.json navigation, with nested groups', () => {
     const html = alpha.read('a/first/index.html');
     const sidebar = html.slice(html.indexOf('<nav class="sidebar"'), html.indexOf('</nav>', html.indexOf('<nav class="sidebar"')));

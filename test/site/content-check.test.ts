@@ -117,6 +117,8 @@ describe('docs.json', () => {
     expect(() => parseDocsConfig('{"colors": {"primary": "red;}body{display:none"}}')).toThrow('docs.json: colors.primary: must be a CSS colour');
     expect(() => parseDocsConfig('{"navigation": [{"group": "A", "pages": ["../x"]}]}')).toThrow('docs.json: navigation.0.pages.0:');
     expect(() => parseDocsConfig('{"name": 5}')).toThrow('docs.json: name:');
+    expect(() => parseDocsConfig('{"logo": "javascript:alert(1)"}')).toThrow('docs.json: logo:');
+    expect(() => parseDocsConfig('{"favicon": "/x.svg\\" onload=\\"x"}')).toThrow('docs.json: favicon:');
     expect(() => parseDocsConfig('{')).toThrow('docs.json: not valid JSON');
   });
 });

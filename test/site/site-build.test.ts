@@ -14,6 +14,8 @@ const files: Record<string, string> = {
     name: 'Fixture Docs',
     description: 'Docs used by the site tests.',
     colors: { success: '#123456', danger: { light: '#aa0000', dark: '#ff8888' } },
+    logo: { light: '/logo-light.svg', dark: '/logo-dark.svg' },
+    favicon: '/favicon.svg',
   }),
   'content/index.mdx': [
     '---',
@@ -266,6 +268,13 @@ describe('site features (CONTRACT §9)', () => {
     const html = site.read('404.html');
     expect(html).toContain('Page not found');
     expect(html).not.toContain('data-pagefind-body');
+  });
+
+  it('shows the docs.json logo for each mode and links the favicon', () => {
+    const html = site.read('index.html');
+    expect(html).toContain('<img class="logo-light" src="/logo-light.svg" alt="">');
+    expect(html).toContain('<img class="logo-dark" src="/logo-dark.svg" alt="">');
+    expect(html).toContain('<link rel="icon" href="/favicon.svg">');
   });
 
   it('sets canonical, description and viewport meta, with a phone layout', () => {
