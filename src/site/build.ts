@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkContentRoot } from './content-check/check-root.ts';
+import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
 import { formatProblem, type Problem } from './content-check/check-content.ts';
 import { projectDir, siteSrcDir } from './settings.ts';
 
@@ -116,7 +116,11 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
     const rel = path.relative(parent, child);
     return !rel || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
-  if (inside(outDir, contentRoot) || inside(contentRoot, outDir)) return `output directory ${outDir} must be outside the content root`;
+  // The build empties and fills outDir: it must not hold the content, nor sit where the build reads.
+  const readDirs = SITE_DIRS.map((d) => path.join(contentRoot, d));
+  if (inside(contentRoot, outDir) || readDirs.some((d) => inside(outDir, d))) {
+    return `output directory ${outDir} must not contain the content root nor be inside its ${SITE_DIRS.map((d) => `${d}/`).join(', ')}`;
+  }
   return undefined;
 }
 

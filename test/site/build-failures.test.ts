@@ -165,11 +165,14 @@ describe('site configuration and build limits', () => {
     expect(error.code).toBe('no_pages');
   });
 
-  it('refuses an output directory inside the content root', async () => {
+  it('refuses an output directory where the build reads, or one holding the content root', async () => {
     const root = makeContentRoot(page('Hi'));
-    const result = await buildSite({ contentRoot: root, outDir: path.join(root, 'public/out') });
-    expect(result.error?.message).toContain('must be outside the content root');
+    for (const outDir of [path.join(root, 'public/out'), path.join(root, 'content'), root, path.dirname(root)]) {
+      const result = await buildSite({ contentRoot: root, outDir });
+      expect(result.error?.message, outDir).toContain('must not contain the content root nor be inside its content/, _snippets/, public/');
+    }
     expect(fs.existsSync(path.join(root, 'public/out'))).toBe(false);
+    expect(fs.readFileSync(path.join(root, 'content/index.mdx'), 'utf8')).toContain('Hi');
   });
 
   it('stops a build over its time limit', async () => {

@@ -16,7 +16,7 @@ export interface ContentRootReport {
 
 const CONTENT_FILE = /\.(md|mdx)$/;
 /** What a build reads from a content root; nothing else of it is ever opened. */
-const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
+export const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
 const SITE_FILES = ['docs.json'];
 
 export async function checkContentRoot(root: string): Promise<ContentRootReport> {
