@@ -4,6 +4,7 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
 import { siteSettings } from './settings.ts';
+import type { HttpMethod } from './components/catalog.ts';
 
 interface PageBase {
   /** Page path without extension: `index`, `guides/install` (CONTRACT §7). */
@@ -29,6 +30,8 @@ export interface NavLink {
   title: string;
   path: string;
   href: string;
+  /** Shown as a small ApiMethod badge before the title (generated API reference pages set it). */
+  method?: HttpMethod;
 }
 export interface NavGroup {
   type: 'group';
@@ -100,7 +103,7 @@ function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
 /** The site URL path of a page: `/`, `/guides/`, `/guides/install/`. */
 export function pageHref(path: string): string {
   if (path === 'index') return '/';
-  return `/${path.replace(/\/index$/, '')}/`;
+  return `/${path.replace(/\/index$/, '').split('/').map(encodeURIComponent).join('/')}/`;
 }
 
 /** The catch-all route param of a page (undefined for the home page). */

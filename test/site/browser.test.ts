@@ -92,14 +92,17 @@ describe('in a browser', () => {
     await context.close();
   });
 
-  it('finds a page with the search box', async () => {
+  it('finds a page with the search box (focused with "/", closed with Escape)', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
-    await page.fill('.search input', 'zebracorn');
+    await page.keyboard.press('/');
+    await page.keyboard.type('zebracorn');
     const result = page.locator('.search-results a').first();
     await result.waitFor({ timeout: 10_000 });
     expect(await result.getAttribute('href')).toBe('/guides/zebra/');
     expect(await result.textContent()).toContain('Striped animals');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.search-results li').count()).toBe(0);
     await page.close();
   });
 });

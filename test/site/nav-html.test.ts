@@ -22,6 +22,11 @@ describe('sidebar HTML', () => {
     expect(navHtml(nav, undefined)).not.toContain('aria-current');
   });
 
+  it('puts a method badge before links that name one (generated API pages)', () => {
+    const html = navHtml([{ ...link('api/create'), method: 'POST' }], undefined);
+    expect(html).toContain('<a href="/api/create/"><span class="api-method nav-method" style="--method-color: var(--docs-info)" data-method="POST">POST</span> api/create</a>');
+  });
+
   it('collapses the groups that do not hold the current page on a site of more than 150 links', () => {
     const nav: NavItem[] = [link('index'), group('a', 80), group('b', 80)];
     const html = navHtml(nav, '/b/p5/');

@@ -77,6 +77,21 @@ input?.addEventListener('input', async () => {
   if (ticket === latest) list.replaceChildren(...items);
 });
 
+// "/" focuses the search box; Escape or a click elsewhere closes the results.
+document.addEventListener('keydown', (event) => {
+  const typing = event.target instanceof HTMLElement && event.target.closest('input, textarea, [contenteditable]');
+  if (event.key === '/' && !typing) {
+    event.preventDefault();
+    input?.focus();
+  } else if (event.key === 'Escape' && list) {
+    list.replaceChildren();
+    input?.blur();
+  }
+});
+document.addEventListener('click', (event) => {
+  if (list && event.target instanceof Node && !list.parentElement?.contains(event.target)) list.replaceChildren();
+});
+
 function message(text: string): HTMLLIElement {
   const li = document.createElement('li');
   li.textContent = text;

@@ -3,6 +3,7 @@
 // first page: a 1,000-page sidebar on every page made the HTML ten times larger and the build and
 // search indexing several seconds slower. Collapsed groups are rendered once and reused.
 import type { NavGroup, NavItem, NavLink } from '../pages.ts';
+import { METHOD_TOKENS } from '../components/catalog.ts';
 
 const FULL_NAV_LIMIT = 150;
 
@@ -39,7 +40,10 @@ function listHtml(items: NavItem[], current: string | undefined, collapse: boole
   const lis = items.map((item) => {
     if (item.type === 'link') {
       const mark = item.href === current ? ' aria-current="page"' : '';
-      return `<li><a href="${escapeHtml(item.href)}"${mark}>${escapeHtml(item.title)}</a></li>`;
+      const badge = item.method
+        ? `<span class="api-method nav-method" style="--method-color: var(${METHOD_TOKENS[item.method]})" data-method="${item.method}">${item.method}</span> `
+        : '';
+      return `<li><a href="${escapeHtml(item.href)}"${mark}>${badge}${escapeHtml(item.title)}</a></li>`;
     }
     if (collapse && item.title && !(current && hrefsOf(item).has(current))) return collapsedHtml(item);
     const title = item.title ? `<p class="group-title">${escapeHtml(item.title)}</p>` : '';
