@@ -1,5 +1,7 @@
 // The machine-readable files of a site: sitemap.xml, robots.txt, llms.txt and llms-full.txt.
+import { getCollection, type CollectionEntry } from 'astro:content';
 import { loadDocsConfig } from './docs-config.ts';
+import { inlineSnippets } from './llms-markdown.ts';
 import { pageHref, siteModel, type SitePage } from './pages.ts';
 import { siteSettings } from './settings.ts';
 
@@ -41,13 +43,15 @@ export async function llmsTxt(): Promise<string> {
 export async function llmsFullTxt(): Promise<string> {
   const { sequence, pages } = await siteModel();
   const listed = [...sequence, ...pages.filter((p) => !sequence.includes(p))];
+  const snippets = new Map<string, string>((await getCollection('snippets')).map((s: CollectionEntry<'snippets'>): [string, string] => [s.id, s.body ?? '']));
   const parts = [`# ${siteName()}`];
-  for (const page of listed) parts.push(pageMarkdown(page));
+  for (const page of listed) parts.push(pageMarkdown(page, snippets));
   return `${parts.join('\n\n---\n\n')}\n`;
 }
 
-function pageMarkdown(page: SitePage): string {
-  const body = (page.entry.body ?? '').trim();
+function pageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): string {
+  const source = (page.entry.body ?? '').trim();
+  const body = page.entry.filePath?.endsWith('.md') ? source : inlineSnippets(source, snippets);
   const head = page.hasOwnTitle ? [] : [`# ${page.title}`];
   if (page.description) head.push(`> ${page.description}`);
   head.push(`Source: ${absolute(pageHref(page.path))}`);

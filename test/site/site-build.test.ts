@@ -264,6 +264,15 @@ describe('site features (CONTRACT §9)', () => {
     expect(full).toContain('# Install the CLI\n\nRun the installer.');
   });
 
+  it('inlines snippets (vars filled, nested ones too, children as written) in llms-full.txt', () => {
+    const full = site.read('llms-full.txt');
+    expect(full).toContain('<div id="s-full">Hello **Ada**, here is <script>alert(1)</script> and {unmatched}.\n\n```bash\necho "Ada"\n```');
+    expect(full).toContain('<div id="s-short">Legacy markdown for <i>Legacy</i>.</div>');
+    expect(full).toContain('<div id="s-children">Children **win** here</div>');
+    expect(full).toContain('Outer for Outer <ApiMethod method="patch" />\n\nInner at depth two.');
+    expect(full).not.toContain('<Snippet');
+  });
+
   it('has a 404 page that search does not index', () => {
     const html = site.read('404.html');
     expect(html).toContain('Page not found');

@@ -257,7 +257,8 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-function isLiteral(node: EstreeNode | null | undefined): boolean {
+/** True for the literal values Folio content may hold in braces: no identifiers, calls or spreads. */
+export function isLiteral(node: EstreeNode | null | undefined): boolean {
   if (!node) return false;
   switch (node.type) {
     case 'Literal':
@@ -279,7 +280,8 @@ function isLiteral(node: EstreeNode | null | undefined): boolean {
   }
 }
 
-function literalValue(node: EstreeNode): unknown {
+/** The value of a literal expression (see isLiteral). */
+export function literalValue(node: EstreeNode): unknown {
   switch (node.type) {
     case 'Literal':
       return node.value;
