@@ -28,6 +28,15 @@ for (const pre of document.querySelectorAll<HTMLElement>('article pre')) {
   wrap.append(button);
 }
 
+for (const heading of document.querySelectorAll<HTMLElement>('article :is(h2, h3, h4)[id]')) {
+  const anchor = document.createElement('a');
+  anchor.className = 'heading-anchor';
+  anchor.href = `#${heading.id}`;
+  anchor.setAttribute('aria-label', 'Link to this section');
+  anchor.textContent = '#';
+  heading.append(anchor);
+}
+
 const menu = document.querySelector<HTMLButtonElement>('.menu-button');
 menu?.addEventListener('click', () => {
   const open = document.getElementById('sidebar')?.classList.toggle('open') ?? false;
