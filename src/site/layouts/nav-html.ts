@@ -12,6 +12,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 const hrefsCache = new WeakMap<NavGroup, Set<string>>();
 const collapsedCache = new WeakMap<NavGroup, string>();
 const fullCache = new WeakMap<NavItem[], string>();
+const linkCountCache = new WeakMap<NavItem[], number>();
 
 function links(items: NavItem[]): NavLink[] {
   return items.flatMap((item) => (item.type === 'link' ? [item] : links(item.items)));
@@ -54,7 +55,12 @@ function listHtml(items: NavItem[], current: string | undefined, collapse: boole
 
 /** The sidebar's HTML with the link to `currentHref` marked as the current page. */
 export function navHtml(nav: NavItem[], currentHref: string | undefined): string {
-  if (links(nav).length > FULL_NAV_LIMIT) return listHtml(nav, currentHref, true);
+  let count = linkCountCache.get(nav);
+  if (count === undefined) {
+    count = links(nav).length;
+    linkCountCache.set(nav, count);
+  }
+  if (count > FULL_NAV_LIMIT) return listHtml(nav, currentHref, true);
   let full = fullCache.get(nav);
   if (full === undefined) {
     full = listHtml(nav, undefined, false);
