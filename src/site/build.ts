@@ -42,8 +42,6 @@ export interface BuildSiteResult {
 
 const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 const BUILDS_DIR = path.join(projectDir, '.folio-builds');
-// Rolldown repeats this for every MDX module; Astro documents it as harmless.
-const KNOWN_NOISE = /use astro:head-inject|MODULE_LEVEL_DIRECTIVE|rolldown\.rs\/in-depth\/directives|^\s*[│╭╰─┬]|^\s*\d+ │|^\s*$/;
 
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
   const started = Date.now();
@@ -179,7 +177,7 @@ function startWorker(
   child.stdin.on('error', () => undefined); // the worker may be gone already
   for (const stream of [child.stdout, child.stderr]) lineReader(stream, (line) => {
     const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
-    if (!KNOWN_NOISE.test(clean)) emit(clean);
+    if (clean) emit(clean);
   });
   const done = new Promise<number | 'timeout' | 'canceled'>((resolve) => {
     child.on('close', (code) => {
