@@ -144,6 +144,11 @@ async function main(): Promise<void> {
       console.error(`Folio cannot start: ${err.message}. Only one server may use a data dir; stop the other one or set FOLIO_DATA_DIR.`);
       process.exit(1);
     }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      console.error(`Folio cannot start: cannot listen on ${config.host}:${config.port} (${code}); set PORT or HOST.`);
+      process.exit(1);
+    }
     throw err;
   }
   console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain})`);

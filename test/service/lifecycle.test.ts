@@ -117,6 +117,15 @@ describe('start, restart and a second server', () => {
     await restarted.stop();
   });
 
+  it('exits with a message when the port is taken', async () => {
+    const dir = await dataDir();
+    const first = await startServer({ dataDir: dir });
+    const result = await runNode(path.join(ROOT, 'src/server.ts'), [], { PORT: String(first.port), HOST: '127.0.0.1', FOLIO_DATA_DIR: await dataDir() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${first.port} (EADDRINUSE)`);
+    expect(await first.stop()).toBe(0);
+  });
+
   it('refuses a bad setting with a message naming the variable', async () => {
     const result = await runNode(path.join(ROOT, 'src/server.ts'), [], { PORT: 'eighty', FOLIO_DATA_DIR: await dataDir() });
     expect(result.code).toBe(2);
