@@ -1,5 +1,6 @@
 // Content collections of the site role: the pages (`content/`) and snippets (`_snippets/`) of the
 // content root being built. Both live outside the project, so the glob loaders get absolute bases.
+import fs from 'node:fs';
 import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
@@ -22,8 +23,10 @@ const pages = defineCollection({
   }),
 });
 
+const snippetsDir = path.join(contentRoot, '_snippets');
 const snippets = defineCollection({
-  loader: glob({ pattern: '**/*.{md,mdx}', base: path.join(contentRoot, '_snippets'), generateId: ({ entry }) => entry }),
+  // `_snippets/` is optional; the glob loader would warn about a missing base.
+  loader: fs.existsSync(snippetsDir) ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir, generateId: ({ entry }) => entry }) : () => [],
 });
 
 export const collections = { pages, snippets };

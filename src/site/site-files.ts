@@ -43,7 +43,10 @@ export async function llmsTxt(): Promise<string> {
 export async function llmsFullTxt(): Promise<string> {
   const { sequence, pages } = await siteModel();
   const listed = [...sequence, ...pages.filter((p) => !sequence.includes(p))];
-  const snippets = new Map<string, string>((await getCollection('snippets')).map((s: CollectionEntry<'snippets'>): [string, string] => [s.id, s.body ?? '']));
+  // Only when used: Astro warns when asked for an empty collection.
+  const usesSnippets = listed.some((p) => p.entry.body?.includes('<Snippet'));
+  const entries: CollectionEntry<'snippets'>[] = usesSnippets ? await getCollection('snippets') : [];
+  const snippets = new Map(entries.map((s): [string, string] => [s.id, s.body ?? '']));
   const parts = [`# ${siteName()}`];
   for (const page of listed) parts.push(pageMarkdown(page, snippets));
   return `${parts.join('\n\n---\n\n')}\n`;

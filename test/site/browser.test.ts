@@ -15,6 +15,7 @@ beforeAll(async () => {
     'content/guides/zebra.mdx': '---\ntitle: Striped animals\n---\n\nThe zebracorn is a rare striped creature.\n',
   });
   expect(site.result.error).toBeUndefined();
+  expect(site.result.warnings).toEqual([]); // a root without _snippets/ is fine
   server = await serveStatic(site.out);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
