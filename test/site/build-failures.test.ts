@@ -182,4 +182,12 @@ describe('site configuration and build limits', () => {
     expect(result.error?.code).toBe('timeout');
     expect(listFiles(out)).toEqual([]);
   });
+
+  it('stops a build when its signal aborts', async () => {
+    const root = makeContentRoot(page('Hi'));
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+    const result = await buildSite({ contentRoot: root, outDir: out, signal: AbortSignal.timeout(300) });
+    expect(result.error?.code).toBe('canceled');
+    expect(listFiles(out)).toEqual([]);
+  });
 });
