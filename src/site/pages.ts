@@ -96,7 +96,7 @@ function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
     description: entry.data.description,
     order: entry.data.order,
     entry,
-    hasOwnTitle: !entry.data.title && heading !== undefined && /^\s*#\s/.test(stripCodeAndComments(body).trimStart()),
+    hasOwnTitle: /^#\s/.test(stripCodeAndComments(body).trimStart()),
   };
 }
 

@@ -66,7 +66,7 @@ const files: Record<string, string> = {
   '_snippets/legacy.md': '---\ntitle: Legacy\n---\n\nLegacy markdown for {who}.\n',
   '_snippets/nested/outer.mdx': 'Outer for {who} <ApiMethod method="patch" />\n\n<Snippet file="_snippets/nested/inner.mdx" vars={{ depth: "two" }} />\n',
   '_snippets/nested/inner.mdx': 'Inner at depth {depth}.\n\n<Callout kind="tip">Tip inside a nested snippet</Callout>\n',
-  'content/guides/index.mdx': '---\ntitle: Guides\n---\n\nAll guides.\n',
+  'content/guides/index.mdx': '---\ntitle: Guides\n---\n\n# Every guide\n\nAll guides.\n',
   'content/guides/install.mdx': '---\norder: 2\ndescription: Install it.\n---\n\n# Install the CLI\n\nRun the installer.\n\n## Verify\n\nDone.\n',
   'content/guides/configure.md': '---\norder: 1\n---\n\nConfigure things in *Markdown*.\n',
   'public/logo.txt': 'a public file',
@@ -208,6 +208,10 @@ describe('site features (CONTRACT §9)', () => {
     expect(article(install).match(/<h1/g)).toHaveLength(1);
     expect(site.read('guides/configure/index.html')).toContain('<title>Configure · Fixture Docs</title>');
     expect(article(site.read('guides/configure/index.html'))).toContain('<em>Markdown</em>');
+    // A frontmatter title names the page; a body that opens with its own # heading keeps it as the only h1.
+    const guides = site.read('guides/index.html');
+    expect(guides).toContain('<title>Guides · Fixture Docs</title>');
+    expect(article(guides).match(/<h1[^>]*>[^<]*<\/h1>/g)).toEqual(['<h1 id="every-guide">Every guide</h1>']);
   });
 
   it('derives the sidebar from folders and order, and links previous/next in that order', () => {
