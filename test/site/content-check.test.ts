@@ -38,6 +38,14 @@ describe('allowed content', () => {
   it('reads .md files as plain Markdown, where braces and tags are text', () => {
     expect(checkContent('# T\n\n{process.env.HOME} <Foo />', { file: 'content/p.md', kind: 'page' })).toEqual([]);
   });
+
+  it('applies the element rules to raw HTML in .md files', () => {
+    const problems = checkContent('# T\n\n<script>alert(1)</script>\n\n<img src="x" onerror="alert(1)">\n\n<details>ok</details>', { file: 'content/p.md', kind: 'page' });
+    expect(problems.map(formatProblem)).toEqual([
+      'content/p.md:3:1: the <script> element is not allowed in Folio content',
+      'content/p.md:5:1: event handler attribute "onerror" is not allowed',
+    ]);
+  });
 });
 
 describe('refused content', () => {

@@ -58,6 +58,8 @@ const mdxParser = unified().use(remarkParse).use(remarkMdx).use(remarkFrontmatte
 const mdParser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']);
 
 const PLACEHOLDER = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
+/** Elements that run code or change the page's origin, base or metadata. */
+const FORBIDDEN_ELEMENTS = ['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link'] as const;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
 
 interface MdNode {
@@ -120,6 +122,9 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
       case 'definition':
         checkLocalUrl(node, options.file, report);
         break;
+      case 'html':
+        checkRawHtml(node, report);
+        break;
     }
     for (const child of node.children ?? []) visit(child);
   };
@@ -176,7 +181,7 @@ function checkElement(node: MdNode, result: ContentAnalysis, report: Report) {
     report(node, `unknown component <${name}>; ${AVAILABLE}`);
     return;
   }
-  if (!isComponent && ['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link'].includes(name.toLowerCase())) {
+  if (!isComponent && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {
     report(node, `the <${name}> element is not allowed in Folio content`);
   }
   const attrs = new Map<string, unknown>();
@@ -204,6 +209,15 @@ function checkElement(node: MdNode, result: ContentAnalysis, report: Report) {
   if (name === 'Callout' && attrs.has('kind') && !(CALLOUT_KINDS as readonly unknown[]).includes(attrs.get('kind'))) {
     report(node, `Callout kind ${JSON.stringify(attrs.get('kind'))} is not one of ${CALLOUT_KINDS.join(', ')}`);
   }
+}
+
+/** Raw HTML in Markdown pages follows the same element rules as JSX in MDX. */
+function checkRawHtml(node: MdNode, report: Report) {
+  const html = String(node.value ?? '');
+  const element = new RegExp(`<\\s*(${FORBIDDEN_ELEMENTS.join('|')})\\b`, 'i').exec(html)?.[1];
+  if (element) report(node, `the <${element.toLowerCase()}> element is not allowed in Folio content`);
+  const handler = /\s(on[a-z]+)\s*=/i.exec(html)?.[1];
+  if (handler) report(node, `event handler attribute "${handler}" is not allowed`);
 }
 
 function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Report) {
