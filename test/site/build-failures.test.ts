@@ -80,6 +80,14 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toContain('content/pipe.md:1:1: a special file is not allowed in a content root');
   });
 
+  it('refuses a symlinked OpenAPI file named in docs.json', async () => {
+    const { error } = await failingBuild({ ...page('Hello'), 'docs.json': JSON.stringify({ openapi: 'specs/api.yaml' }) }, (root) => {
+      fs.mkdirSync(path.join(root, 'specs'));
+      fs.symlinkSync('/etc/passwd', path.join(root, 'specs/api.yaml'));
+    });
+    expect(error.message).toContain('specs/api.yaml:1:1: a symbolic link is not allowed in a content root');
+  });
+
   it('refuses unknown components, naming them and listing the available ones', async () => {
     const { error } = await failingBuild(page('<Tabs>\n  <Tab title="a">x</Tab>\n</Tabs>'));
     expect(error.message).toContain('content/index.mdx:3:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet');

@@ -39,7 +39,8 @@ export async function checkContentRoot(root: string): Promise<ContentRootReport>
 
   if (files.includes('docs.json')) {
     try {
-      parseDocsConfig(await fs.readFile(path.join(root, 'docs.json'), 'utf8'));
+      const config = parseDocsConfig(await fs.readFile(path.join(root, 'docs.json'), 'utf8'));
+      for (const file of [config.openapi ?? []].flat()) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
       for (const message of error.message.split('\n')) problems.push({ file: 'docs.json', line: 1, column: 1, message });
@@ -91,6 +92,18 @@ async function walk(root: string, rel: string, files: string[], problems: Proble
     else if (entry.isFile()) files.push(relPath);
     else problems.push(notAllowed(relPath, entry.isSymbolicLink()));
   }
+}
+
+/** The one other file a build reads (an OpenAPI file named in docs.json): no link on its way. */
+async function checkLinkFree(root: string, file: string): Promise<Problem[]> {
+  const parts = path.posix.normalize(file.replaceAll('\\', '/')).replace(/^\/+/, '').split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join('/');
+    const stat = await fs.lstat(path.join(root, rel)).catch(() => undefined);
+    if (!stat) return []; // a missing file is reported by the OpenAPI loader, with its own wording
+    if (stat.isSymbolicLink() || (i === parts.length ? !stat.isFile() : !stat.isDirectory())) return [notAllowed(rel, stat.isSymbolicLink())];
+  }
+  return [];
 }
 
 function notAllowed(file: string, symlink: boolean): Problem {
