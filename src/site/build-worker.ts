@@ -1,13 +1,12 @@
-// The child-process entry of a site build: Astro's programmatic build() of one content root, then
-// the search index. Inputs come only from FOLIO_* variables (see build.ts, which scrubs the rest).
-// Kept small so a warm worker that runs many builds can reuse the same two calls.
+// The child-process entry of a site build: Astro's programmatic build() of one content root.
+// Inputs come only from FOLIO_* variables (see build.ts, which scrubs the rest and indexes the
+// output for search afterwards). Kept small so a warm worker running many builds can reuse it.
 // Usage: the parent spawns it, checks the content meanwhile, then writes "go\n" to its stdin.
 import path from 'node:path';
 import { build } from 'astro';
 import { projectDir, siteSettings } from './settings.ts';
-import { writeSearchIndex } from './search-index.ts';
 
-/** Builds the site described by the FOLIO_* environment and indexes it for search. */
+/** Builds the site described by the FOLIO_* environment (build.ts then indexes it for search). */
 export async function runSiteBuild(): Promise<void> {
   const settings = siteSettings();
   await build({
@@ -17,8 +16,6 @@ export async function runSiteBuild(): Promise<void> {
     mode: 'production',
     force: true,
   });
-  const indexed = await writeSearchIndex(settings.outDir);
-  console.log(`[folio] search index: ${indexed} page(s)`);
 }
 
 /** Resolves true when the parent writes "go" on stdin (the content passed its checks), false on EOF. */

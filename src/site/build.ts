@@ -41,6 +41,8 @@ export interface BuildSiteResult {
 }
 
 const WORKER = path.join(siteSrcDir, 'build-worker.ts');
+/** Pagefind's CLI (it runs the native indexer), writing `<outDir>/pagefind/`. */
+const PAGEFIND = path.join(projectDir, 'node_modules/pagefind/lib/runner/bin.cjs');
 const BUILDS_DIR = path.join(projectDir, '.folio-builds');
 
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
@@ -71,8 +73,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
 
   const buildRoot = path.join(BUILDS_DIR, randomUUID());
   await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
+  const limits = buildLimits(options);
+  const env = workerEnv(buildRoot, contentRoot, outDir, options.siteUrl);
   // The worker loads Astro while the content is checked here; it reads no content before "go".
-  const worker = startWorker(buildRoot, contentRoot, outDir, options, emit);
+  const worker = startChild([WORKER], buildRoot, env, limits, emit);
   try {
     emit(`checking content in ${contentRoot}`);
     const report = await checkContentRoot(contentRoot);
@@ -84,18 +88,22 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     }
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
     worker.go();
-    const outcome = await worker.done;
+    let outcome = await worker.done;
+    // Search indexing runs once Astro has exited, so their memory peaks never add up.
+    if (outcome === 0) outcome = await startChild([PAGEFIND, '--site', outDir], buildRoot, env, limits, emit, true).done;
+    limits.dispose();
     if (outcome !== 0) await emptyDir(outDir); // never leave half a site behind
-    if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round((options.timeoutMs ?? 600_000) / 1000)} s and was stopped`);
+    if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`);
     if (outcome === 'canceled') return fail('canceled', [], 'build canceled');
     if (outcome !== 0) {
       const problems = errorProblems(log);
-      return fail('build_failed', problems, problems.length ? undefined : 'astro build failed; see the log');
+      return fail('build_failed', problems, problems.length ? undefined : 'the site build failed; see the log');
     }
     return finish(undefined, report.pages.length);
   } catch (error) {
     worker.cancel();
     await worker.done;
+    limits.dispose();
     throw error;
   } finally {
     await fs.rm(buildRoot, { recursive: true, force: true });
@@ -139,30 +147,57 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
   return env;
 }
 
-interface Worker {
-  /** Lets the worker start the build. */
-  go(): void;
-  /** Stops the worker before or during the build. */
-  cancel(): void;
-  /** The exit code, or why it was stopped. */
-  done: Promise<number | 'timeout' | 'canceled'>;
+type StopReason = 'timeout' | 'canceled';
+
+/** One time limit and one cancel signal for all the processes of a build. */
+interface BuildLimits {
+  timeoutMs: number;
+  signal: AbortSignal;
+  dispose(): void;
 }
 
-function startWorker(
+function buildLimits(options: BuildSiteOptions): BuildLimits {
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort('timeout' satisfies StopReason), timeoutMs);
+  const onAbort = () => controller.abort('canceled' satisfies StopReason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+  return {
+    timeoutMs,
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+interface Child {
+  /** Lets a waiting worker start the build. */
+  go(): void;
+  /** Stops the process (and its helpers). */
+  cancel(): void;
+  /** The exit code, or why it was stopped. */
+  done: Promise<number | StopReason>;
+}
+
+function startChild(
+  args: string[],
   buildRoot: string,
-  contentRoot: string,
-  outDir: string,
-  options: BuildSiteOptions,
+  env: NodeJS.ProcessEnv,
+  limits: BuildLimits,
   emit: (line: string) => void,
-): Worker {
-  const child = spawn(process.execPath, [WORKER], {
+  startNow = false,
+): Child {
+  const child = spawn(process.execPath, args, {
     cwd: buildRoot,
-    env: workerEnv(buildRoot, contentRoot, outDir, options.siteUrl),
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true, // own process group, so a timeout stops Astro's helpers too
+    env,
+    stdio: [startNow ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    detached: true, // own process group, so stopping it stops Astro's and Pagefind's helpers too
   });
-  let stopped: 'timeout' | 'canceled' | undefined;
-  const stop = (why: 'timeout' | 'canceled') => {
+  let stopped: StopReason | undefined;
+  const stop = (why: StopReason) => {
     stopped ??= why;
     try {
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -170,24 +205,22 @@ function startWorker(
       // already gone
     }
   };
-  const timer = setTimeout(() => stop('timeout'), options.timeoutMs ?? 600_000);
-  const onAbort = () => stop('canceled');
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (options.signal?.aborted) onAbort();
-  child.stdin.on('error', () => undefined); // the worker may be gone already
-  for (const stream of [child.stdout, child.stderr]) lineReader(stream, (line) => {
+  const onAbort = () => stop(limits.signal.reason === 'timeout' ? 'timeout' : 'canceled');
+  limits.signal.addEventListener('abort', onAbort, { once: true });
+  if (limits.signal.aborted) onAbort();
+  child.stdin?.on('error', () => undefined); // the worker may be gone already
+  for (const stream of [child.stdout, child.stderr]) if (stream) lineReader(stream, (line) => {
     const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
     if (clean) emit(clean);
   });
-  const done = new Promise<number | 'timeout' | 'canceled'>((resolve) => {
+  const done = new Promise<number | StopReason>((resolve) => {
     child.on('close', (code) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      limits.signal.removeEventListener('abort', onAbort);
       resolve(stopped ?? code ?? 1);
     });
   });
   return {
-    go: () => child.stdin.end('go\n'),
+    go: () => child.stdin?.end('go\n'),
     cancel: () => stop('canceled'),
     done,
   };
