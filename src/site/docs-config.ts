@@ -12,7 +12,9 @@ const cssColor = z
   .regex(/^[#a-zA-Z0-9(),.%\s/-]+$/, 'must be a CSS colour such as "#16a34a" or "rgb(22 163 74)"');
 
 /** A colour for both modes, or separate light and dark values. */
-const themeColor = z.union([cssColor, z.strictObject({ light: cssColor, dark: cssColor })]);
+const themeColor = z.union([cssColor, z.strictObject({ light: cssColor, dark: cssColor })], {
+  error: 'must be a CSS colour such as "#16a34a", or {"light": colour, "dark": colour}',
+});
 
 const pagePath = z
   .string()
@@ -38,7 +40,11 @@ export const docsConfigSchema = z.looseObject({
   $schema: z.string().optional(),
   name: z.string().min(1).max(120).optional(),
   description: z.string().max(500).optional(),
-  logo: z.union([assetPath, z.strictObject({ light: assetPath, dark: assetPath })]).optional(),
+  logo: z
+    .union([assetPath, z.strictObject({ light: assetPath, dark: assetPath })], {
+      error: 'must be a path such as "/logo.svg", an http(s) URL, or {"light": …, "dark": …}',
+    })
+    .optional(),
   favicon: assetPath.optional(),
   colors: z
     .strictObject({
@@ -51,7 +57,9 @@ export const docsConfigSchema = z.looseObject({
     })
     .optional(),
   navigation: z
-    .union([z.array(navGroup), z.strictObject({ groups: z.array(navGroup) })])
+    .union([z.array(navGroup), z.strictObject({ groups: z.array(navGroup) })], {
+      error: 'must be a list of groups such as [{"group": "Start", "pages": ["index"]}]',
+    })
     .transform((n) => (Array.isArray(n) ? n : n.groups))
     .optional(),
   openapi: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
@@ -69,8 +77,21 @@ export const colorTokens = {
   muted: '--docs-fg-muted',
 } as const;
 
+/** One problem of a docs.json, with the key it is about and where that key is in the file. */
+export interface DocsConfigIssue {
+  key: string;
+  message: string;
+  line: number;
+  column: number;
+}
+
 export class DocsConfigError extends Error {
   override name = 'DocsConfigError';
+  readonly issues: DocsConfigIssue[];
+  constructor(issues: DocsConfigIssue[]) {
+    super(issues.map((i) => `docs.json: ${i.key ? `${i.key}: ` : ''}${i.message}`).join('\n'));
+    this.issues = issues;
+  }
 }
 
 /** Parses docs.json text; throws DocsConfigError naming the key and the reason. */
@@ -79,15 +100,38 @@ export function parseDocsConfig(text: string): DocsConfig {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new DocsConfigError(`docs.json: not valid JSON (${(error as Error).message})`);
+    const message = (error as Error).message;
+    const at = /line (\d+) column (\d+)/.exec(message);
+    throw new DocsConfigError([{ key: '', message: `not valid JSON (${message})`, line: Number(at?.[1] ?? 1), column: Number(at?.[2] ?? 1) }]);
   }
   const result = docsConfigSchema.safeParse(raw);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => {
-    const key = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
-    return `docs.json: ${key}: ${issue.message}`;
-  });
-  throw new DocsConfigError(lines.join('\n'));
+  throw new DocsConfigError(
+    result.error.issues.map((issue) => ({
+      key: issue.path.length ? issue.path.map(String).join('.') : '(top level)',
+      message: issue.message,
+      ...locateKey(text, issue.path),
+    })),
+  );
+}
+
+/**
+ * Where a key path points in the JSON text: the last of its object keys found in order, as
+ * `"key":`. Good enough for messages; array positions are not counted.
+ */
+function locateKey(text: string, keyPath: PropertyKey[]): { line: number; column: number } {
+  let offset = 0;
+  let found = -1;
+  for (const key of keyPath) {
+    if (typeof key !== 'string') continue;
+    const match = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:`).exec(text.slice(offset));
+    if (!match) break;
+    found = offset + match.index;
+    offset = found + match[0].length;
+  }
+  if (found < 0) return { line: 1, column: 1 };
+  const before = text.slice(0, found);
+  return { line: before.split('\n').length, column: found - before.lastIndexOf('\n') };
 }
 
 const loaded = new Map<string, { mtimeMs: number; config: DocsConfig }>();

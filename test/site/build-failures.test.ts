@@ -153,10 +153,10 @@ describe('ApiMethod and Snippet errors name the page and the value', () => {
 
 describe('site configuration and build limits', () => {
   it('fails on an invalid docs.json, naming the key', async () => {
-    const { error } = await failingBuild({ ...page('Hi'), 'docs.json': JSON.stringify({ colors: { primary: 42, brand: '#fff' }, navigation: 'x' }) });
-    expect(error.message).toContain('docs.json:1:1: docs.json: colors.primary:');
-    expect(error.message).toContain('docs.json: colors: Unrecognized key: "brand"');
-    expect(error.message).toContain('docs.json: navigation:');
+    const { error } = await failingBuild({ ...page('Hi'), 'docs.json': JSON.stringify({ colors: { primary: 42, brand: '#fff' }, navigation: 'x' }, null, 2) });
+    expect(error.message).toContain('docs.json:3:5: colors.primary: must be a CSS colour such as "#16a34a", or {"light": colour, "dark": colour}');
+    expect(error.message).toContain('docs.json:2:3: colors: Unrecognized key: "brand"');
+    expect(error.message).toContain('docs.json:6:3: navigation: must be a list of groups');
   });
 
   it('fails when docs.json navigation names a page that does not exist', async () => {

@@ -43,7 +43,9 @@ export async function checkContentRoot(root: string): Promise<ContentRootReport>
       for (const file of [config.openapi ?? []].flat()) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
-      for (const message of error.message.split('\n')) problems.push({ file: 'docs.json', line: 1, column: 1, message });
+      for (const issue of error.issues) {
+        problems.push({ file: 'docs.json', line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message });
+      }
     }
   }
 
