@@ -71,6 +71,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const rootProblem = await checkDirectories(contentRoot, outDir);
   if (rootProblem) return fail('content_invalid', [], rootProblem);
 
+  await removeStaleBuildRoots();
   const buildRoot = path.join(BUILDS_DIR, randomUUID());
   await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
   const limits = buildLimits(options);
@@ -107,6 +108,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     throw error;
   } finally {
     await fs.rm(buildRoot, { recursive: true, force: true });
+  }
+}
+
+/** Build roots left by a process that died mid-build; a day is far beyond any build's time limit. */
+async function removeStaleBuildRoots() {
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const name of await fs.readdir(BUILDS_DIR).catch(() => [] as string[])) {
+    const dir = path.join(BUILDS_DIR, name);
+    const stat = await fs.lstat(dir).catch(() => undefined);
+    if (stat && stat.mtimeMs < dayAgo) await fs.rm(dir, { recursive: true, force: true });
   }
 }
 

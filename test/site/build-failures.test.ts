@@ -191,6 +191,15 @@ describe('site configuration and build limits', () => {
     expect(listFiles(out)).toEqual([]);
   });
 
+  it('removes build roots a crashed build left behind (older than a day)', async () => {
+    const stale = path.join(process.cwd(), '.folio-builds', `stale-${process.pid}`);
+    fs.mkdirSync(path.join(stale, '.astro'), { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    fs.utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    await failingBuild(page('<Nope />'));
+    expect(fs.existsSync(stale)).toBe(false);
+  });
+
   it('stops a build when its signal aborts', async () => {
     const root = makeContentRoot(page('Hi'));
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
