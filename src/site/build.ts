@@ -68,7 +68,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     return finish({ code, message: text, problems });
   };
 
-  const rootProblem = await checkDirectories(contentRoot, outDir);
+  const rootProblem = (await checkDirectories(contentRoot, outDir)) ?? checkSiteUrl(options.siteUrl);
   if (rootProblem) return fail('content_invalid', [], rootProblem);
 
   await removeStaleBuildRoots();
@@ -109,6 +109,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   } finally {
     await fs.rm(buildRoot, { recursive: true, force: true });
   }
+}
+
+function checkSiteUrl(siteUrl: string | undefined): string | undefined {
+  if (siteUrl === undefined) return undefined;
+  const url = URL.canParse(siteUrl) ? new URL(siteUrl) : undefined;
+  if (url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.search && !url.hash) return undefined;
+  return `site URL ${JSON.stringify(siteUrl)} must be an http(s) address such as https://docs.example.com`;
 }
 
 /** Build roots left by a process that died mid-build; a day is far beyond any build's time limit. */

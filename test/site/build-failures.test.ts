@@ -168,6 +168,18 @@ describe('site configuration and build limits', () => {
     expect(error.message).toContain('docs.json: navigation.0.pages.1: no page "guides/missing"');
   });
 
+  it('fails when two files would be served at the same address', async () => {
+    const { error } = await failingBuild({
+      ...page('Hi'),
+      'content/guides.mdx': '# Guides',
+      'content/guides/index.md': '# Guides too',
+      'content/a.md': 'a',
+      'content/a.mdx': 'a',
+    });
+    expect(error.message).toContain('content/guides/index.md:1:1: content/guides.mdx and content/guides/index.md would both be served at /guides');
+    expect(error.message).toContain('content/a.mdx:1:1: content/a.md and content/a.mdx would both be served at /a');
+  });
+
   it('fails with no_pages when content/ is empty', async () => {
     const { error } = await failingBuild({ '_snippets/a.mdx': 'a' });
     expect(error.code).toBe('no_pages');
@@ -189,6 +201,12 @@ describe('site configuration and build limits', () => {
     const result = await buildSite({ contentRoot: root, outDir: out, timeoutMs: 300 });
     expect(result.error?.code).toBe('timeout');
     expect(listFiles(out)).toEqual([]);
+  });
+
+  it('refuses a site URL that is not an http(s) address', async () => {
+    const root = makeContentRoot(page('Hi'));
+    const result = await buildSite({ contentRoot: root, outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-')), siteUrl: 'javascript:alert(1)' });
+    expect(result.error?.message).toBe('site URL "javascript:alert(1)" must be an http(s) address such as https://docs.example.com');
   });
 
   it('removes build roots a crashed build left behind (older than a day)', async () => {

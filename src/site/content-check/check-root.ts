@@ -70,6 +70,7 @@ export async function checkContentRoot(root: string): Promise<ContentRootReport>
     }
   }
   problems.push(...findSnippetCycles(snippets, calls));
+  problems.push(...findSameAddress(pages));
   if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
   return { problems, pages, snippets };
 }
@@ -83,6 +84,19 @@ async function readAll(root: string, files: string[]): Promise<Array<[string, st
     batch.forEach((f, j) => out.push([f, texts[j] ?? '']));
   }
   return out;
+}
+
+/** Two files served at one address (`guides.mdx` and `guides/index.mdx`, or `a.md` and `a.mdx`). */
+function findSameAddress(pages: string[]): Problem[] {
+  const byAddress = new Map<string, string>();
+  const problems: Problem[] = [];
+  for (const file of pages) {
+    const address = `/${file.replace(/^content\//, '').replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '')}`.replace(/\/$/, '') || '/';
+    const other = byAddress.get(address);
+    if (other) problems.push({ file, line: 1, column: 1, message: `${other} and ${file} would both be served at ${address}` });
+    else byAddress.set(address, file);
+  }
+  return problems;
 }
 
 async function walk(root: string, rel: string, files: string[], problems: Problem[]) {
