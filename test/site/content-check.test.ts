@@ -40,10 +40,11 @@ describe('allowed content', () => {
   });
 
   it('applies the element rules to raw HTML in .md files', () => {
-    const problems = checkContent('# T\n\n<script>alert(1)</script>\n\n<img src="x" onerror="alert(1)">\n\n<details>ok</details>', { file: 'content/p.md', kind: 'page' });
+    const problems = checkContent('# T\n\n<script>alert(1)</script>\n\n<img src="x" onerror="alert(1)">\n\n<details>ok</details>\n\n<ApiMethod method="get" />', { file: 'content/p.md', kind: 'page' });
     expect(problems.map(formatProblem)).toEqual([
       'content/p.md:3:1: the <script> element is not allowed in Folio content',
       'content/p.md:5:1: event handler attribute "onerror" is not allowed',
+      'content/p.md:9:1: <ApiMethod> works in .mdx files only: rename this file to .mdx',
     ]);
   });
 });

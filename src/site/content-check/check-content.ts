@@ -218,6 +218,8 @@ function checkRawHtml(node: MdNode, report: Report) {
   if (element) report(node, `the <${element.toLowerCase()}> element is not allowed in Folio content`);
   const handler = /\s(on[a-z]+)\s*=/i.exec(html)?.[1];
   if (handler) report(node, `event handler attribute "${handler}" is not allowed`);
+  const component = new RegExp(`<(${COMPONENT_NAMES.join('|')})\\b`).exec(html)?.[1];
+  if (component) report(node, `<${component}> works in .mdx files only: rename this file to .mdx`);
 }
 
 function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Report) {
