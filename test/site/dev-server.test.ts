@@ -1,0 +1,75 @@
+// `npm run dev` previews a content root with `astro dev` and reloads when a page, a snippet or
+// docs.json changes. The server runs in its own Astro root, like a build.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeContentRoot } from './helpers.ts';
+
+let server: ChildProcess;
+let base: string;
+let root: string;
+let buildRoot: string;
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function page(pathname: string): Promise<string> {
+  const response = await fetch(`${base}${pathname}`);
+  return response.text();
+}
+
+/** Polls until the page contains `text` (the dev server reloads content asynchronously). */
+async function eventually(pathname: string, text: string): Promise<string> {
+  let html = '';
+  for (let i = 0; i < 100; i++) {
+    html = await page(pathname).catch(() => '');
+    if (html.includes(text)) return html;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return html;
+}
+
+beforeAll(async () => {
+  root = makeContentRoot({
+    'docs.json': JSON.stringify({ name: 'Preview One' }),
+    'content/index.mdx': '# Home\n\n<Snippet file="greet.mdx" vars={{ name: "Ada" }} />\n',
+    '_snippets/greet.mdx': 'Hello {name} from the first snippet.\n',
+  });
+  buildRoot = path.join(process.cwd(), '.folio-builds', `dev-${process.pid}`);
+  fs.mkdirSync(buildRoot, { recursive: true });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const config = path.relative(buildRoot, path.join(process.cwd(), 'astro.config.mjs'));
+  server = spawn(process.execPath, [path.join(process.cwd(), 'node_modules/astro/bin/astro.mjs'), 'dev', '--root', buildRoot, '--config', config, '--host', '127.0.0.1', '--port', String(port)], {
+    env: { PATH: process.env.PATH, HOME: buildRoot, FOLIO_ROLE: 'site', FOLIO_CONTENT_ROOT: root, FOLIO_BUILD_ROOT: buildRoot, ASTRO_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+    detached: true,
+  });
+});
+
+afterAll(() => {
+  if (server?.pid) process.kill(-server.pid, 'SIGKILL');
+  fs.rmSync(buildRoot, { recursive: true, force: true });
+});
+
+describe('dev preview', () => {
+  it('serves the content root and reloads after a snippet, a page or docs.json changes', async () => {
+    expect(await eventually('/', 'Hello Ada from the first snippet.')).toContain('<title>Home · Preview One</title>');
+
+    fs.writeFileSync(path.join(root, '_snippets/greet.mdx'), 'Hi {name}, the snippet changed.\n');
+    expect(await eventually('/', 'Hi Ada, the snippet changed.')).toContain('Hi Ada, the snippet changed.');
+
+    fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Home again\n\nThe page changed.\n');
+    expect(await eventually('/', 'The page changed.')).toContain('The page changed.');
+
+    fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: 'Preview Two' }));
+    expect(await eventually('/', '<title>Home again · Preview Two</title>')).toContain('The page changed.');
+  });
+});
