@@ -12,7 +12,7 @@ beforeAll(async () => {
   const site = await buildFixture({
     'docs.json': JSON.stringify({ name: 'Browser', colors: { info: { light: '#aa00aa', dark: '#f0a0f0' } } }),
     'content/index.mdx': `# Badges\n\n${HTTP_METHODS.map((m) => `<ApiMethod method="${m.toLowerCase()}" />`).join(' ')}\n`,
-    'content/guides/zebra.mdx': '---\ntitle: Striped animals\n---\n\nThe zebracorn is a rare striped creature.\n',
+    'content/guides/zebra.mdx': '---\ntitle: Striped animals\n---\n\nThe zebracorn is a rare striped creature.\n\n## Feeding\n\n```bash\necho "hay"\n```\n',
   });
   expect(site.result.error).toBeUndefined();
   expect(site.result.warnings).toEqual([]); // a root without _snippets/ is fine
@@ -90,6 +90,29 @@ describe('in a browser', () => {
     expect(await badgeColor(page, 'GET')).toBe('rgb(74, 222, 128)'); // the dark --docs-success
     await page.goto(`${server.url}/guides/zebra`);
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await context.close();
+  });
+
+  it('fits a phone screen: no sideways scrolling, the sidebar behind a menu button', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 700 } });
+    await page.goto(`${server.url}/guides/zebra/`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.isVisible('#sidebar')).toBe(false);
+    await page.click('.menu-button');
+    expect(await page.isVisible('#sidebar a[href="/guides/zebra/"]')).toBe(true);
+    expect(await page.getAttribute('.menu-button', 'aria-expanded')).toBe('true');
+    await page.close();
+  });
+
+  it('copies a code block with its Copy button, and links headings', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/guides/zebra/`);
+    await page.click('.copy-button');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('echo "hay"');
+    expect(await page.textContent('.copy-button')).toBe('Copied');
+    expect(await page.getAttribute('#feeding .heading-anchor', 'href')).toBe('#feeding');
     await context.close();
   });
 
