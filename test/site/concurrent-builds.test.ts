@@ -1,7 +1,7 @@
 // Two builds of different content roots at the same time must not interfere (each has its own
 // Astro root); the roots also cover navigation configured in docs.json.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, listFiles, text, type BuiltSite } from './helpers.ts';
+import { buildFixture, listFiles, sidebarOf, text, type BuiltSite } from './helpers.ts';
 
 const rootFiles = (name: string, pages: string[]) => ({
   'docs.json': JSON.stringify({
@@ -50,7 +50,7 @@ describe('concurrent builds', () => {
 
   it('orders the sidebar and previous/next links by docs.json navigation, with nested groups', () => {
     const html = alpha.read('a/first/index.html');
-    const sidebar = html.slice(html.indexOf('<nav class="sidebar"'), html.indexOf('</nav>', html.indexOf('<nav class="sidebar"')));
+    const sidebar = sidebarOf(html);
     expect([...sidebar.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/', '/a/first/', '/a/deep/']);
     expect(text(sidebar)).toMatch(/Alpha start.*Alpha guides.*Deeper/);
     expect(html).toMatch(/rel="prev" href="\/"/);

@@ -56,6 +56,12 @@ export function article(html: string): string {
   return html.slice(start, html.indexOf('</article>', start));
 }
 
+/** The sidebar navigation of a built page. */
+export function sidebarOf(html: string): string {
+  const start = html.indexOf('<nav class="sidebar"');
+  return html.slice(start, html.indexOf('</nav>', start));
+}
+
 /** Visible text of some HTML (tags removed, entities kept). */
 export function text(html: string): string {
   return html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_METHODS, METHOD_TOKENS } from '../../src/site/components/catalog.ts';
-import { article, buildFixture, listFiles, text, type BuiltSite } from './helpers.ts';
+import { article, buildFixture, listFiles, sidebarOf, text, type BuiltSite } from './helpers.ts';
 
 const SECRET = 'sekrit-7f3a9c1e-do-not-leak';
 const methods = HTTP_METHODS.flatMap((m) => [m, m.toLowerCase()]);
@@ -216,7 +216,7 @@ describe('site features (CONTRACT §9)', () => {
 
   it('derives the sidebar from folders and order, and links previous/next in that order', () => {
     const html = site.read('guides/install/index.html');
-    const sidebar = html.slice(html.indexOf('<nav class="sidebar"'), html.indexOf('</nav>', html.indexOf('<nav class="sidebar"')));
+    const sidebar = sidebarOf(html);
     const titles = [...sidebar.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
     expect(titles).toEqual(['/', '/snippets/', '/guides/', '/guides/configure/', '/guides/install/']);
     expect(sidebar).toContain('<a href="/guides/install/" aria-current="page">');
