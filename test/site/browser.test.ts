@@ -1,5 +1,6 @@
 // A real browser on a built site: badge colours come from the theme tokens (spec 2.4 rule 3),
 // stay readable in light and dark mode, the mode is remembered, and search finds a page.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
@@ -8,7 +9,10 @@ import { buildFixture, serveStatic } from './helpers.ts';
 let browser: Browser;
 let server: Awaited<ReturnType<typeof serveStatic>>;
 
+const CHROMIUM = '/usr/bin/chromium';
+
 beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const site = await buildFixture({
     'docs.json': JSON.stringify({ name: 'Browser', colors: { info: { light: '#aa00aa', dark: '#f0a0f0' } } }),
     'content/index.mdx': `# Badges\n\n${HTTP_METHODS.map((m) => `<ApiMethod method="${m.toLowerCase()}" />`).join(' ')}\n`,
@@ -18,7 +22,7 @@ beforeAll(async () => {
   expect(site.result.warnings).toEqual([]); // a root without _snippets/ is fine
   server = await serveStatic(site.out);
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 });
