@@ -54,9 +54,12 @@ function snippetText(body: string, node: MdNode, snippets: ReadonlyMap<string, s
   if (source === undefined) return '';
   const vars = attribute(node, 'vars');
   const values = typeof vars === 'object' && vars !== null ? (vars as Record<string, unknown>) : {};
-  const filled = source.trim().replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (text, name: string) =>
-    Object.hasOwn(values, name) ? String(values[name]) : text,
-  );
+  const has = (name: string) => Object.hasOwn(values, name);
+  const filled = source
+    .trim()
+    // An attribute placeholder (`method={verb}`) becomes a quoted attribute value.
+    .replace(/=\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}/g, (text, name: string) => (has(name) ? `=${JSON.stringify(String(values[name]))}` : text))
+    .replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (text, name: string) => (has(name) ? String(values[name]) : text));
   return inlineSnippets(filled, snippets, depth + 1);
 }
 

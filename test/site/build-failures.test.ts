@@ -122,6 +122,15 @@ describe('ApiMethod and Snippet errors name the page and the value', () => {
     expect(error.message).not.toContain('"get"');
   });
 
+  it('fails when a snippet\'s method={verb} receives a value outside the seven, naming page and value', async () => {
+    const { error } = await failingBuild({
+      'content/api/list.mdx': '# List\n\n<Snippet file="endpoint.mdx" vars={{ verb: "FETCH" }} />\n',
+      '_snippets/endpoint.mdx': '<ApiMethod method={verb} /> the endpoint\n',
+    });
+    expect(error.code).toBe('build_failed');
+    expect(error.message).toContain('ApiMethod method "FETCH" on page /api/list/ is not one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD');
+  });
+
   it('fails on a missing snippet file, naming page and path', async () => {
     const { error } = await failingBuild({
       'content/guides/setup.mdx': '# Setup\n\n<Snippet file="_snippets/nope.mdx" />\n',

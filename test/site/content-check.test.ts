@@ -82,6 +82,16 @@ describe('refused content', () => {
     expect(problems.join('\n')).toContain(expected.includes(':') && /^\d/.test(expected) ? `content/p.mdx:${expected}` : expected);
   });
 
+  it('lets component attributes in snippets take placeholders, but not a Snippet\'s file or vars, nor in pages', () => {
+    const analysis = analyzeContent('<ApiMethod method={verb} /> <Callout kind={tone}>x</Callout>', { file: '_snippets/s.mdx', kind: 'snippet' });
+    expect(analysis.problems).toEqual([]);
+    expect(analysis.placeholders).toEqual(['verb', 'tone']);
+    expect(snippet('<Snippet file={which} />')).toEqual([expect.stringContaining('attribute file={which} on <Snippet> is not allowed')]);
+    expect(snippet('<Snippet file="a.mdx" vars={which} />')).toEqual([expect.stringContaining('attribute vars={which} on <Snippet> is not allowed')]);
+    expect(snippet('<div title={name}>x</div>')).toEqual([expect.stringContaining('attribute title={name} on <div> is not allowed')]);
+    expect(page('<ApiMethod method={verb} />')).toEqual([expect.stringContaining('attribute method={verb} on <ApiMethod> is not allowed')]);
+  });
+
   it('still refuses non-placeholder expressions in snippets', () => {
     expect(snippet('{a.b}\n\n{name()}')).toEqual([
       expect.stringContaining('_snippets/s.mdx:1:1: expression {a.b} is not allowed'),

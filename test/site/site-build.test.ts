@@ -48,7 +48,7 @@ const files: Record<string, string> = {
     '',
     '<div id="s-children"><Snippet file="_snippets/does-not-exist.mdx">Children **win** here</Snippet></div>',
     '',
-    '<div id="s-nested"><Snippet file="nested/outer.mdx" vars={{ who: "Outer" }} /></div>',
+    '<div id="s-nested"><Snippet file="nested/outer.mdx" vars={{ who: "Outer", verb: "delete" }} /></div>',
   ].join('\n'),
   '_snippets/intro.mdx': [
     '---',
@@ -64,7 +64,7 @@ const files: Record<string, string> = {
     'Inline `{name}` code.',
   ].join('\n'),
   '_snippets/legacy.md': '---\ntitle: Legacy\n---\n\nLegacy markdown for {who}.\n',
-  '_snippets/nested/outer.mdx': 'Outer for {who} <ApiMethod method="patch" />\n\n<Snippet file="_snippets/nested/inner.mdx" vars={{ depth: "two" }} />\n',
+  '_snippets/nested/outer.mdx': 'Outer for {who} <ApiMethod method="patch" /> <ApiMethod method={verb} />\n\n<Snippet file="_snippets/nested/inner.mdx" vars={{ depth: "two" }} />\n',
   '_snippets/nested/inner.mdx': 'Inner at depth {depth}.\n\n<Callout kind="tip">Tip inside a nested snippet</Callout>\n',
   'content/guides/index.mdx': '---\ntitle: Guides\n---\n\n# Every guide\n\nAll guides.\n',
   'content/guides/install.mdx': '---\norder: 2\ndescription: Install it.\n---\n\n# Install the CLI\n\nRun the installer.\n\n## Verify\n\nDone.\n',
@@ -163,6 +163,7 @@ describe('Snippet (spec 2.3, planned rule 3 in effect)', () => {
     const html = block(site.read('snippets/index.html'), 's-nested');
     expect(text(html)).toContain('Outer for Outer');
     expect(html).toContain('data-method="PATCH"');
+    expect(html).toContain('style="--method-color: var(--docs-danger)" data-method="DELETE">DELETE</span>'); // method={verb}
     expect(text(html)).toContain('Inner at depth two.');
     expect(html).toContain('class="callout callout-tip"');
   });
@@ -273,7 +274,7 @@ describe('site features (CONTRACT §9)', () => {
     expect(full).toContain('<div id="s-full">Hello **Ada**, here is <script>alert(1)</script> and {unmatched}.\n\n```bash\necho "Ada"\n```');
     expect(full).toContain('<div id="s-short">Legacy markdown for <i>Legacy</i>.</div>');
     expect(full).toContain('<div id="s-children">Children **win** here</div>');
-    expect(full).toContain('Outer for Outer <ApiMethod method="patch" />\n\nInner at depth two.');
+    expect(full).toContain('Outer for Outer <ApiMethod method="patch" /> <ApiMethod method="delete" />\n\nInner at depth two.');
     expect(full).not.toContain('<Snippet');
   });
 

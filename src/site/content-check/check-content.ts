@@ -116,7 +116,7 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
         return;
       case 'mdxJsxFlowElement':
       case 'mdxJsxTextElement':
-        checkElement(node, result, report);
+        checkElement(node, options.kind, result, report);
         break;
       case 'image':
       case 'definition':
@@ -173,7 +173,10 @@ function checkExpression(node: MdNode, kind: CheckOptions['kind'], result: Conte
   report(node, `expression {${shorten(source)}} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces${kind === 'snippet' ? ', and {name} placeholders in snippets' : ''}`);
 }
 
-function checkElement(node: MdNode, result: ContentAnalysis, report: Report) {
+/** An attribute value not known before rendering: a snippet placeholder, or an expression already reported. */
+const NOT_LITERAL = Symbol('not literal');
+
+function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentAnalysis, report: Report) {
   const name = node.name;
   if (!name) return; // fragment <>…</>
   const isComponent = /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
@@ -198,16 +201,24 @@ function checkElement(node: MdNode, result: ContentAnalysis, report: Report) {
       continue;
     }
     const expr = value.data?.estree?.body[0];
+    const placeholder = PLACEHOLDER.exec(value.value)?.[1];
     if (expr?.type === 'ExpressionStatement' && isLiteral(expr.expression)) {
       attrs.set(attrName, literalValue(expr.expression));
+    } else if (placeholder && kind === 'snippet' && isComponent && name !== 'Snippet') {
+      // `<ApiMethod method={verb} />` in a snippet: filled from vars (a Snippet's file and vars
+      // stay literal, so the snippet graph is known before the build).
+      if (!result.placeholders.includes(placeholder)) result.placeholders.push(placeholder);
+      attrs.set(attrName, NOT_LITERAL);
     } else {
       report(attr.position ? attr : node, `attribute ${attrName}={${shorten(value.value)}} on <${name}> is not allowed: only literal values`);
+      attrs.set(attrName, NOT_LITERAL);
     }
   }
   if (name === 'ApiMethod') checkApiMethod(node, attrs, report);
   if (name === 'Snippet') checkSnippet(node, attrs, result, report);
-  if (name === 'Callout' && attrs.has('kind') && !(CALLOUT_KINDS as readonly unknown[]).includes(attrs.get('kind'))) {
-    report(node, `Callout kind ${JSON.stringify(attrs.get('kind'))} is not one of ${CALLOUT_KINDS.join(', ')}`);
+  const calloutKind = attrs.get('kind');
+  if (name === 'Callout' && attrs.has('kind') && calloutKind !== NOT_LITERAL && !(CALLOUT_KINDS as readonly unknown[]).includes(calloutKind)) {
+    report(node, `Callout kind ${JSON.stringify(calloutKind)} is not one of ${CALLOUT_KINDS.join(', ')}`);
   }
 }
 
@@ -228,7 +239,7 @@ function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Repor
     return;
   }
   const method = attrs.get('method');
-  if (!normalizeMethod(method)) {
+  if (method !== NOT_LITERAL && !normalizeMethod(method)) {
     report(node, `ApiMethod method ${JSON.stringify(method)} is not one of ${HTTP_METHODS.join(', ')} (case-insensitive)`);
   }
 }
@@ -236,14 +247,14 @@ function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Repor
 function checkSnippet(node: MdNode, attrs: Map<string, unknown>, result: ContentAnalysis, report: Report) {
   const hasChildren = (node.children ?? []).length > 0;
   const file = attrs.get('file');
-  if (attrs.has('vars')) {
+  if (attrs.has('vars') && attrs.get('vars') !== NOT_LITERAL) {
     const vars = attrs.get('vars');
     const ok =
       typeof vars === 'object' && vars !== null && !Array.isArray(vars) &&
       Object.values(vars).every((v) => ['string', 'number', 'boolean'].includes(typeof v));
     if (!ok) report(node, 'Snippet vars must be an object of strings, as in vars={{ name: "Ada" }}');
   }
-  if (hasChildren) return; // children take precedence: no lookup, no error for a missing file
+  if (hasChildren || file === NOT_LITERAL) return; // children take precedence: no lookup, no error for a missing file
   if (file === undefined) {
     report(node, 'Snippet needs a file (a path under _snippets/) or children');
     return;

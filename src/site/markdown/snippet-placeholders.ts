@@ -1,10 +1,22 @@
 // Sätteri plugins that turn `{name}` placeholders in snippet files (under `_snippets/`) into a call
 // of the `fill` prop the Snippet component passes: it returns vars[name] as plain text, or the
 // visible `{name}` with a build warning. Placeholders in code blocks and inline code are filled
-// too: they are swapped for a marker that survives highlighting, then split out in the HTML tree.
+// too (swapped for a marker that survives highlighting, then split out in the HTML tree), and so
+// are component attributes written as `method={verb}`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HastPluginDefinition, HastPluginEntry, MdastPluginDefinition, MdastPluginEntry, MdastVisitorContext, PluginFactoryContext } from 'satteri';
+import type {
+  HastPluginDefinition,
+  HastPluginEntry,
+  HastVisitorContext,
+  MdastPluginDefinition,
+  MdastPluginEntry,
+  MdastVisitorContext,
+  MdxJsxFlowElementHast,
+  MdxJsxTextElementHast,
+  PluginFactoryContext,
+} from 'satteri';
+import { COMPONENT_NAMES } from '../components/catalog.ts';
 import type { Code, InlineCode } from 'mdast';
 
 const PLACEHOLDER_EXPR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
@@ -43,9 +55,26 @@ export function snippetMdastPlugin(contentRoot: string): MdastPluginEntry {
   } satisfies MdastPluginDefinition);
 }
 
+type JsxElement = MdxJsxFlowElementHast | MdxJsxTextElementHast;
+
+/** `<ApiMethod method={verb} />` in a snippet: the attribute takes vars.verb (Snippet itself is excluded by the checker). */
+function fillAttributes(node: Readonly<JsxElement>, ctx: HastVisitorContext) {
+  let changed = false;
+  const attributes = node.attributes.map((attr) => {
+    const source = attr.type === 'mdxJsxAttribute' && attr.value && typeof attr.value === 'object' ? attr.value.value : undefined;
+    const name = source === undefined ? undefined : PLACEHOLDER_EXPR.exec(source)?.[1];
+    if (attr.type !== 'mdxJsxAttribute' || !name) return attr;
+    changed = true;
+    return { type: 'mdxJsxAttribute' as const, name: attr.name, value: { type: 'mdxJsxAttributeValueExpression' as const, value: fillExpression(name) } };
+  });
+  if (changed) ctx.replaceNode(node, { ...node, attributes } as JsxElement);
+}
+
 export function snippetHastPlugin(contentRoot: string): HastPluginEntry {
   return inSnippets(contentRoot, {
     name: 'folio-snippet-placeholders',
+    mdxJsxFlowElement: { filter: [...COMPONENT_NAMES], visit: fillAttributes },
+    mdxJsxTextElement: { filter: [...COMPONENT_NAMES], visit: fillAttributes },
     mdxTextExpression(node, c) {
       const name = PLACEHOLDER_EXPR.exec(node.value)?.[1];
       if (name) c.replaceNode(node, { type: 'mdxTextExpression', value: fillExpression(name) });
