@@ -1,0 +1,43 @@
+// Where a project's files live under FOLIO_DATA_DIR. Every module that touches a project's files
+// asks here, so the layout is decided once:
+//
+//   projects/{id}/root/         the project's content root (content/, _snippets/, docs.json, public/):
+//                               written by the pages API, or replaced by each sync of its repository
+//   projects/{id}/git/          the local clone of the repository, reused between syncs
+//   projects/{id}/builds/{dep}/ one deployment's output; the live site is one of them
+//   projects/{id}/live          a symlink to the live build, switched atomically by rename
+//
+// Project ids are UUIDs chosen by the service, never user input, but they are checked anyway so a
+// bad id can never name a path outside the data dir.
+import path from 'node:path';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function checkedId(id: string): string {
+  if (!UUID.test(id)) throw new Error(`not a project or deployment id: ${JSON.stringify(id)}`);
+  return id;
+}
+
+export function projectDir(dataDir: string, projectId: string): string {
+  return path.join(dataDir, 'projects', checkedId(projectId));
+}
+
+export function contentRootDir(dataDir: string, projectId: string): string {
+  return path.join(projectDir(dataDir, projectId), 'root');
+}
+
+export function gitDir(dataDir: string, projectId: string): string {
+  return path.join(projectDir(dataDir, projectId), 'git');
+}
+
+export function buildsDir(dataDir: string, projectId: string): string {
+  return path.join(projectDir(dataDir, projectId), 'builds');
+}
+
+export function buildDir(dataDir: string, projectId: string, deploymentId: string): string {
+  return path.join(buildsDir(dataDir, projectId), checkedId(deploymentId));
+}
+
+export function liveLink(dataDir: string, projectId: string): string {
+  return path.join(projectDir(dataDir, projectId), 'live');
+}
