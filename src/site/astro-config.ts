@@ -46,5 +46,5 @@ export function roleConfig(): AstroUserConfig {
         },
       },
     },
-  } as AstroUserConfig;
+  };
 }

@@ -92,7 +92,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     let outcome = await worker.done;
     // Search indexing runs once Astro has exited, so their memory peaks never add up.
     if (outcome === 0) outcome = await startChild([PAGEFIND, '--site', outDir], buildRoot, env, limits, emit, true).done;
-    limits.dispose();
     if (outcome !== 0) await emptyDir(outDir); // never leave half a site behind
     if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`);
     if (outcome === 'canceled') return fail('canceled', [], 'build canceled');
@@ -104,9 +103,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   } catch (error) {
     worker.cancel();
     await worker.done;
-    limits.dispose();
     throw error;
   } finally {
+    limits.dispose();
     await fs.rm(buildRoot, { recursive: true, force: true });
   }
 }
