@@ -174,7 +174,7 @@ describe('site configuration and build limits', () => {
       'docs.json': JSON.stringify({ navigation: [{ group: 'Start', pages: ['index', 'guides/missing'] }] }),
     });
     expect(error.code).toBe('build_failed');
-    expect(error.message).toContain('docs.json: navigation.0.pages.1: no page "guides/missing"');
+    expect(error.message).toMatch(/^docs\.json: navigation\.0\.pages\.1: no page "guides\/missing"/m);
   });
 
   it('fails when two files would be served at the same address', async () => {

@@ -46,7 +46,7 @@ export interface ContentAnalysis {
 
 /** Formats a problem the way build logs and API errors show it. */
 export function formatProblem(p: Problem): string {
-  return `${p.file}:${p.line}:${p.column}: ${p.message}`;
+  return p.file ? `${p.file}:${p.line}:${p.column}: ${p.message}` : p.message;
 }
 
 /** Every problem of one page or snippet; an empty list means it may be built. */
