@@ -20,6 +20,8 @@ const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   slug_taken: 409,
   domain_taken: 409,
   name_taken: 409,
+  page_exists: 409,
+  source_managed: 409,
 };
 
 /** Turns any thrown value into an ApiError; unknown errors become a 500 without details. */

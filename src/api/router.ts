@@ -1,4 +1,5 @@
-// A tiny router for the /v1 route table: `:name` matches one path segment.
+// A tiny router for the /v1 route table: `:name` matches one path segment; a last segment `*name`
+// matches one or more segments, joined with `/` (a page path such as `guides/install`).
 import type { Scope } from '../service/scopes.ts';
 import type { Folio, Principal } from '../service/folio.ts';
 
@@ -42,11 +43,14 @@ export function createRouter(routes: Route[]): (method: string, pathname: string
   const compiled: Compiled[] = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
 
   const matchPath = (segments: string[], parts: string[]): Record<string, string> | undefined => {
-    if (segments.length !== parts.length) return undefined;
+    const rest = segments.at(-1)?.startsWith('*') ? segments.length - 1 : -1;
+    if (rest >= 0 ? parts.length <= rest : segments.length !== parts.length) return undefined;
     const params: Record<string, string> = {};
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i];
-      if (segment.startsWith(':')) {
+      if (i === rest) {
+        params[segment.slice(1)] = parts.slice(i).join('/');
+      } else if (segment.startsWith(':')) {
         if (parts[i] === '') return undefined;
         params[segment.slice(1)] = parts[i];
       } else if (segment !== parts[i]) return undefined;

@@ -1,6 +1,7 @@
 // The /v1 route table. A later resource adds its routes here (one entry per endpoint).
 import { readFile } from 'node:fs/promises';
 import { ApiError } from './http.ts';
+import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
 import { createRouter, type Route } from './router.ts';
 
@@ -24,5 +25,5 @@ function openapiRoute(file: string): Route {
 
 /** Builds the router for the API; `openapiFile` is the path of src/api/openapi.json. */
 export function createApiRouter(openapiFile: string) {
-  return createRouter([openapiRoute(openapiFile), ...projectRoutes]);
+  return createRouter([openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes]);
 }

@@ -5,7 +5,9 @@ export type DomainErrorCode =
   | 'not_found'
   | 'slug_taken'
   | 'domain_taken'
-  | 'name_taken';
+  | 'name_taken'
+  | 'page_exists'
+  | 'source_managed';
 
 export class DomainError extends Error {
   override name = 'DomainError';

@@ -3,6 +3,8 @@
 import type { Config, Plan } from './config.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
+import { createPagesService, type PagesService } from './pages/service.ts';
+import { removeProjectFiles } from './project-files.ts';
 import { createProjectsService, type ProjectHooks, type ProjectsService } from './projects.ts';
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import type { Scope } from './scopes.ts';
@@ -19,6 +21,7 @@ export interface Folio {
   config: Config;
   store: Store;
   projects: ProjectsService;
+  pages: PagesService;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
@@ -33,11 +36,23 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   // Hashes of keys seen recently, so a busy client is not re-hashed on every request. Only keys
   // that exist are remembered; revocation is still checked on the stored record every time.
   const knownHashes = new Map<string, string>();
+  // A deleted project's files go with it (CONTRACT §6), after any hook of the caller.
+  const projectHooks: ProjectHooks = {
+    ...hooks,
+    async onProjectDeleted(project) {
+      await hooks.onProjectDeleted?.(project);
+      pages.forgetProject(project.id);
+      await removeProjectFiles(config.dataDir, project.id);
+    },
+  };
+  const projects = createProjectsService(store, config, projectHooks);
+  const pages = createPagesService(config, projects);
 
   return {
     config,
     store,
-    projects: createProjectsService(store, config, hooks),
+    projects,
+    pages,
 
     async authenticate(token) {
       if (!looksLikeKey(token)) return undefined;

@@ -9,6 +9,7 @@
 //
 // Project ids are UUIDs chosen by the service, never user input, but they are checked anyway so a
 // bad id can never name a path outside the data dir.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,4 +41,9 @@ export function buildDir(dataDir: string, projectId: string, deploymentId: strin
 
 export function liveLink(dataDir: string, projectId: string): string {
   return path.join(projectDir(dataDir, projectId), 'live');
+}
+
+/** Removes every file of a project (content root, clone, builds, live link). */
+export async function removeProjectFiles(dataDir: string, projectId: string): Promise<void> {
+  await rm(projectDir(dataDir, projectId), { recursive: true, force: true, maxRetries: 3 });
 }

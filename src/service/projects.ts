@@ -40,6 +40,8 @@ export interface ProjectHooks {
    * changing source_repo). The deployments issue fills this in to queue the first deployment.
    */
   onRepositoryConnected?(project: ProjectRecord): void | Promise<void>;
+  /** Called after a project is removed from the store, to remove its files and caches. */
+  onProjectDeleted?(project: ProjectRecord): void | Promise<void>;
 }
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/;
@@ -134,8 +136,9 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     },
 
     async delete(orgId, id) {
-      await owned(orgId, id);
+      const project = await owned(orgId, id);
       await store.deleteProject(id);
+      await hooks.onProjectDeleted?.(project);
     },
 
     async findByHost(host) {

@@ -1,0 +1,206 @@
+// Pages (CONTRACT §7): the domain operations behind the /v1/projects/{id}/pages endpoints. A page
+// is an `.md`/`.mdx` file under `content/` of the project's content root (project-files.ts).
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { DomainError } from '../errors.ts';
+import { contentRootDir } from '../project-files.ts';
+import type { Project, ProjectsService } from '../projects.ts';
+import { createPageCatalog, type ListedPage } from './catalog.ts';
+import { checkPageContent } from './content-check.ts';
+import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, writeFileAtomic } from './files.ts';
+import { createLocks } from './locks.ts';
+import { pageAddress, pagePathProblem, sameAddressPath } from './paths.ts';
+import type { CreatePageInput, UpdatePageInput } from './rules.ts';
+
+export const MAX_PAGES_PER_PROJECT = 10_000;
+
+/** A page as the API shows it; `content` only in get, create and update answers. */
+export interface Page {
+  path: string;
+  title: string;
+  description?: string;
+  content?: string;
+  source: 'repository' | 'api';
+  url: string;
+  updated_at: string;
+}
+
+export interface PageList {
+  data: Page[];
+  next_cursor: string | null;
+}
+
+export interface PagesService {
+  list(orgId: string, projectId: string, limit: number, cursor?: string): Promise<PageList>;
+  get(orgId: string, projectId: string, pagePath: string): Promise<Page>;
+  create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page>;
+  update(orgId: string, projectId: string, pagePath: string, input: UpdatePageInput): Promise<Page>;
+  delete(orgId: string, projectId: string, pagePath: string): Promise<void>;
+  /** Drops cached knowledge of a deleted project's pages. */
+  forgetProject(projectId: string): void;
+}
+
+function encodeCursor(pagePath: string): string {
+  return Buffer.from(`page:${pagePath}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const pagePath = text.startsWith('page:') ? text.slice('page:'.length) : '';
+  if (pagePathProblem(pagePath)) throw new DomainError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
+  return pagePath;
+}
+
+/** Index of the first page whose path sorts after `after`. */
+function firstAfter(pages: ListedPage[], after: string): number {
+  let lo = 0;
+  let hi = pages.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pages[mid]!.path <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function checkedPath(pagePath: string): string {
+  const problem = pagePathProblem(pagePath);
+  if (problem) throw new DomainError('invalid_request', problem);
+  return pagePath;
+}
+
+const notFound = (pagePath: string) => new DomainError('not_found', `page "${pagePath}" not found`);
+
+const formatOf = (file: string): 'md' | 'mdx' => (file.endsWith('.md') ? 'md' : 'mdx');
+
+export function createPagesService(config: Config, projects: ProjectsService): PagesService {
+  const catalog = createPageCatalog();
+  const locks = createLocks();
+  const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
+  const contentOf = (projectId: string) => path.join(rootOf(projectId), 'content');
+
+  const view = (project: Project, page: { path: string; title: string; description?: string; mtimeMs: number }, content?: string): Page => {
+    const result: Page = { path: page.path, title: page.title } as Page;
+    if (page.description !== undefined) result.description = page.description;
+    if (content !== undefined) result.content = content;
+    result.source = project.source_repo ? 'repository' : 'api';
+    result.url = project.url + pageAddress(page.path);
+    // Rounded as fs.Stats#mtime rounds, so updated_at equals the file's mtime as tools show it.
+    result.updated_at = new Date(Math.round(page.mtimeMs)).toISOString();
+    return result;
+  };
+
+  /** The project, for a write: a repository's pages change only through a sync. */
+  const writable = async (orgId: string, projectId: string): Promise<Project> => {
+    const project = await projects.get(orgId, projectId);
+    if (project.source_repo) {
+      throw new DomainError(
+        'source_managed',
+        `pages of a project connected to a repository are read-only; change them in ${project.source_repo} (or disconnect it with PATCH source_repo null)`,
+      );
+    }
+    return project;
+  };
+
+  /** Reads a page fresh from disk (and warms the list's cache with it). */
+  const read = async (project: Project, pagePath: string) => {
+    const found = await findPageFile(contentOf(project.id), pagePath);
+    if (!found) throw notFound(pagePath);
+    const { text, mtimeMs, size } = await readPageText(found.abs).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ELOOP') throw notFound(pagePath);
+      throw err;
+    });
+    const parsed = parsePage(text, pagePath);
+    catalog.remember(found.abs, mtimeMs, size, parsed.description === undefined ? { title: parsed.title } : { title: parsed.title, description: parsed.description });
+    return { ...found, ...parsed, path: pagePath, mtimeMs };
+  };
+
+  const written = async (project: Project, pagePath: string, abs: string, title: string, description: string | undefined, content: string) => {
+    catalog.changed(contentOf(project.id));
+    const { mtimeMs } = await lstat(abs);
+    return view(project, { path: pagePath, title, description, mtimeMs }, content);
+  };
+
+  return {
+    async list(orgId, projectId, limit, cursor) {
+      const project = await projects.get(orgId, projectId);
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const pages = await catalog.list(contentOf(project.id));
+      const start = after === undefined ? 0 : firstAfter(pages, after);
+      const slice = pages.slice(start, start + limit);
+      const more = start + limit < pages.length;
+      return { data: slice.map((p) => view(project, p)), next_cursor: more ? encodeCursor(slice.at(-1)!.path) : null };
+    },
+
+    async get(orgId, projectId, pagePath) {
+      const project = await projects.get(orgId, projectId);
+      const page = await read(project, checkedPath(pagePath));
+      return view(project, page, page.body);
+    },
+
+    async create(orgId, projectId, input) {
+      const project = await writable(orgId, projectId);
+      const contentDir = contentOf(project.id);
+      await checkPageContent(input.content, 'mdx', rootOf(project.id));
+      // One create at a time per project: the page limit and the address checks stay exact.
+      return locks.run(`create:${project.id}`, async () => {
+        const count = (await catalog.list(contentDir)).length;
+        if (count >= MAX_PAGES_PER_PROJECT) {
+          throw new DomainError('invalid_request', `a project has at most ${MAX_PAGES_PER_PROJECT} pages: delete a page before creating another`);
+        }
+        const existing = await findPageFile(contentDir, input.path);
+        if (existing) throw new DomainError('page_exists', `page "${input.path}" already exists (content/${existing.file})`);
+        const twin = sameAddressPath(input.path);
+        const other = twin === undefined ? undefined : await findPageFile(contentDir, twin);
+        if (other) {
+          throw new DomainError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
+        }
+        const file = `${input.path}.mdx`;
+        await makeFolders(contentDir, file);
+        const yaml = editFrontmatter(undefined, { title: input.title, description: input.description });
+        const abs = path.join(contentDir, file);
+        await writeFileAtomic(abs, pageFileText(yaml, input.content), true).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'EEXIST') throw new DomainError('page_exists', `page "${input.path}" already exists`);
+          throw err;
+        });
+        return written(project, input.path, abs, input.title, input.description, input.content);
+      });
+    },
+
+    async update(orgId, projectId, pagePath, input) {
+      const project = await writable(orgId, projectId);
+      checkedPath(pagePath);
+      // Read-modify-write under the page's lock, so concurrent updates never lose each other.
+      return locks.run(`page:${project.id}:${pagePath}`, async () => {
+        const page = await read(project, pagePath);
+        if (input.title === undefined && input.description === undefined && input.content === undefined) {
+          return view(project, page, page.body);
+        }
+        if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id));
+        const yaml = input.title !== undefined || input.description !== undefined
+          ? editFrontmatter(page.yaml, { title: input.title, description: input.description })
+          : (page.yaml ?? '').replace(/^\r?\n/, '');
+        const content = input.content ?? page.body;
+        await writeFileAtomic(page.abs, pageFileText(yaml, content), false);
+        const updated = parsePage(pageFileText(yaml, content), pagePath);
+        return written(project, pagePath, page.abs, updated.title, updated.description, content);
+      });
+    },
+
+    async delete(orgId, projectId, pagePath) {
+      const project = await writable(orgId, projectId);
+      checkedPath(pagePath);
+      await locks.run(`page:${project.id}:${pagePath}`, async () => {
+        const found = await findPageFile(contentOf(project.id), pagePath);
+        if (!found) throw notFound(pagePath);
+        await removeFile(found.abs);
+        catalog.changed(contentOf(project.id));
+      });
+    },
+
+    forgetProject(projectId) {
+      catalog.forget(contentOf(projectId));
+    },
+  };
+}
