@@ -40,7 +40,8 @@ if (import.meta.main) {
   } catch (error) {
     const e = error as { message?: string; loc?: { file?: string; line?: number; column?: number }; id?: string };
     const where = e.loc?.file ? `${e.loc.file}:${e.loc.line ?? 1}:${e.loc.column ?? 1}: ` : '';
-    console.error(`[folio] error: ${where}${e.message ?? String(error)}`);
+    // Every line marked, so the parent keeps all of a multi-line message (an OpenAPI file's problems).
+    for (const line of `${where}${e.message ?? String(error)}`.split('\n')) console.error(`[folio] error: ${line}`);
     process.exitCode = 1;
   }
 }
