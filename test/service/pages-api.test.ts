@@ -2,6 +2,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
@@ -514,5 +516,29 @@ describe('authorization', () => {
     const put = await api('PUT', `${p.pages}/guides/install`, { body: {} });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, PATCH, DELETE');
+  });
+});
+
+describe('the OpenAPI document agrees with the answers', () => {
+  it('page, page list and error answers validate against src/api/openapi.json', async () => {
+    const doc = JSON.parse(await readFile(path.join(import.meta.dirname, '../../src/api/openapi.json'), 'utf8'));
+    const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+    ajv.addSchema(doc, 'folio');
+    const check = (schema: string, value: unknown) => {
+      const valid = ajv.validate({ $ref: `folio#/components/schemas/${schema}` }, value);
+      expect(valid ? [] : ajv.errors, schema).toEqual([]);
+    };
+    const p = await newProject();
+    const created = await createPage(p, { path: 'guides/install', title: 'Install', description: 'D', content: '# Install' });
+    check('Page', created.body);
+    await put(p.root, 'content/Odd Name.md', 'x');
+    check('Page', (await api('GET', `${p.pages}/Odd%20Name`)).body);
+    check('Page', (await api('PATCH', `${p.pages}/guides/install`, { body: { description: null } })).body);
+    check('PageList', (await api('GET', `${p.pages}?limit=1`)).body);
+    check('Error', (await createPage(p, { path: 'guides/install', title: 'Again', content: 'x' })).body);
+    check('Error', (await createPage(p, { path: 'x', title: 'X', content: '<Nope />' })).body);
+    const pathPattern = new RegExp(doc.components.schemas.PageCreate.properties.path.pattern, 'u');
+    expect(pathPattern.test(created.body.path)).toBe(true);
   });
 });
