@@ -1,10 +1,11 @@
-// The pages of a site and their navigation. A site's pages come from page sources: today the MDX
-// content collection; generated pages (OpenAPI reference pages) plug in as another SitePage kind
-// and another PageSource, and the catch-all route dispatches on `kind`.
+// The pages of a site and their navigation. A site's pages come from page sources: the MDX
+// content collection, and the OpenAPI reference pages generated from the file docs.json names.
+// Each source gives a SitePage kind; the catch-all route dispatches on `kind`.
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
 import { siteSettings } from './settings.ts';
-import type { HttpMethod } from './components/catalog.ts';
+import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
+import { loadOpenApiPages, type OperationPageModel } from './openapi/index.ts';
 
 interface PageBase {
   /** Page path without extension: `index`, `guides/install` (CONTRACT §7). */
@@ -22,8 +23,14 @@ export interface ContentPage extends PageBase {
   hasOwnTitle: boolean;
 }
 
-/** Every kind of page a site can have. Add generated kinds here (e.g. `OpenApiPage`). */
-export type SitePage = ContentPage;
+/** A page generated for one operation of the site's OpenAPI file (CONTRACT §11). */
+export interface OpenApiPage extends PageBase {
+  kind: 'openapi';
+  operation: OperationPageModel;
+}
+
+/** Every kind of page a site can have. */
+export type SitePage = ContentPage | OpenApiPage;
 
 export interface NavLink {
   type: 'link';
@@ -40,7 +47,10 @@ export interface NavGroup {
 }
 export type NavItem = NavLink | NavGroup;
 
-/** What a page source contributes: pages, and navigation groups to append after the configured ones. */
+/**
+ * What a page source contributes: pages, and navigation groups appended after the configured or
+ * derived navigation (less the pages docs.json navigation already places elsewhere).
+ */
 export interface PageSourceResult {
   pages: SitePage[];
   navGroups?: NavGroup[];
@@ -48,7 +58,10 @@ export interface PageSourceResult {
 export type PageSource = () => Promise<PageSourceResult>;
 
 /** The page sources of every site, in order. Generated pages are added by appending a source here. */
-export const pageSources: PageSource[] = [contentPages];
+export const pageSources: PageSource[] = [contentPages, openApiPages];
+
+/** Where generated API reference pages live: `/api-reference/create-project/`. */
+export const API_REFERENCE_PREFIX = 'api-reference';
 
 export interface SiteModel {
   pages: SitePage[];
@@ -75,7 +88,8 @@ async function buildModel(): Promise<SiteModel> {
   const nav = config.navigation
     ? config.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
     : derivedNav(pages.filter((p) => p.kind === 'content'));
-  for (const r of results) nav.push(...(r.navGroups ?? []));
+  const placed = new Set(flatten(nav).map((l) => l.path));
+  for (const r of results) nav.push(...(r.navGroups ?? []).map((g) => withoutPlaced(g, placed)).filter((g) => g.items.length > 0));
   const sequence = flatten(nav).map((link) => byPath.get(link.path)!);
   return { pages, byPath, nav, sequence };
 }
@@ -83,6 +97,29 @@ async function buildModel(): Promise<SiteModel> {
 async function contentPages(): Promise<PageSourceResult> {
   const entries = await getCollection('pages');
   return { pages: entries.map(toContentPage) };
+}
+
+/**
+ * One page per operation of the OpenAPI file(s) docs.json names, and a sidebar group per tag.
+ * Runs once per build (siteModel is cached); an invalid file throws an OpenApiError naming the
+ * file and the location, which fails the build.
+ */
+async function openApiPages(): Promise<PageSourceResult> {
+  const { contentRoot } = siteSettings();
+  const { openapi } = loadDocsConfig(contentRoot);
+  if (!openapi) return { pages: [] };
+  const { pages, groups } = await loadOpenApiPages(contentRoot, openapi, { prefix: API_REFERENCE_PREFIX });
+  if (!import.meta.env.DEV) console.log(`[folio] openapi: ${[openapi].flat().join(', ')}: ${pages.length} operation page(s)`);
+  const byPath = new Map(
+    pages.map((operation): [string, OpenApiPage] => [
+      operation.path,
+      { kind: 'openapi', path: operation.path, title: operation.title, description: `${operation.method.toUpperCase()} ${operation.apiPath}`, operation },
+    ]),
+  );
+  return {
+    pages: [...byPath.values()],
+    navGroups: groups.map((group) => ({ type: 'group', title: group.label, items: group.items.map((item) => link(byPath.get(item.path)!)) })),
+  };
 }
 
 function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
@@ -127,7 +164,10 @@ function humanize(name: string): string {
 }
 
 function link(page: SitePage): NavLink {
-  return { type: 'link', title: page.title, path: page.path, href: pageHref(page.path) };
+  const navLink: NavLink = { type: 'link', title: page.title, path: page.path, href: pageHref(page.path) };
+  const method = page.kind === 'openapi' ? normalizeMethod(page.operation.method) : undefined;
+  if (method) navLink.method = method;
+  return navLink;
 }
 
 function configuredGroup(group: NavGroupConfig, key: string, byPath: Map<string, SitePage>): NavGroup {
@@ -135,10 +175,15 @@ function configuredGroup(group: NavGroupConfig, key: string, byPath: Map<string,
     if (typeof item !== 'string') return configuredGroup(item, `${key}.pages.${i}`, byPath);
     const path = item.replace(/^\/+|\/+$/g, '') || 'index';
     const page = byPath.get(path) ?? byPath.get(`${path}/index`);
-    if (!page) throw new Error(`docs.json: ${key}.pages.${i}: no page "${item}" (expected a file content/${path}.mdx or .md)`);
+    if (!page) throw new Error(`docs.json: ${key}.pages.${i}: no page "${item}" (${expectedSource(path)})`);
     return link(page);
   });
   return { type: 'group', title: group.group, items };
+}
+
+function expectedSource(path: string): string {
+  if (path.startsWith(`${API_REFERENCE_PREFIX}/`)) return 'no operation of the OpenAPI file has this page path';
+  return `expected a file content/${path}.mdx or .md`;
 }
 
 /** Navigation from folders: top-level pages first, then one group per folder; `order`, then title. */
@@ -174,6 +219,13 @@ function comparePages(a: SitePage, b: SitePage): number {
   const bo = b.order ?? Number.POSITIVE_INFINITY;
   if (ao !== bo) return ao - bo;
   return a.title.localeCompare(b.title);
+}
+
+function withoutPlaced(group: NavGroup, placed: ReadonlySet<string>): NavGroup {
+  const items = group.items
+    .map((item) => (item.type === 'link' ? item : withoutPlaced(item, placed)))
+    .filter((item) => (item.type === 'link' ? !placed.has(item.path) : item.items.length > 0));
+  return { ...group, items };
 }
 
 function flatten(items: NavItem[]): NavLink[] {

@@ -2,6 +2,7 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { loadDocsConfig } from './docs-config.ts';
 import { inlineSnippets } from './llms-markdown.ts';
+import { operationToMarkdown } from './openapi/index.ts';
 import { pageHref, siteModel, type SitePage } from './pages.ts';
 import { siteSettings } from './settings.ts';
 
@@ -44,7 +45,7 @@ export async function llmsFullTxt(): Promise<string> {
   const { sequence, pages } = await siteModel();
   const listed = [...sequence, ...pages.filter((p) => !sequence.includes(p))];
   // Only when used: Astro warns when asked for an empty collection.
-  const usesSnippets = listed.some((p) => p.entry.body?.includes('<Snippet'));
+  const usesSnippets = listed.some((p) => p.kind === 'content' && p.entry.body?.includes('<Snippet'));
   const entries: CollectionEntry<'snippets'>[] = usesSnippets ? await getCollection('snippets') : [];
   const snippets = new Map(entries.map((s): [string, string] => [s.id, s.body ?? '']));
   const parts = [`# ${siteName()}`];
@@ -53,10 +54,13 @@ export async function llmsFullTxt(): Promise<string> {
 }
 
 function pageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): string {
-  const source = (page.entry.body ?? '').trim();
-  const body = page.entry.filePath?.endsWith('.md') ? source : inlineSnippets(source, snippets);
+  const source = `Source: ${absolute(pageHref(page.path))}`;
+  // Generated pages: the operation's heading first, then where it lives, then the rest.
+  if (page.kind === 'openapi') return operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`);
+  const text = (page.entry.body ?? '').trim();
+  const body = page.entry.filePath?.endsWith('.md') ? text : inlineSnippets(text, snippets);
   const head = page.hasOwnTitle ? [] : [`# ${page.title}`];
   if (page.description) head.push(`> ${page.description}`);
-  head.push(`Source: ${absolute(pageHref(page.path))}`);
+  head.push(source);
   return `${head.join('\n\n')}\n\n${body}`;
 }

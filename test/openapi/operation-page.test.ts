@@ -46,7 +46,7 @@ describe('OperationPage', () => {
   it('shows the ApiMethod badge beside the title, coloured by its theme token', async () => {
     const html = clean(await render(page('get-pet-by-id')));
     expect(html).toContain(
-      '<h1 class="openapi-title"><span class="api-method api-method-get" style="--method-color: var(--docs-success)" data-method="GET">GET</span><span class="openapi-title-text">Find a pet</span></h1>',
+      '<h1 class="openapi-title"><span class="api-method api-method-get" style="--method-color: var(--docs-success)" data-method="GET">GET</span> <span class="openapi-title-text" data-pagefind-meta="title">Find a pet</span></h1>',
     );
     const post = clean(await render(page('list-pets-2')));
     expect(post).toContain('style="--method-color: var(--docs-info)" data-method="POST">POST</span>');

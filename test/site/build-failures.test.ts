@@ -177,6 +177,33 @@ describe('site configuration and build limits', () => {
     expect(error.message).toMatch(/^docs\.json: navigation\.0\.pages\.1: no page "guides\/missing"/m);
   });
 
+  it('fails on an invalid OpenAPI file, naming the file, line, column and JSON pointer', async () => {
+    const spec = [
+      'openapi: 3.0.3',
+      'info: { title: T, version: "1" }',
+      'paths:',
+      '  /items:',
+      '    get:',
+      '      parameters:',
+      '        - { name: q, in: query, schema: { type: strin } }',
+      '      responses:',
+      "        '200': { description: OK }",
+      '',
+    ].join('\n');
+    const { error, log } = await failingBuild({ ...page('Hi'), 'specs/api.yaml': spec, 'docs.json': JSON.stringify({ openapi: 'specs/api.yaml' }) });
+    expect(error.code).toBe('build_failed');
+    expect(error.message).toMatch(/^Invalid OpenAPI document specs\/api\.yaml:$/m);
+    expect(error.message).toMatch(/specs\/api\.yaml:7:\d+ at #\/paths\/~1items\/get\/parameters\/0\/schema\/type: /);
+    expect(log.join('\n')).toContain('specs/api.yaml:7:');
+  });
+
+  it('fails when the OpenAPI file named in docs.json is missing or outside the content root', async () => {
+    const missing = await failingBuild({ ...page('Hi'), 'docs.json': JSON.stringify({ openapi: ['openapi.yaml'] }) });
+    expect(missing.error.message).toBe('OpenAPI file "openapi.yaml" not found in the content root');
+    const outside = await failingBuild({ ...page('Hi'), 'docs.json': JSON.stringify({ openapi: '../../etc/passwd' }) });
+    expect(outside.error.message).toBe('OpenAPI file "../../etc/passwd" is outside the content root');
+  });
+
   it('fails when two files would be served at the same address', async () => {
     const { error } = await failingBuild({
       ...page('Hi'),

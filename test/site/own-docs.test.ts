@@ -1,6 +1,8 @@
-// Folio's own documentation (the top-level content root) builds cleanly and documents every endpoint.
+// Folio's own documentation (the top-level content root) builds cleanly and documents every endpoint
+// (the API reference is generated from src/api/openapi.json).
+import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { article, buildRoot, text, type BuiltSite } from './helpers.ts';
+import { article, buildRoot, sidebarOf, text, type BuiltSite } from './helpers.ts';
 
 let site: BuiltSite;
 beforeAll(async () => {
@@ -13,33 +15,35 @@ describe("Folio's own docs", () => {
     expect(site.result.warnings).toEqual([]);
   });
 
-  it('have the quickstart, configuration, API, authoring guide and content-root pages', () => {
-    for (const page of ['quickstart', 'configuration', 'api', 'api/projects', 'api/pages', 'api/deployments', 'api/errors', 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root']) {
+  it('have the quickstart, configuration, API guides, authoring guide and content-root pages', () => {
+    const guides = ['api', 'api/authentication', 'api/pagination', 'api/rate-limits', 'api/errors', 'api/projects', 'api/pages', 'api/deployments'];
+    for (const page of ['quickstart', 'configuration', ...guides, 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root']) {
       expect(site.exists(`${page}/index.html`), page).toBe(true);
     }
   });
 
-  it('document every endpoint of CONTRACT §4 under a heading with its ApiMethod badge', () => {
-    const endpoints: Array<[string, string, string]> = [
-      ['api/projects', 'POST', 'Create a project'],
-      ['api/projects', 'GET', 'List projects'],
-      ['api/projects', 'GET', 'Get a project'],
-      ['api/projects', 'PATCH', 'Update a project'],
-      ['api/projects', 'DELETE', 'Delete a project'],
-      ['api/pages', 'GET', 'List pages'],
-      ['api/pages', 'GET', 'Get a page'],
-      ['api/pages', 'POST', 'Create a page'],
-      ['api/pages', 'PATCH', 'Update a page'],
-      ['api/pages', 'DELETE', 'Delete a page'],
-      ['api/deployments', 'POST', 'Trigger a deployment'],
-      ['api/deployments', 'GET', 'List deployments'],
-      ['api/deployments', 'GET', 'Get a deployment'],
-      ['api/deployments', 'GET', "Read a deployment's log"],
-    ];
-    for (const [page, method, title] of endpoints) {
-      const html = article(site.read(`${page}/index.html`));
-      const heading = new RegExp(`<h2[^>]*><span class="api-method[^"]*"[^>]*data-method="${method}">${method}</span> ${title.replace("'", '(?:\'|’|&#39;)')}</h2>`);
-      expect(html, `${method} ${title}`).toMatch(heading);
+  it('generate the API reference from src/api/openapi.json: a page per endpoint with its badge, grouped by tag in the sidebar', () => {
+    const document = JSON.parse(fs.readFileSync('src/api/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { operationId: string; summary: string }>> };
+    const operations = Object.values(document.paths).flatMap((item) => Object.entries(item).filter(([, op]) => op.operationId));
+    expect(operations.length).toBeGreaterThanOrEqual(16);
+    for (const [method, op] of operations) {
+      const slug = op.operationId.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+      const html = article(site.read(`api-reference/${slug}/index.html`));
+      const verb = method.toUpperCase();
+      expect(html, op.operationId).toMatch(new RegExp(`<h1 class="openapi-title"[^>]*><span class="api-method[^"]*"[^>]*data-method="${verb}">${verb}</span> `));
+      expect(text(html)).toContain(op.summary.replace("'", '&#39;'));
+    }
+    const nav = sidebarOf(site.read('api/index.html'));
+    const groups = [...nav.matchAll(/<p class="group-title">([^<]+)<\/p>/g)].map((m) => m[1]);
+    expect(groups).toEqual(['Get started', 'Writing docs', 'API guides', 'Projects', 'Pages', 'Deployments', 'Meta']);
+    expect(nav).toContain('data-method="POST">POST</span> Create a project</a>');
+  });
+
+  it('keep endpoint details in the generated reference only: the projects guide links to it', () => {
+    const projects = article(site.read('api/projects/index.html'));
+    expect(projects).not.toMatch(/<h2[^>]*><span class="api-method/);
+    for (const slug of ['create-project', 'list-projects', 'get-project', 'update-project', 'delete-project']) {
+      expect(projects).toContain(`href="/api-reference/${slug}/"`);
     }
   });
 

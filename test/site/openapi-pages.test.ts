@@ -1,0 +1,146 @@
+// OpenAPI reference pages in a real site build (CONTRACT §11, issue 6): one fixture content root
+// naming a 3.0 YAML spec and a 3.1 JSON spec (with a $ref into a second file), built once.
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { article, buildFixture, sidebarOf, text, type BuiltSite } from './helpers.ts';
+import { PETSTORE_30_YAML, TODO_31, TODO_PATCH_SCHEMA } from '../openapi/fixtures.ts';
+
+const SITE = 'https://docs.example.com';
+let site: BuiltSite;
+
+beforeAll(async () => {
+  site = await buildFixture(
+    {
+      'content/index.mdx': '# Home\n\nWelcome.\n',
+      'content/guide.mdx': '# Guide\n\nHow to use the pet store.\n',
+      'specs/pets.yaml': PETSTORE_30_YAML,
+      'specs/todos/openapi.json': JSON.stringify(TODO_31, null, 2),
+      'specs/todos/schemas/todo-patch.json': JSON.stringify(TODO_PATCH_SCHEMA),
+      'docs.json': JSON.stringify({
+        name: 'Pets',
+        openapi: ['specs/pets.yaml', 'specs/todos/openapi.json'],
+        // A generated page named in the navigation is placed there instead of in its tag's group.
+        navigation: [{ group: 'Start', pages: ['index', 'guide', 'api-reference/get-todo'] }],
+      }),
+    },
+    { siteUrl: SITE },
+  );
+}, 180_000);
+
+const OPERATIONS = ['get-pet-by-id', 'delete-pet', 'list-pets', 'list-pets-2', 'get-store-inventory', 'get-health', 'get-todo', 'update-todo'];
+const page = (slug: string) => site.read(`api-reference/${slug}/index.html`);
+/** The h1 of a generated page. */
+const title = (html: string) => /<h1 class="openapi-title"[^>]*>[\s\S]*?<\/h1>/.exec(article(html))?.[0] ?? '';
+
+describe('generated operation pages', () => {
+  it('build without warnings, one page per visible operation under /api-reference/, the OpenAPI files read once', () => {
+    expect(site.result.error).toBeUndefined();
+    expect(site.result.warnings).toEqual([]);
+    const built = fs.readdirSync(path.join(site.out, 'api-reference')).sort();
+    expect(built).toEqual([...OPERATIONS].sort());
+    // x-hidden: true leaves the operation out entirely.
+    expect(site.exists('api-reference/internal-only/index.html')).toBe(false);
+    expect(site.result.log.filter((l) => l.startsWith('[folio] openapi:'))).toEqual([
+      '[folio] openapi: specs/pets.yaml, specs/todos/openapi.json: 8 operation page(s)',
+    ]);
+  });
+
+  it('put the ApiMethod badge beside the title, coloured by the method\'s theme token', () => {
+    const badges: Array<[string, string, string]> = [
+      ['get-pet-by-id', 'GET', '--docs-success'],
+      ['list-pets-2', 'POST', '--docs-info'],
+      ['delete-pet', 'DELETE', '--docs-danger'],
+      ['update-todo', 'PATCH', '--docs-primary'],
+    ];
+    for (const [slug, method, token] of badges) {
+      const h1 = title(page(slug));
+      expect(h1, slug).toMatch(
+        new RegExp(`^<h1 class="openapi-title"[^>]*><span class="api-method api-method-${method.toLowerCase()}" style="--method-color: var\\(${token}\\)" data-method="${method}">${method}</span> <span class="openapi-title-text"`),
+      );
+    }
+    expect(text(title(page('get-pet-by-id')))).toBe('GET Find a pet');
+    // The generated page's h1 is its only one (the route adds no title of its own).
+    expect(article(page('get-pet-by-id')).match(/<h1/g)).toHaveLength(1);
+  });
+
+  it('show the path, parameters by location, request body, responses and a curl example', () => {
+    const pet = article(page('get-pet-by-id'));
+    expect(pet).toContain('/pets/<span class="openapi-path-param"');
+    for (const id of ['path-parameters', 'query-parameters', 'header-parameters', 'cookie-parameters', 'response-200', 'response-404', 'response-default', 'example-request']) {
+      expect(pet, id).toContain(`id="${id}"`);
+    }
+    expect(text(pet)).toContain("The pet's id");
+    expect(text(pet)).toContain('curl -X GET &#39;https://eu.pets.example.com/v2/pets/&lt;petId&gt;&#39;');
+    const create = article(page('list-pets-2'));
+    expect(create).toContain('id="request-body"');
+    expect(create).toContain('data-media-type="application/json"');
+    expect(create).toContain('data-media-type="application/x-www-form-urlencoded"');
+    // The 3.1 file's request body comes from a $ref into another file of the content root.
+    const update = article(page('update-todo'));
+    expect(update).toContain('id="request-body"');
+    expect(text(update)).toContain('done');
+    expect(text(update)).toContain('todos:write');
+  });
+
+  it('mark deprecated operations, on the page and nowhere else', () => {
+    expect(article(page('delete-pet'))).toContain('<span class="openapi-deprecated"');
+    expect(article(page('get-pet-by-id'))).not.toContain('openapi-deprecated');
+  });
+
+  it('list their sections in the table of contents and link to the previous and next page in sidebar order', () => {
+    const html = page('get-pet-by-id');
+    const toc = html.slice(html.indexOf('<aside class="toc"'), html.indexOf('</aside>'));
+    expect(toc).toContain('<a href="#path-parameters">Path parameters</a>');
+    expect(toc).toContain('<a href="#response-404">404</a>');
+    expect(toc).toContain('<a href="#example-request">Example request</a>');
+    const todo = page('get-todo');
+    expect(todo).toContain('<a class="prev" rel="prev" href="/guide/">');
+    expect(todo).toContain('<a class="next" rel="next" href="/api-reference/get-store-inventory/">');
+  });
+});
+
+describe('navigation, search and machine-readable files', () => {
+  it('add a sidebar group per tag after the configured groups, untagged last, with method badges', () => {
+    const nav = sidebarOf(site.read('guide/index.html'));
+    const groups = [...nav.matchAll(/<p class="group-title">([^<]+)<\/p>/g)].map((m) => m[1]);
+    expect(groups).toEqual(['Start', 'Store', 'Pets', 'Other']);
+    const start = nav.slice(nav.indexOf('>Start<'), nav.indexOf('>Store<'));
+    expect(start).toContain('<a href="/api-reference/get-todo/"><span class="api-method nav-method" style="--method-color: var(--docs-success)" data-method="GET">GET</span> Get a todo</a>');
+    const pets = nav.slice(nav.indexOf('>Pets<'), nav.indexOf('>Other<'));
+    expect(pets).toContain('data-method="DELETE">DELETE</span> Delete a pet</a>');
+    expect(pets).toContain('data-method="POST">POST</span> Create a pet');
+    const other = nav.slice(nav.indexOf('>Other<'));
+    expect(other).toContain('href="/api-reference/get-health/"');
+    expect(other).toContain('data-method="PATCH">PATCH</span> updateTodo</a>');
+    expect(other).not.toContain('get-todo'); // placed by docs.json, so not repeated
+    expect(nav).not.toContain('internal');
+  });
+
+  it('are in llms.txt, llms-full.txt and sitemap.xml', () => {
+    const llms = site.read('llms.txt');
+    expect(llms).toContain(`- [Find a pet](${SITE}/api-reference/get-pet-by-id/): GET /pets/{petId}`);
+    expect(llms).toContain(`- [updateTodo](${SITE}/api-reference/update-todo/): PATCH /todos/{id}`);
+    expect(llms).not.toContain('internal');
+    const full = site.read('llms-full.txt');
+    expect(full).toContain(`# Delete a pet\n\nSource: ${SITE}/api-reference/delete-pet/\n\n\`DELETE /pets/{petId}\` (deprecated)`);
+    expect(full).toContain("curl -X GET 'https://eu.pets.example.com/v2/pets/<petId>'");
+    const sitemap = site.read('sitemap.xml');
+    for (const slug of OPERATIONS) expect(sitemap).toContain(`<loc>${SITE}/api-reference/${slug}/</loc>`);
+  });
+
+  it('are indexed by Pagefind with their title and their content', () => {
+    const dir = path.join(site.out, 'pagefind/fragment');
+    const fragments = fs.readdirSync(dir).map((f) => {
+      const raw = gunzipSync(fs.readFileSync(path.join(dir, f))).toString('utf8');
+      return JSON.parse(raw.slice(raw.indexOf('{'))) as { url: string; content: string; meta: { title: string } };
+    });
+    const byUrl = new Map(fragments.map((f) => [f.url, f]));
+    for (const slug of OPERATIONS) expect(byUrl.has(`/api-reference/${slug}/`), slug).toBe(true);
+    const pet = byUrl.get('/api-reference/get-pet-by-id/')!;
+    expect(pet.meta.title).toBe('Find a pet');
+    expect(pet.content).toContain('GET Find a pet');
+    expect(pet.content).toContain('Include the owner');
+  });
+});
