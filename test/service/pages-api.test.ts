@@ -390,6 +390,11 @@ describe('list', () => {
     expect((await listAll(p)).map((x) => x.title)).toEqual(['One', 'Two']);
     await removeDir(path.join(p.content, 'sub'));
     expect((await listAll(p)).map((x) => x.title)).toEqual(['One']);
+    // A folder made by an API write is watched as well as the ones found on disk.
+    expect((await createPage(p, { path: 'fresh/new', title: 'New', content: 'x' })).status).toBe(201);
+    expect((await listAll(p)).map((x) => x.title)).toEqual(['New', 'One']);
+    await put(p.root, 'content/fresh/other.md', '# Other\n');
+    expect((await listAll(p)).map((x) => x.title)).toEqual(['New', 'Other', 'One']);
   });
 });
 

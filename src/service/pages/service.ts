@@ -1,14 +1,13 @@
 // Pages (CONTRACT §7): the domain operations behind the /v1/projects/{id}/pages endpoints. A page
 // is an `.md`/`.mdx` file under `content/` of the project's content root (project-files.ts).
-import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { DomainError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
 import type { Project, ProjectsService } from '../projects.ts';
-import { createPageCatalog, type ListedPage } from './catalog.ts';
+import { createPageCatalog, updatedAt, type ListedPage } from './catalog.ts';
 import { checkPageContent } from './content-check.ts';
-import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, writeFileAtomic } from './files.ts';
+import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, writeFileAtomic, type ParsedPage } from './files.ts';
 import { createLocks } from './locks.ts';
 import { pageAddress, pagePathProblem, sameAddressPath } from './paths.ts';
 import type { CreatePageInput, UpdatePageInput } from './rules.ts';
@@ -80,15 +79,20 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
   const contentOf = (projectId: string) => path.join(rootOf(projectId), 'content');
 
-  const view = (project: Project, page: { path: string; title: string; description?: string; mtimeMs: number }, content?: string): Page => {
+  /** A page as answered: `page` carries what lists show, `content` is added for single pages. */
+  const view = (project: Project, page: Omit<ListedPage, 'file'>, content?: string): Page => {
     const result: Page = { path: page.path, title: page.title } as Page;
     if (page.description !== undefined) result.description = page.description;
     if (content !== undefined) result.content = content;
     result.source = project.source_repo ? 'repository' : 'api';
-    result.url = project.url + pageAddress(page.path);
-    // Rounded as fs.Stats#mtime rounds, so updated_at equals the file's mtime as tools show it.
-    result.updated_at = new Date(Math.round(page.mtimeMs)).toISOString();
+    result.url = project.url + page.address;
+    result.updated_at = page.updated_at;
     return result;
+  };
+
+  const single = (project: Project, page: { path: string; title: string; description?: string; mtimeMs: number }, content: string): Page => {
+    const { mtimeMs, ...summary } = page;
+    return view(project, { ...summary, address: pageAddress(page.path), updated_at: updatedAt(mtimeMs) }, content);
   };
 
   /** The project, for a write: a repository's pages change only through a sync. */
@@ -116,10 +120,10 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     return { ...found, ...parsed, path: pagePath, mtimeMs };
   };
 
-  const written = async (project: Project, pagePath: string, abs: string, title: string, description: string | undefined, content: string) => {
-    catalog.changed(contentOf(project.id));
-    const { mtimeMs } = await lstat(abs);
-    return view(project, { path: pagePath, title, description, mtimeMs }, content);
+  /** Tells the catalog of a write and answers with the page as written. */
+  const written = async (project: Project, file: string, parsed: ParsedPage, content: string) => {
+    const summary = parsed.description === undefined ? { title: parsed.title } : { title: parsed.title, description: parsed.description };
+    return view(project, await catalog.written(contentOf(project.id), file, summary), content);
   };
 
   return {
@@ -136,7 +140,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     async get(orgId, projectId, pagePath) {
       const project = await projects.get(orgId, projectId);
       const page = await read(project, checkedPath(pagePath));
-      return view(project, page, page.body);
+      return single(project, page, page.body);
     },
 
     async create(orgId, projectId, input) {
@@ -158,13 +162,12 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         }
         const file = `${input.path}.mdx`;
         await makeFolders(contentDir, file);
-        const yaml = editFrontmatter(undefined, { title: input.title, description: input.description });
-        const abs = path.join(contentDir, file);
-        await writeFileAtomic(abs, pageFileText(yaml, input.content), true).catch((err: NodeJS.ErrnoException) => {
+        const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description }), input.content);
+        await writeFileAtomic(path.join(contentDir, file), text, true).catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'EEXIST') throw new DomainError('page_exists', `page "${input.path}" already exists`);
           throw err;
         });
-        return written(project, input.path, abs, input.title, input.description, input.content);
+        return written(project, file, parsePage(text, input.path), input.content);
       });
     },
 
@@ -175,16 +178,16 @@ export function createPagesService(config: Config, projects: ProjectsService): P
       return locks.run(`page:${project.id}:${pagePath}`, async () => {
         const page = await read(project, pagePath);
         if (input.title === undefined && input.description === undefined && input.content === undefined) {
-          return view(project, page, page.body);
+          return single(project, page, page.body);
         }
         if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id));
         const yaml = input.title !== undefined || input.description !== undefined
           ? editFrontmatter(page.yaml, { title: input.title, description: input.description })
           : (page.yaml ?? '').replace(/^\r?\n/, '');
         const content = input.content ?? page.body;
-        await writeFileAtomic(page.abs, pageFileText(yaml, content), false);
-        const updated = parsePage(pageFileText(yaml, content), pagePath);
-        return written(project, pagePath, page.abs, updated.title, updated.description, content);
+        const text = pageFileText(yaml, content);
+        await writeFileAtomic(page.abs, text, false);
+        return written(project, page.file, parsePage(text, pagePath), content);
       });
     },
 
@@ -195,7 +198,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         const found = await findPageFile(contentOf(project.id), pagePath);
         if (!found) throw notFound(pagePath);
         await removeFile(found.abs);
-        catalog.changed(contentOf(project.id));
+        catalog.removed(contentOf(project.id));
       });
     },
 
