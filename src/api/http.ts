@@ -1,5 +1,7 @@
 // HTTP conventions of the API (CONTRACT §3): the one error type, JSON responses and body reading.
+import type { z } from 'zod';
 import { isDomainError, type DomainErrorCode } from '../service/errors.ts';
+import { describeIssues } from '../service/project-rules.ts';
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -48,6 +50,13 @@ export function errorResponse(err: ApiError, headers: Record<string, string> = {
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Validates a parsed body with a zod schema, once, at the edge: 400 naming the field at fault. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new ApiError(400, 'invalid_request', describeIssues(result.error));
+  return result.data;
+}
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -1,20 +1,12 @@
 // /v1/projects/{id}/pages endpoints: thin adapters from HTTP to the pages service. A page path
 // may contain `/`, so it is the rest of the URL (`*path`).
-import type { z } from 'zod';
-import { describeIssues } from '../service/project-rules.ts';
 import { createPageBody, updatePageBody } from '../service/pages/rules.ts';
-import { ApiError } from './http.ts';
+import { parseBody } from './http.ts';
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';
 
 /** Page bodies may be larger than other bodies (CONTRACT §3). */
 export const MAX_PAGE_BODY_BYTES = 2 * 1024 * 1024;
-
-function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const result = schema.safeParse(body);
-  if (!result.success) throw new ApiError(400, 'invalid_request', describeIssues(result.error));
-  return result.data;
-}
 
 const pageBody = { maxBytes: MAX_PAGE_BODY_BYTES };
 
@@ -34,7 +26,7 @@ export const pageRoutes: Route[] = [
     scope: 'pages:write',
     body: pageBody,
     async handler({ folio, principal, params, body }) {
-      return { status: 201, body: await folio.pages.create(principal.orgId, params.id, parse(createPageBody, body)) };
+      return { status: 201, body: await folio.pages.create(principal.orgId, params.id, parseBody(createPageBody, body)) };
     },
   },
   {
@@ -51,7 +43,7 @@ export const pageRoutes: Route[] = [
     scope: 'pages:write',
     body: pageBody,
     async handler({ folio, principal, params, body }) {
-      return { status: 200, body: await folio.pages.update(principal.orgId, params.id, params.path, parse(updatePageBody, body)) };
+      return { status: 200, body: await folio.pages.update(principal.orgId, params.id, params.path, parseBody(updatePageBody, body)) };
     },
   },
   {

@@ -1,15 +1,8 @@
 // /v1/projects endpoints: thin adapters from HTTP to the projects service.
-import { createProjectBody, describeIssues, updateProjectBody } from '../service/project-rules.ts';
-import type { z } from 'zod';
-import { ApiError, MAX_BODY_BYTES } from './http.ts';
+import { createProjectBody, updateProjectBody } from '../service/project-rules.ts';
+import { MAX_BODY_BYTES, parseBody } from './http.ts';
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';
-
-function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const result = schema.safeParse(body);
-  if (!result.success) throw new ApiError(400, 'invalid_request', describeIssues(result.error));
-  return result.data;
-}
 
 const jsonBody = { maxBytes: MAX_BODY_BYTES };
 
@@ -29,7 +22,7 @@ export const projectRoutes: Route[] = [
     scope: 'projects:write',
     body: jsonBody,
     async handler({ folio, principal, body }) {
-      return { status: 201, body: await folio.projects.create(principal.orgId, parse(createProjectBody, body)) };
+      return { status: 201, body: await folio.projects.create(principal.orgId, parseBody(createProjectBody, body)) };
     },
   },
   {
@@ -46,7 +39,7 @@ export const projectRoutes: Route[] = [
     scope: 'projects:write',
     body: jsonBody,
     async handler({ folio, principal, params, body }) {
-      const { id: _id, slug: _slug, status: _status, ...input } = parse(updateProjectBody, body);
+      const { id: _id, slug: _slug, status: _status, ...input } = parseBody(updateProjectBody, body);
       return { status: 200, body: await folio.projects.update(principal.orgId, params.id, input) };
     },
   },

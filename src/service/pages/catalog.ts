@@ -60,8 +60,8 @@ function listedPage(file: string, mtimeMs: number, summary: PageSummary): Listed
   return page;
 }
 
-/** Index of the first page whose path is not before `pagePath`. */
-function positionOf(pages: ListedPage[], pagePath: string): number {
+/** Index of the first page (in path order) whose path is not before `pagePath`. */
+export function positionOf(pages: ListedPage[], pagePath: string): number {
   let lo = 0;
   let hi = pages.length;
   while (lo < hi) {

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { DomainError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
 import type { Project, ProjectsService } from '../projects.ts';
-import { createPageCatalog, updatedAt, type ListedPage } from './catalog.ts';
+import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './catalog.ts';
 import { checkPageContent } from './content-check.ts';
 import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, writeFileAtomic, type ParsedPage } from './files.ts';
 import { createLocks } from './locks.ts';
@@ -49,18 +49,6 @@ function decodeCursor(cursor: string): string {
   const pagePath = text.startsWith('page:') ? text.slice('page:'.length) : '';
   if (pagePathProblem(pagePath)) throw new DomainError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
   return pagePath;
-}
-
-/** Index of the first page whose path sorts after `after`. */
-function firstAfter(pages: ListedPage[], after: string): number {
-  let lo = 0;
-  let hi = pages.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pages[mid]!.path <= after) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function checkedPath(pagePath: string): string {
@@ -131,7 +119,8 @@ export function createPagesService(config: Config, projects: ProjectsService): P
       const project = await projects.get(orgId, projectId);
       const after = cursor === undefined ? undefined : decodeCursor(cursor);
       const pages = await catalog.list(contentOf(project.id));
-      const start = after === undefined ? 0 : firstAfter(pages, after);
+      let start = after === undefined ? 0 : positionOf(pages, after);
+      if (after !== undefined && pages[start]?.path === after) start++;
       const slice = pages.slice(start, start + limit);
       const more = start + limit < pages.length;
       return { data: slice.map((p) => view(project, p)), next_cursor: more ? encodeCursor(slice.at(-1)!.path) : null };
