@@ -3,7 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serveSite } from './hosting/serve-site.ts';
+import { createSiteHandler } from './hosting/serve-site.ts';
 import { SERVICE_ENTRY } from './api/build-service.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
@@ -55,6 +55,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
   const siteSuffix = `.${serviceDomain}`;
   const locals: App.Locals = { folio, openapiFile: OPENAPI_FILE };
+  const serveSite = createSiteHandler(folio.config.dataDir);
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
   const isSiteHost = (host: string) => {
@@ -106,6 +107,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       void handle(req, res);
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
+    await folio.deployments.start(); // restart recovery, then queued deployments resume
 
     return {
       port,

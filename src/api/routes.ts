@@ -1,5 +1,6 @@
 // The /v1 route table. A later resource adds its routes here (one entry per endpoint).
 import { readFile } from 'node:fs/promises';
+import { deploymentRoutes } from './deployments.ts';
 import { ApiError } from './http.ts';
 import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
@@ -25,5 +26,5 @@ function openapiRoute(file: string): Route {
 
 /** Builds the router for the API; `openapiFile` is the path of src/api/openapi.json. */
 export function createApiRouter(openapiFile: string) {
-  return createRouter([openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes]);
+  return createRouter([openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes]);
 }

@@ -1,7 +1,13 @@
-// Serving a project's live site on its own host. Until the "sync, deployments and live sites"
-// issue publishes sites, every project host answers a 404 page: this is the seam it fills in.
+// Serving a project's live site on its own host (CONTRACT §12): the build the project's `live`
+// link points at, resolved once per request (so a concurrent redeploy never mixes two builds),
+// with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
+// rest, `nosniff`, a sandbox CSP for SVG, and the site's own 404 page.
+import { createReadStream } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { liveLink } from '../service/project-files.ts';
 import type { ProjectRecord } from '../service/store.ts';
+import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -13,14 +19,72 @@ export const NO_SITE = `<!doctype html>
 <body><h1>404: no site here</h1><p>No documentation site is served on this address.</p></body></html>
 `;
 
-/** Answers a request for a project's site (`project` undefined: a site host with no project). */
-export function serveSite(project: ProjectRecord | undefined, req: IncomingMessage, res: ServerResponse): void {
-  const body = project ? NOT_DEPLOYED : NO_SITE;
-  res.writeHead(404, {
-    'content-type': 'text/html; charset=utf-8',
+const BAD_REQUEST = 'Bad request: the path is not valid.\n';
+
+type SiteHandler = (project: ProjectRecord | undefined, req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+function sendText(req: IncomingMessage, res: ServerResponse, status: number, body: string, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    'content-type': type,
     'content-length': Buffer.byteLength(body),
     'x-content-type-options': 'nosniff',
-    'cache-control': 'no-cache',
+    'cache-control': REVALIDATE,
+    ...headers,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** True when If-None-Match names this ETag (or `*`). */
+function notModified(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+function sendFile(req: IncomingMessage, res: ServerResponse, file: SiteFile, status = 200): void {
+  const headers: Record<string, string | number> = {
+    'content-type': file.contentType,
+    etag: file.etag,
+    'cache-control': file.cacheControl,
+    'x-content-type-options': 'nosniff',
+  };
+  // An SVG opened directly may carry scripts: a sandbox keeps it from acting as the site.
+  if (file.contentType === 'image/svg+xml') headers['content-security-policy'] = 'sandbox';
+  if (status === 200 && notModified(req, file.etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  headers['content-length'] = file.size;
+  res.writeHead(status, headers);
+  if (req.method === 'HEAD') return void res.end();
+  if (file.body) return void res.end(file.body);
+  const stream = createReadStream(file.abs);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}
+
+/** The handler of every site host, reading live builds under `dataDir`. */
+export function createSiteHandler(dataDir: string): SiteHandler {
+  const files = new SiteFiles();
+
+  return async (project, req, res) => {
+    if (!project) return sendText(req, res, 404, NO_SITE);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendText(req, res, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
+    }
+    // The live build, captured once: everything this request reads comes from this directory.
+    const live = await realpath(liveLink(dataDir, project.id)).catch(() => undefined);
+    if (!live) return sendText(req, res, 404, NOT_DEPLOYED);
+    const checked = checkRequestPath(req.url ?? '/');
+    if (!checked.ok) return sendText(req, res, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
+    const file = await files.find(live, checked.rel);
+    if (file) return sendFile(req, res, file);
+    const notFound = await files.find(live, '404.html');
+    if (notFound) return sendFile(req, res, notFound, 404);
+    sendText(req, res, 404, NO_SITE);
+  };
 }

@@ -2,6 +2,7 @@
 // endpoints (through Astro's `locals`), so the API has no state of its own.
 import type { Config, Plan } from './config.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
+import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
 import { removeProjectFiles } from './project-files.ts';
@@ -22,6 +23,7 @@ export interface Folio {
   store: Store;
   projects: ProjectsService;
   pages: PagesService;
+  deployments: DeploymentsService;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
@@ -39,20 +41,28 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   // A deleted project's files go with it (CONTRACT §6), after any hook of the caller.
   const projectHooks: ProjectHooks = {
     ...hooks,
+    // Connecting a repository queues its first deployment (CONTRACT §6).
+    async onRepositoryConnected(project) {
+      await hooks.onRepositoryConnected?.(project);
+      await deployments.queueConnect(project);
+    },
     async onProjectDeleted(project) {
       await hooks.onProjectDeleted?.(project);
+      await deployments.forgetProject(project.id); // a running build stops before its files go
       pages.forgetProject(project.id);
       await removeProjectFiles(config.dataDir, project.id);
     },
   };
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
+  const deployments = createDeploymentsService(config, store, projects);
 
   return {
     config,
     store,
     projects,
     pages,
+    deployments,
 
     async authenticate(token) {
       if (!looksLikeKey(token)) return undefined;
@@ -75,6 +85,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     admin: (command) => runAdminCommand(store, command),
 
     async close() {
+      await deployments.close();
       limiter.close();
       await store.close();
     },

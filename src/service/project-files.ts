@@ -6,6 +6,8 @@
 //   projects/{id}/git/          the local clone of the repository, reused between syncs
 //   projects/{id}/builds/{dep}/ one deployment's output; the live site is one of them
 //   projects/{id}/live          a symlink to the live build, switched atomically by rename
+//   projects/{id}/snapshots/{dep}/ the content root as one deployment builds it (removed after)
+//   projects/{id}/logs/{dep}.log   one deployment's sync and build log
 //
 // Project ids are UUIDs chosen by the service, never user input, but they are checked anyway so a
 // bad id can never name a path outside the data dir.
@@ -41,6 +43,14 @@ export function buildDir(dataDir: string, projectId: string, deploymentId: strin
 
 export function liveLink(dataDir: string, projectId: string): string {
   return path.join(projectDir(dataDir, projectId), 'live');
+}
+
+export function snapshotDir(dataDir: string, projectId: string, deploymentId: string): string {
+  return path.join(projectDir(dataDir, projectId), 'snapshots', checkedId(deploymentId));
+}
+
+export function deploymentLogFile(dataDir: string, projectId: string, deploymentId: string): string {
+  return path.join(projectDir(dataDir, projectId), 'logs', `${checkedId(deploymentId)}.log`);
 }
 
 /** Removes every file of a project (content root, clone, builds, live link). */

@@ -32,6 +32,8 @@ export interface ProjectsService {
   delete(orgId: string, id: string): Promise<void>;
   /** The project whose site a request Host names (`{slug}.{service_domain}` or a custom domain). */
   findByHost(host: string): Promise<ProjectRecord | undefined>;
+  /** A project's `url`: its live site address. */
+  urlOf(project: ProjectRecord): string;
 }
 
 export interface ProjectHooks {
@@ -46,11 +48,11 @@ export interface ProjectHooks {
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/;
 
-function encodeCursor(pos: ListPosition): string {
+export function encodeCursor(pos: ListPosition): string {
   return Buffer.from(`${pos.created_at}_${pos.id}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string): ListPosition {
+export function decodeCursor(cursor: string): ListPosition {
   const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
   if (!match) throw new DomainError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
   return { created_at: match[1], id: match[2] };
@@ -63,13 +65,15 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
   const portSuffix = port === defaultPort ? '' : `:${port}`;
   const siteSuffix = `.${domain}`;
 
+  const urlOf = (p: ProjectRecord) => `${config.publicScheme}://${p.slug}.${domain}${portSuffix}/`;
+
   const view = (p: ProjectRecord): Project => {
     const project: Project = { id: p.id, name: p.name, slug: p.slug, status: p.status, created_at: p.created_at } as Project;
     if (p.source_repo !== undefined) project.source_repo = p.source_repo;
     if (p.custom_domain !== undefined) project.custom_domain = p.custom_domain;
     if (p.source_branch !== undefined) project.source_branch = p.source_branch;
     if (p.last_deploy_at !== undefined) project.last_deploy_at = p.last_deploy_at;
-    project.url = `${config.publicScheme}://${p.slug}.${domain}${portSuffix}/`;
+    project.url = urlOf(p);
     return project;
   };
 
@@ -148,5 +152,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       }
       return store.findProjectByDomain(host);
     },
+
+    urlOf,
   };
 }

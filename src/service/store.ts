@@ -57,6 +57,25 @@ export interface ProjectChanges {
   last_deploy_at?: string | null;
 }
 
+export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
+export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted';
+
+export interface DeploymentRecord {
+  id: string;
+  project_id: string;
+  status: DeploymentStatus;
+  trigger: 'manual' | 'connect';
+  created_at: string;
+  started_at?: string;
+  finished_at?: string;
+  source_branch?: string;
+  commit_sha?: string;
+  page_count?: number;
+  error?: { code: DeploymentErrorCode; message: string };
+}
+
+export type DeploymentChanges = Partial<Omit<DeploymentRecord, 'id' | 'project_id' | 'trigger' | 'created_at'>>;
+
 /** Position in a newest-first list: items strictly older than this one come next. */
 export interface ListPosition {
   created_at: string;
@@ -91,6 +110,18 @@ export interface Store {
   findProjectBySlug(slug: string): Promise<ProjectRecord | undefined>;
   findProjectByDomain(domain: string): Promise<ProjectRecord | undefined>;
 
+  /**
+   * Queues a deployment unless the project already has one queued: then that one is returned
+   * (`created: false`). Atomic, so concurrent triggers coalesce into one deployment.
+   */
+  queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }>;
+  getDeployment(id: string): Promise<DeploymentRecord | undefined>;
+  /** A project's deployments, newest first. */
+  listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>>;
+  /** Deployments in a status across all projects, oldest first (the build queue, restart recovery). */
+  deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]>;
+  updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord>;
+
   /** True when the store file can be read (health check). */
   isHealthy(): Promise<boolean>;
   /** Writes pending changes (including lazy ones) and stops background work. */
@@ -102,9 +133,10 @@ interface StoreData {
   orgs: Record<string, Org>;
   keys: Record<string, ApiKeyRecord>;
   projects: Record<string, ProjectRecord>;
+  deployments: Record<string, DeploymentRecord>;
 }
 
-const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {} });
+const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {}, deployments: {} });
 
 export const STORE_FILE = 'folio.json';
 
@@ -155,6 +187,8 @@ class JsonFileStore implements Store {
   private projectsByDomain = new Map<string, ProjectRecord>();
   /** Each org's projects, newest first. */
   private projectsByOrg = new Map<string, ProjectRecord[]>();
+  /** Each project's deployments, newest first. */
+  private deploymentsByProject = new Map<string, DeploymentRecord[]>();
 
   // Group commit: while one file write is in flight, later changes wait and share the next write.
   private writing = false;
@@ -174,6 +208,7 @@ class JsonFileStore implements Store {
       projectShards.added(project.id);
     }
     for (const list of this.projectsByOrg.values()) list.sort(compareNewestFirst);
+    for (const deployment of Object.values(db.data.deployments)) this.indexDeployment(deployment);
     this.lazyTimer = setInterval(() => {
       if (this.keysTouched) this.commit().catch(() => {});
     }, LAZY_FLUSH_MS);
@@ -224,6 +259,12 @@ class JsonFileStore implements Store {
     const list = this.projectsByOrg.get(project.org_id) ?? [];
     const at = firstAfter(list, project) - 1;
     if (list[at] === project) list.splice(at, 1);
+  }
+
+  private indexDeployment(deployment: DeploymentRecord): void {
+    let list = this.deploymentsByProject.get(deployment.project_id);
+    if (!list) this.deploymentsByProject.set(deployment.project_id, (list = []));
+    list.splice(firstAfter(list, deployment), 0, deployment);
   }
 
   async createOrg(org: Org): Promise<Org> {
@@ -344,6 +385,8 @@ class JsonFileStore implements Store {
     this.unindexProject(project);
     delete this.db.data.projects[id];
     this.projectShards.removed(id);
+    for (const deployment of this.deploymentsByProject.get(id) ?? []) delete this.db.data.deployments[deployment.id];
+    this.deploymentsByProject.delete(id);
     await this.commit();
   }
 
@@ -353,6 +396,49 @@ class JsonFileStore implements Store {
 
   async findProjectByDomain(domain: string): Promise<ProjectRecord | undefined> {
     return this.projectsByDomain.get(domain);
+  }
+
+  async queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }> {
+    if (!Object.hasOwn(this.db.data.projects, deployment.project_id)) {
+      throw new DomainError('not_found', `project ${deployment.project_id} not found`);
+    }
+    // Checked and inserted synchronously: no other trigger can slip in between.
+    const queued = this.deploymentsByProject.get(deployment.project_id)?.find((d) => d.status === 'queued');
+    if (queued) {
+      await this.commit(); // the caller may be answering about a deployment still on its way to disk
+      return { deployment: { ...queued }, created: false };
+    }
+    const record = { ...deployment };
+    this.db.data.deployments[record.id] = record;
+    this.indexDeployment(record);
+    await this.commit();
+    return { deployment: { ...record }, created: true };
+  }
+
+  async getDeployment(id: string): Promise<DeploymentRecord | undefined> {
+    const deployment = Object.hasOwn(this.db.data.deployments, id) ? this.db.data.deployments[id] : undefined;
+    return deployment && { ...deployment };
+  }
+
+  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>> {
+    const list = this.deploymentsByProject.get(projectId) ?? [];
+    const start = after ? firstAfter(list, after) : 0;
+    return { items: list.slice(start, start + limit).map((d) => ({ ...d })), hasMore: start + limit < list.length };
+  }
+
+  async deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]> {
+    return Object.values(this.db.data.deployments)
+      .filter((d) => d.status === status)
+      .sort((a, b) => -compareNewestFirst(a, b))
+      .map((d) => ({ ...d }));
+  }
+
+  async updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord> {
+    const deployment = Object.hasOwn(this.db.data.deployments, id) ? this.db.data.deployments[id] : undefined;
+    if (!deployment) throw new DomainError('not_found', `deployment ${id} not found`);
+    Object.assign(deployment, changes);
+    await this.commit();
+    return { ...deployment };
   }
 
   async isHealthy(): Promise<boolean> {

@@ -20,7 +20,19 @@ export interface BuildSiteOptions {
   signal?: AbortSignal;
   /** Called with each log line as it arrives. */
   onLog?: (line: string) => void;
+  /** Runs the Astro step; default: a fresh child process per build (a warm worker is faster). */
+  astro?: AstroRunner;
 }
+
+/** Runs the Astro step of one build in some process, given that build's whole environment. */
+export interface AstroRunner {
+  start(buildRoot: string, env: NodeJS.ProcessEnv, limits: BuildLimits, emit: (line: string) => void): Child;
+}
+
+/** A fresh `build-worker.ts` process per build: slower to start, nothing shared at all. */
+export const coldAstro: AstroRunner = {
+  start: (buildRoot, env, limits, emit) => startChild([WORKER], buildRoot, env, limits, emit),
+};
 
 export type BuildErrorCode = 'content_invalid' | 'no_pages' | 'build_failed' | 'timeout' | 'canceled';
 
@@ -40,7 +52,7 @@ export interface BuildSiteResult {
   error?: BuildError;
 }
 
-const WORKER = path.join(siteSrcDir, 'build-worker.ts');
+export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 /** Pagefind's CLI (it runs the native indexer), writing `<outDir>/pagefind/`. */
 const PAGEFIND = path.join(projectDir, 'node_modules/pagefind/lib/runner/bin.cjs');
 const BUILDS_DIR = path.join(projectDir, '.folio-builds');
@@ -77,7 +89,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const limits = buildLimits(options);
   const env = workerEnv(buildRoot, contentRoot, outDir, options.siteUrl);
   // The worker loads Astro while the content is checked here; it reads no content before "go".
-  const worker = startChild([WORKER], buildRoot, env, limits, emit);
+  const worker = (options.astro ?? coldAstro).start(buildRoot, env, limits, emit);
   try {
     emit(`checking content in ${contentRoot}`);
     const report = await checkContentRoot(contentRoot);
@@ -164,10 +176,10 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
   return env;
 }
 
-type StopReason = 'timeout' | 'canceled';
+export type StopReason = 'timeout' | 'canceled';
 
 /** One time limit and one cancel signal for all the processes of a build. */
-interface BuildLimits {
+export interface BuildLimits {
   timeoutMs: number;
   signal: AbortSignal;
   dispose(): void;
@@ -190,7 +202,7 @@ function buildLimits(options: BuildSiteOptions): BuildLimits {
   };
 }
 
-interface Child {
+export interface Child {
   /** Lets a waiting worker start the build. */
   go(): void;
   /** Stops the process (and its helpers). */
@@ -243,7 +255,7 @@ function startChild(
   };
 }
 
-function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
+export function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
   let rest = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {

@@ -43,7 +43,17 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const dataDir = options.dataDir ?? (await tempDataDir());
   const child = spawn(process.execPath, [SERVER], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_RATE_LIMITS: GENEROUS_LIMITS, ...options.env },
+    // Repositories connected by tests that are not about sync fail at once, without the network.
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FOLIO_DATA_DIR: dataDir,
+      FOLIO_RATE_LIMITS: GENEROUS_LIMITS,
+      FOLIO_GIT_URL: 'file:///nonexistent/{owner}/{name}.git',
+      FOLIO_GIT_PROTOCOLS: 'file',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,0 +1,153 @@
+// Finding the file a request path names inside one live build directory, safely and fast.
+//
+// A build directory never changes once it is live (a redeploy publishes a new one), so what a path
+// resolves to is cached per build directory: after the first request, serving a page costs one
+// `realpath` of the live link and a map lookup. Small files are kept in memory too.
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface SiteFile {
+  /** Absolute path of a regular file inside the build directory. */
+  abs: string;
+  size: number;
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+  /** The file's bytes when small enough to keep in memory. */
+  body?: Buffer;
+}
+
+export type PathCheck = { ok: true; rel: string } | { ok: false };
+
+/**
+ * The path a request names, relative to the site root ('' for `/`), or not ok when it could
+ * escape the site or is malformed: `..` or `.` segments (plain or encoded), encoded `/` or `\`,
+ * backslashes, NUL or other control characters, empty segments (`//`), bad percent-encoding.
+ * A trailing `/` is kept, so `x/` is told apart from `x`.
+ */
+export function checkRequestPath(url: string): PathCheck {
+  const end = url.search(/[?#]/);
+  const raw = end < 0 ? url : url.slice(0, end);
+  if (!raw.startsWith('/') || raw.includes('\\') || /%(2f|5c|00)/i.test(raw)) return { ok: false };
+  const segments = raw.slice(1).split('/');
+  const decoded: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const last = i === segments.length - 1;
+    if (segments[i] === '') {
+      if (last) break; // trailing slash (or the root)
+      return { ok: false };
+    }
+    let segment: string;
+    try {
+      segment = decodeURIComponent(segments[i]);
+    } catch {
+      return { ok: false };
+    }
+    // eslint-disable-next-line no-control-regex
+    if (segment === '.' || segment === '..' || /[\x00-\x1f\x7f/\\]/.test(segment)) return { ok: false };
+    decoded.push(segment);
+  }
+  const trailing = raw.endsWith('/') && decoded.length > 0 ? '/' : '';
+  return { ok: true, rel: decoded.join('/') + trailing };
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+  '.pdf': 'application/pdf',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mp3': 'audio/mpeg',
+};
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+
+/** Content-hashed names (Astro's `_astro/`, Pagefind's index chunks) never change: cache for a year. */
+function cacheControlOf(rel: string): string {
+  if (rel.startsWith('_astro/') || /^pagefind\/(fragment|index|filter)\//.test(rel) || /^pagefind\/[^/]+\.pf_meta$/.test(rel)) return IMMUTABLE;
+  return REVALIDATE;
+}
+
+const MEMORY_FILE_BYTES = 256 * 1024;
+const MAX_ENTRIES_PER_SITE = 20_000;
+const MAX_SITES = 200;
+
+/** Caches lookups per build directory; the least recently used directories are dropped. */
+export class SiteFiles {
+  private sites = new Map<string, Map<string, SiteFile | null>>();
+
+  /** The file for `rel` in `buildDir` (a realpath), trying `rel`, then `rel/index.html`; null if none. */
+  async find(buildDir: string, rel: string): Promise<SiteFile | null> {
+    let site = this.sites.get(buildDir);
+    if (site) {
+      this.sites.delete(buildDir); // re-insert: most recently used last
+      this.sites.set(buildDir, site);
+    } else {
+      site = new Map();
+      this.sites.set(buildDir, site);
+      if (this.sites.size > MAX_SITES) this.sites.delete(this.sites.keys().next().value!);
+    }
+    const cached = site.get(rel);
+    if (cached !== undefined) return cached;
+    const file = await this.lookUp(buildDir, rel);
+    if (site.size >= MAX_ENTRIES_PER_SITE) site.clear(); // random paths must not grow memory without bound
+    site.set(rel, file);
+    return file;
+  }
+
+  /** Forgets a build directory (it was removed). */
+  forget(buildDir: string): void {
+    this.sites.delete(buildDir);
+  }
+
+  private async lookUp(buildDir: string, rel: string): Promise<SiteFile | null> {
+    const candidates = rel === '' || rel.endsWith('/') ? [`${rel}index.html`] : [rel, `${rel}/index.html`];
+    for (const candidate of candidates) {
+      const file = await regularFileInside(buildDir, candidate);
+      if (file) return file;
+    }
+    return null;
+  }
+}
+
+/** A regular file reached without following any link, strictly inside `buildDir`; else null. */
+async function regularFileInside(buildDir: string, rel: string): Promise<SiteFile | null> {
+  const abs = path.join(buildDir, rel);
+  if (!abs.startsWith(buildDir + path.sep)) return null;
+  const stat = await lstat(abs).catch(() => undefined);
+  if (!stat?.isFile()) return null;
+  // No directory on the way may be a link either: the real path must be the path asked for.
+  if ((await realpath(abs).catch(() => '')) !== abs) return null;
+  const ext = path.extname(abs).toLowerCase();
+  const file: SiteFile = {
+    abs,
+    size: stat.size,
+    etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${stat.ino.toString(16)}"`,
+    contentType: TYPES[ext] ?? 'application/octet-stream',
+    cacheControl: cacheControlOf(rel),
+  };
+  if (stat.size <= MEMORY_FILE_BYTES) file.body = await readFile(abs);
+  return file;
+}

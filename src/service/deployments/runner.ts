@@ -1,0 +1,166 @@
+// One deployment, start to finish (CONTRACT §8): sync (repository projects), snapshot the content
+// root, build it, publish it atomically, prune old builds; the deployment record, the project's
+// status (CONTRACT §6) and the log follow each step. Any failure leaves the previous site live.
+import { cp, mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
+import { projectDir } from '../../site/settings.ts';
+import type { Config } from '../config.ts';
+import { isDomainError } from '../errors.ts';
+import { buildDir, contentRootDir, deploymentLogFile, gitDir, snapshotDir } from '../project-files.ts';
+import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store } from '../store.ts';
+import { openDeploymentLog, type DeploymentLog } from './log.ts';
+import { KEPT_BUILDS, publishBuild, pruneBuilds } from './publish.ts';
+import { SyncError, syncRepository } from './sync.ts';
+
+export interface RunContext {
+  config: Config;
+  store: Store;
+  /** The live site address of a project (its `url`). */
+  siteUrl(project: ProjectRecord): string;
+}
+
+/** Why a run was stopped from outside: the project was deleted, or the server is stopping. */
+export type StopCause = 'deleted' | 'shutdown';
+
+class DeploymentFailure extends Error {
+  code: DeploymentErrorCode;
+  constructor(code: DeploymentErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const BUILD_ERRORS: Record<string, DeploymentErrorCode> = {
+  content_invalid: 'build_failed',
+  build_failed: 'build_failed',
+  no_pages: 'no_pages',
+  timeout: 'timeout',
+};
+
+/** Runs a queued deployment to its end. Never throws for a failed deployment: it records it. */
+export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, astro: AstroRunner, signal: AbortSignal): Promise<void> {
+  const { config, store } = ctx;
+  const projectId = queued.project_id;
+  const snapshot = snapshotDir(config.dataDir, projectId, queued.id);
+  const output = buildDir(config.dataDir, projectId, queued.id);
+  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), [
+    { path: `${snapshot}/`, as: '' },
+    { path: snapshot, as: '.' },
+    { path: config.dataDir, as: '…' },
+    { path: projectDir, as: '…' },
+  ]);
+  try {
+    const project = await store.getProject(projectId);
+    if (!project) return;
+    const startedAt = new Date().toISOString();
+    // The project first, then the deployment, at every step: a client that sees the deployment's
+    // new status sees the project's too.
+    await store.updateProject(projectId, { status: 'building' });
+    await store.updateDeployment(queued.id, { status: 'building', started_at: startedAt });
+    log.line(`deployment ${queued.id} (${queued.trigger}) started`);
+    try {
+      const pageCount = await deploy(ctx, project, queued.id, astro, signal, log);
+      const finishedAt = new Date().toISOString();
+      await store.updateProject(projectId, { status: 'active', last_deploy_at: finishedAt });
+      await store.updateDeployment(queued.id, { status: 'succeeded', finished_at: finishedAt, page_count: pageCount });
+      log.line(`publish: live at ${ctx.siteUrl(project)}`);
+      await pruneBuilds(config.dataDir, projectId, await keptBuilds(store, projectId));
+    } catch (error) {
+      await rm(output, { recursive: true, force: true });
+      if (signal.aborted && signal.reason === 'deleted') return;
+      const failure = asFailure(error, signal);
+      log.line(`failed (${failure.code}): ${failure.message}`);
+      await recordFailure(store, queued.id, projectId, failure.code, failure.message);
+    }
+  } catch (error) {
+    // The project (and so its deployments) was deleted while this ran: nothing left to record.
+    if (!isDomainError(error) || error.code !== 'not_found') throw error;
+  } finally {
+    await log.close();
+    await rm(snapshot, { recursive: true, force: true });
+  }
+}
+
+/** Marks a deployment failed; the project returns to `active` if a site is live, else `failed`. */
+export async function recordFailure(store: Store, deploymentId: string, projectId: string, code: DeploymentErrorCode, message: string): Promise<void> {
+  const project = await store.getProject(projectId);
+  if (project) await store.updateProject(projectId, { status: project.last_deploy_at ? 'active' : 'failed' });
+  await store.updateDeployment(deploymentId, { status: 'failed', finished_at: new Date().toISOString(), error: { code, message } });
+}
+
+function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
+  if (signal.aborted) return new DeploymentFailure('interrupted', 'the server stopped during the deployment; trigger it again');
+  if (error instanceof DeploymentFailure) return error;
+  if (error instanceof SyncError) return new DeploymentFailure('sync_failed', error.message);
+  throw error;
+}
+
+/** Sync, snapshot, build, publish. Returns the page count. */
+async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: string, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
+  const { config, store } = ctx;
+  const root = contentRootDir(config.dataDir, project.id);
+  if (project.source_repo) {
+    const [owner, name] = project.source_repo.split('/');
+    log.line(`sync: ${project.source_repo}${project.source_branch ? ` branch ${project.source_branch}` : ' (default branch)'}`);
+    const synced = await syncRepository({
+      url: config.gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name),
+      repository: project.source_repo,
+      branch: project.source_branch,
+      gitDir: gitDir(config.dataDir, project.id),
+      contentRoot: root,
+      protocols: config.gitProtocols,
+      timeoutMs: config.buildTimeoutS * 1000,
+      signal,
+      log: (line) => log.line(line),
+    });
+    await store.updateDeployment(deploymentId, { source_branch: synced.branch, commit_sha: synced.commitSha });
+    // The default branch is recorded on the project (CONTRACT §6), unless a branch was set meanwhile.
+    const current = await store.getProject(project.id);
+    if (current && !current.source_branch) await store.updateProject(project.id, { source_branch: synced.branch });
+  }
+
+  const snapshot = snapshotDir(config.dataDir, project.id, deploymentId);
+  await mkdir(path.dirname(snapshot), { recursive: true });
+  if (await stat(root).catch(() => undefined)) {
+    // Page writes after this point wait for the next deployment; this build never sees half of one.
+    await cp(root, snapshot, { recursive: true, verbatimSymlinks: true, errorOnExist: false });
+  } else {
+    await mkdir(snapshot);
+  }
+  log.line('snapshot: content root copied');
+
+  const output = buildDir(config.dataDir, project.id, deploymentId);
+  await mkdir(output, { recursive: true });
+  const result: BuildSiteResult = await buildSite({
+    contentRoot: snapshot,
+    outDir: output,
+    siteUrl: ctx.siteUrl(project).replace(/\/$/, ''),
+    timeoutMs: config.buildTimeoutS * 1000,
+    signal,
+    onLog: (line) => log.line(`build: ${line}`),
+    astro,
+  });
+  if (!result.ok) {
+    const error = result.error!;
+    if (error.code === 'canceled') throw new DeploymentFailure('interrupted', 'the deployment was stopped');
+    const code = BUILD_ERRORS[error.code] ?? 'build_failed';
+    const message = code === 'no_pages' ? 'the content root has no pages: add .md or .mdx files under content/' : error.message;
+    throw new DeploymentFailure(code, message.replaceAll(`${snapshot}/`, ''));
+  }
+  log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
+  await publishBuild(config.dataDir, project.id, deploymentId);
+  return result.pageCount;
+}
+
+/** The newest successful deployments' ids: their builds stay on disk. */
+async function keptBuilds(store: Store, projectId: string): Promise<string[]> {
+  const kept: string[] = [];
+  let after: DeploymentRecord | undefined;
+  for (;;) {
+    const page = await store.listDeployments(projectId, 50, after);
+    for (const d of page.items) if (d.status === 'succeeded' && kept.length < KEPT_BUILDS) kept.push(d.id);
+    if (kept.length >= KEPT_BUILDS || !page.hasMore) return kept;
+    after = page.items.at(-1);
+  }
+}

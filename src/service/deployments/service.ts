@@ -1,0 +1,112 @@
+// Deployments (CONTRACT §8): the domain operations behind /v1/projects/{id}/deployments, the
+// connect hook, deletion and restart recovery. The pipeline itself is in runner.ts and queue.ts.
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { Config } from '../config.ts';
+import { DomainError } from '../errors.ts';
+import { buildDir, deploymentLogFile, snapshotDir } from '../project-files.ts';
+import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
+import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
+import { readDeploymentLog } from './log.ts';
+import { createBuildQueue, type BuildQueue } from './queue.ts';
+import { recordFailure, runDeployment } from './runner.ts';
+
+/** A deployment as the API shows it; fields not known yet are absent. */
+export type Deployment = DeploymentRecord & { url: string };
+
+export interface DeploymentList {
+  data: Deployment[];
+  next_cursor: string | null;
+}
+
+export interface DeploymentsService {
+  /** Queues a deployment (or returns the one already queued: triggers coalesce). */
+  trigger(orgId: string, projectId: string): Promise<Deployment>;
+  list(orgId: string, projectId: string, limit: number, cursor?: string): Promise<DeploymentList>;
+  get(orgId: string, projectId: string, id: string): Promise<Deployment>;
+  log(orgId: string, projectId: string, id: string): Promise<string>;
+  /** The projects hook: a repository was connected. */
+  queueConnect(project: ProjectRecord): Promise<void>;
+  /** The projects hook: stops the project's running build (its records went with the project). */
+  forgetProject(projectId: string): Promise<void>;
+  /** Restart recovery (`building` → failed `interrupted`), then starts the queue. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService): DeploymentsService {
+  /** The project's `url`, as the projects service writes it. */
+  const siteUrl = (project: ProjectRecord) => projects.urlOf(project);
+  const view = (d: DeploymentRecord, url: string): Deployment => ({ ...d, url });
+
+  let queue: BuildQueue | undefined;
+  const runContext = { config, store, siteUrl };
+
+  const owned = async (orgId: string, projectId: string) => projects.get(orgId, projectId);
+
+  const ownedDeployment = async (orgId: string, projectId: string, id: string) => {
+    const project = await owned(orgId, projectId);
+    const deployment = await store.getDeployment(id);
+    if (!deployment || deployment.project_id !== project.id) throw new DomainError('not_found', `deployment ${id} not found`);
+    return { project, deployment };
+  };
+
+  const enqueue = async (projectId: string, trigger: DeploymentRecord['trigger']) => {
+    const { deployment } = await store.queueDeployment({
+      id: randomUUID(),
+      project_id: projectId,
+      status: 'queued',
+      trigger,
+      created_at: new Date().toISOString(),
+    });
+    queue?.kick();
+    return deployment;
+  };
+
+  return {
+    async trigger(orgId, projectId) {
+      const project = await owned(orgId, projectId);
+      return view(await enqueue(project.id, 'manual'), project.url);
+    },
+
+    async list(orgId, projectId, limit, cursor) {
+      const project = await owned(orgId, projectId);
+      const page = await store.listDeployments(project.id, limit, cursor === undefined ? undefined : decodeCursor(cursor));
+      const last = page.items.at(-1);
+      return { data: page.items.map((d) => view(d, project.url)), next_cursor: page.hasMore && last ? encodeCursor(last) : null };
+    },
+
+    async get(orgId, projectId, id) {
+      const { project, deployment } = await ownedDeployment(orgId, projectId, id);
+      return view(deployment, project.url);
+    },
+
+    async log(orgId, projectId, id) {
+      const { deployment } = await ownedDeployment(orgId, projectId, id);
+      return readDeploymentLog(deploymentLogFile(config.dataDir, deployment.project_id, deployment.id));
+    },
+
+    async queueConnect(project) {
+      await enqueue(project.id, 'connect');
+    },
+
+    async forgetProject(projectId) {
+      await queue?.stopProject(projectId, 'deleted');
+    },
+
+    async start() {
+      for (const deployment of await store.deploymentsWithStatus('building')) {
+        await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
+        await rm(buildDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+        await rm(snapshotDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+      }
+      queue = createBuildQueue(store, config.buildConcurrency, (deployment, worker, signal) =>
+        runDeployment(runContext, deployment, worker, signal));
+      queue.kick();
+    },
+
+    async close() {
+      await queue?.close();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// Sync: brings a project's content root to the head of its repository branch. The clone in
+// `projects/{id}/git/` is a bare repository reused between deployments (a shallow fetch, not a
+// fresh clone). The commit's tree is listed and checked before one byte is written: symlinks,
+// submodules, too many or too large files fail the sync, so nothing outside the checkout can be
+// reached through it. The files are then written into a fresh directory that replaces the content
+// root by rename, so the pages API never sees a half-written root.
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { git, gitCapped, GitError, type GitOptions } from '../git.ts';
+
+export interface SyncLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+}
+
+export const SYNC_LIMITS: SyncLimits = {
+  maxFiles: 20_000,
+  maxFileBytes: 25 * 1024 * 1024,
+  maxTotalBytes: 500 * 1024 * 1024,
+};
+
+export interface SyncInput {
+  /** The repository URL (FOLIO_GIT_URL with owner and name filled in). */
+  url: string;
+  /** `owner/name`: how messages name the repository (never by its URL, which may tell server paths). */
+  repository: string;
+  /** The branch to sync; undefined: the repository's default branch. */
+  branch?: string;
+  /** The bare clone, reused between syncs. */
+  gitDir: string;
+  /** The content root to replace. */
+  contentRoot: string;
+  protocols: string[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+  log(line: string): void;
+  limits?: SyncLimits;
+}
+
+export interface SyncResult {
+  branch: string;
+  commitSha: string;
+  fileCount: number;
+}
+
+export class SyncError extends Error {
+  override name = 'SyncError';
+}
+
+const SYNC_REF = 'refs/folio/sync';
+
+/** Fetches the branch head and makes it the content root. Throws SyncError with a clear message. */
+export async function syncRepository(input: SyncInput): Promise<SyncResult> {
+  const options: GitOptions = { protocols: input.protocols, timeoutMs: input.timeoutMs, signal: input.signal };
+  const limits = input.limits ?? SYNC_LIMITS;
+  try {
+    await ensureBareRepository(input.gitDir, options);
+    const branch = input.branch ?? (await defaultBranch(input.gitDir, input.url, options));
+    input.log(`sync: fetching branch ${branch}`);
+    await gitCapped(
+      input.gitDir,
+      ['fetch', '--depth=1', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--force', '--end-of-options', input.url, `+refs/heads/${branch}:${SYNC_REF}`],
+      options,
+      limits.maxTotalBytes,
+    );
+    const commitSha = (await git(input.gitDir, ['rev-parse', '--verify', '--end-of-options', `${SYNC_REF}^{commit}`], options)).trim();
+    input.log(`sync: ${branch} is at commit ${commitSha}`);
+    const files = await listTree(input.gitDir, commitSha, options, limits);
+    await checkOut(input, commitSha, options);
+    input.log(`sync: checked out ${files} file(s)`);
+    return { branch, commitSha, fileCount: files };
+  } catch (error) {
+    if (error instanceof GitError) throw new SyncError(cleanGitMessage(error.message, input.url, input.repository));
+    throw error;
+  }
+}
+
+/** Git quotes the URL (or a file:// URL's path) in its messages: the repository is named instead. */
+function cleanGitMessage(message: string, url: string, repository: string): string {
+  let clean = message.replaceAll(url, repository);
+  if (url.startsWith('file://')) clean = clean.replaceAll(decodeURIComponent(new URL(url).pathname), repository);
+  return clean.replace(/^fatal: /gm, '').trim();
+}
+
+async function ensureBareRepository(gitDir: string, options: GitOptions): Promise<void> {
+  if (await stat(path.join(gitDir, 'HEAD')).catch(() => undefined)) return;
+  await rm(gitDir, { recursive: true, force: true });
+  await mkdir(gitDir, { recursive: true });
+  await git(gitDir, ['init', '--quiet', '--bare', '.'], options);
+}
+
+/** The branch the remote's HEAD points at (`git ls-remote --symref URL HEAD`). */
+async function defaultBranch(gitDir: string, url: string, options: GitOptions): Promise<string> {
+  const out = await git(gitDir, ['ls-remote', '--symref', '--end-of-options', url, 'HEAD'], options);
+  const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out);
+  if (!match) throw new SyncError('the repository has no default branch (it may be empty): set source_branch');
+  return match[1];
+}
+
+/**
+ * Lists the commit's tree (`git ls-tree -r -l -z`) and refuses anything but regular files within
+ * the limits. Returns the number of files.
+ */
+async function listTree(gitDir: string, commit: string, options: GitOptions, limits: SyncLimits): Promise<number> {
+  const out = await git(gitDir, ['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit], options);
+  let files = 0;
+  let total = 0;
+  for (const entry of out.split('\0')) {
+    if (!entry) continue;
+    // "<mode> SP <type> SP <object> SP+ <size> TAB <path>"
+    const tab = entry.indexOf('\t');
+    const [mode, type, , size] = entry.slice(0, tab).split(/ +/);
+    const file = entry.slice(tab + 1);
+    if (mode === '120000') throw new SyncError(`${file} is a symbolic link: Folio refuses links in a repository (copy the file instead)`);
+    if (type === 'commit') throw new SyncError(`${file} is a submodule: Folio does not fetch submodules (copy the files instead)`);
+    if (mode !== '100644' && mode !== '100755') throw new SyncError(`${file} is not a regular file (mode ${mode})`);
+    if (Number(size) > limits.maxFileBytes) {
+      throw new SyncError(`${file} is ${formatBytes(Number(size))}, over the limit of ${formatBytes(limits.maxFileBytes)} per file`);
+    }
+    files += 1;
+    total += Number(size);
+    if (files > limits.maxFiles) throw new SyncError(`the repository has more than ${limits.maxFiles} files, Folio's limit`);
+    if (total > limits.maxTotalBytes) throw new SyncError(`the repository's files add up to more than ${formatBytes(limits.maxTotalBytes)}, Folio's limit`);
+  }
+  return files;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}
+
+/** Writes the commit's files into a new directory, then swaps it in as the content root. */
+async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<void> {
+  const parent = path.dirname(input.contentRoot);
+  const stamp = `${process.pid}-${Date.now()}`;
+  const fresh = path.join(parent, `.root-new-${stamp}`);
+  const old = path.join(parent, `.root-old-${stamp}`);
+  const index = path.join(input.gitDir, `folio-index-${stamp}`);
+  await rm(fresh, { recursive: true, force: true });
+  await mkdir(fresh, { recursive: true });
+  try {
+    // A private index: read-tree + checkout-index write regular files only, run no hooks or filters.
+    const withIndex = { ...options, env: { GIT_INDEX_FILE: index } };
+    await git(input.gitDir, ['read-tree', '--end-of-options', commit], withIndex);
+    await git(input.gitDir, [`--work-tree=${fresh}`, 'checkout-index', '--all', '--force'], withIndex);
+    const hadRoot = await rename(input.contentRoot, old).then(() => true, (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return false;
+      throw e;
+    });
+    await rename(fresh, input.contentRoot);
+    if (hadRoot) await rm(old, { recursive: true, force: true });
+  } finally {
+    await rm(index, { force: true });
+    await rm(fresh, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,39 @@
+// Helpers of the deployment and hosting tests: wait for a deployment to end, read a site page.
+import { expect } from 'vitest';
+import type { client } from './server.ts';
+
+type Api = ReturnType<typeof client>;
+
+const FINAL = new Set(['succeeded', 'failed', 'canceled']);
+
+/** Polls a deployment until it has ended (2 minutes at most); returns it. */
+export async function waitForDeployment(api: Api, projectId: string, deploymentId: string): Promise<any> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await api('GET', `/v1/projects/${projectId}/deployments/${deploymentId}`);
+    expect(res.status).toBe(200);
+    if (FINAL.has(res.body.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`deployment ${deploymentId} still ${res.body.status} after 2 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The newest deployment of a project, once one exists. */
+export async function latestDeployment(api: Api, projectId: string): Promise<any> {
+  const res = await api('GET', `/v1/projects/${projectId}/deployments?limit=1`);
+  expect(res.status).toBe(200);
+  return res.body.data[0];
+}
+
+/** Triggers a deployment and waits for its end. */
+export async function deploy(api: Api, projectId: string): Promise<any> {
+  const res = await api('POST', `/v1/projects/${projectId}/deployments`);
+  expect(res.status).toBe(202);
+  return waitForDeployment(api, projectId, res.body.id);
+}
+
+/** The `<article>` of a page: the page's own content. */
+export function articleOf(html: string): string {
+  const start = html.indexOf('<article');
+  return start < 0 ? '' : html.slice(start, html.indexOf('</article>', start));
+}

@@ -1,0 +1,241 @@
+// Serving live sites (CONTRACT §12, issue 4 "Serving"): a real server, a real repository over
+// file://, a real build, and raw HTTP requests with Host headers.
+import { readdir, readFile, symlink } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articleOf, deploy, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
+import { repoHost, type RepoHost, type TestRepo } from '../helpers/git-repos.ts';
+import { client, getWithHost, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let host: RepoHost;
+let repo: TestRepo;
+let api: ReturnType<typeof client>;
+let project: { id: string; slug: string };
+let liveDir: string;
+
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><rect width="10" height="10"/></svg>\n';
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request with the path sent exactly as given (no client-side normalisation). */
+function raw(urlPath: string, options: { method?: string; headers?: Record<string, string>; hostName?: string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: server.port, path: urlPath, method: options.method ?? 'GET', headers: { host: options.hostName ?? `${project.slug}.localhost`, ...options.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  host = repoHost();
+  repo = host.repo('acme', 'site');
+  repo.commit({
+    'docs.json': JSON.stringify({ name: 'Served Site' }),
+    'content/index.mdx': '# Home\n\nFirst home.\n',
+    'content/guides/install.mdx': '# Install\n\nInstall steps.\n',
+    'public/logo.svg': SVG,
+  });
+  server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file' } });
+  api = client(server.url, server.defaultKey);
+  const slug = uniqueSlug('served');
+  const created = await api('POST', '/v1/projects', { body: { name: 'Served', slug, source_repo: repo.slug } });
+  project = { id: created.body.id, slug };
+  const done = await waitForDeployment(api, project.id, (await latestDeployment(api, project.id)).id);
+  expect(done.status).toBe('succeeded');
+  liveDir = path.join(server.dataDir, 'projects', project.id, 'builds', done.id);
+});
+afterAll(async () => {
+  await server.stop();
+  await removeDir(server.dataDir);
+  host.remove();
+});
+
+describe('headers', () => {
+  it('HTML: content type, revalidation, nosniff, ETag', async () => {
+    const res = await raw('/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(res.body).toBe(await readFile(path.join(liveDir, 'index.html'), 'utf8'));
+  });
+
+  it('hashed assets (_astro/, Pagefind chunks) are immutable for a year; other files revalidate', async () => {
+    const css = (await readdir(path.join(liveDir, '_astro'))).find((f) => f.endsWith('.css'))!;
+    const asset = await raw(`/_astro/${css}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const fragment = (await readdir(path.join(liveDir, 'pagefind/fragment')))[0];
+    expect((await raw(`/pagefind/fragment/${fragment}`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const entry = await raw('/pagefind/pagefind-entry.json');
+    expect(entry.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(entry.headers['cache-control']).toBe('no-cache');
+    const js = await raw('/pagefind/pagefind.js');
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.headers['cache-control']).toBe('no-cache');
+    expect((await raw('/sitemap.xml')).headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect((await raw('/robots.txt')).headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('SVG is served with a sandbox CSP', async () => {
+    const res = await raw('/logo.svg');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.headers['content-security-policy']).toBe('sandbox');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toBe(SVG);
+  });
+
+  it('If-None-Match with the ETag answers 304 without a body; another ETag gets 200', async () => {
+    const first = await raw('/guides/install/');
+    const etag = first.headers.etag!;
+    const again = await raw('/guides/install/', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe('no-cache');
+    expect((await raw('/guides/install/', { headers: { 'if-none-match': `"other", W/${etag}` } })).status).toBe(304);
+    expect((await raw('/guides/install/', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+  });
+
+  it('HEAD answers the GET headers without a body', async () => {
+    const get = await raw('/');
+    const head = await raw('/', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
+    expect(head.headers.etag).toBe(get.headers.etag);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('other methods get 405 with Allow', async () => {
+    const res = await raw('/', { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+});
+
+describe('paths', () => {
+  it('/x and /x/ both reach the page', async () => {
+    const plain = await raw('/guides/install');
+    const slash = await raw('/guides/install/');
+    expect(plain.status).toBe(200);
+    expect(slash.status).toBe(200);
+    expect(articleOf(plain.body)).toContain('Install steps.');
+    expect(plain.body).toBe(slash.body);
+  });
+
+  it('a missing page gets the site’s own 404 page with status 404', async () => {
+    const res = await raw('/no/such/page');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toBe(await readFile(path.join(liveDir, '404.html'), 'utf8'));
+    expect(res.body).toContain('Served Site');
+  });
+
+  it('no request path reads outside the live site', async () => {
+    const store = await readFile(path.join(server.dataDir, 'folio.json'), 'utf8');
+    const attempts = [
+      '/../../../../folio.json',
+      '/../../../../../../../../etc/passwd',
+      '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/folio.json',
+      '/%2E%2E/%2E%2E/%2E%2E/%2E%2E/folio.json',
+      '/.%2e/.%2e/.%2e/.%2e/folio.json',
+      '/..%2f..%2f..%2f..%2ffolio.json',
+      '/guides/..%2F..%2F..%2F..%2F..%2Ffolio.json',
+      '/..%5c..%5c..%5c..%5cfolio.json',
+      '/..\\..\\..\\..\\folio.json',
+      '/index.html%00.css',
+      '//etc/passwd',
+      '/guides//install',
+      '/./index.html',
+      '/guides/%2e/install',
+      '/%',
+      '/%c0%ae%c0%ae/%c0%ae%c0%ae/folio.json',
+      '/%252e%252e/%252e%252e/folio.json',
+      '/..',
+    ];
+    for (const attempt of attempts) {
+      const res = await raw(attempt);
+      expect([400, 404], attempt).toContain(res.status);
+      expect(res.headers['x-content-type-options'], attempt).toBe('nosniff');
+      expect(res.body, attempt).not.toContain('"orgs"');
+      expect(res.body, attempt).not.toContain('root:');
+      expect(store).toContain('"orgs"');
+    }
+  });
+
+  it('never follows a link inside a build (file or directory)', async () => {
+    await symlink(path.join(server.dataDir, 'folio.json'), path.join(liveDir, 'planted.json'));
+    await symlink(server.dataDir, path.join(liveDir, 'planted-dir'));
+    for (const attempt of ['/planted.json', '/planted-dir/folio.json']) {
+      const res = await raw(attempt);
+      expect(res.status, attempt).toBe(404);
+      expect(res.body, attempt).not.toContain('"orgs"');
+    }
+  });
+});
+
+describe('hosts', () => {
+  it('an unknown site host and a project without a deployment answer 404', async () => {
+    expect((await raw('/', { hostName: 'nobody-here.localhost' })).status).toBe(404);
+    const fresh = await api('POST', '/v1/projects', { body: { name: 'Fresh', slug: uniqueSlug('fresh') } });
+    const res = await getWithHost(server.url, '/', `${fresh.body.slug}.localhost`);
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('nothing deployed here yet');
+  });
+});
+
+describe('redeploys', () => {
+  it('swap the site without one failed request, then serve the new content', async () => {
+    repo.commit({ 'content/index.mdx': '# Home\n\nSecond home.\n' });
+    let stop = false;
+    const statuses: number[] = [];
+    const bodies = new Set<string>();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const hammer = async () => {
+      while (!stop) {
+        const res = await new Promise<RawResponse>((resolve, reject) => {
+          const req = http.request({ host: '127.0.0.1', port: server.port, path: '/', agent, headers: { host: `${project.slug}.localhost` } }, (r) => {
+            let body = '';
+            r.setEncoding('utf8');
+            r.on('data', (c) => (body += c));
+            r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        statuses.push(res.status);
+        bodies.add(articleOf(res.body).includes('Second home.') ? 'new' : articleOf(res.body).includes('First home.') ? 'old' : 'other');
+      }
+    };
+    const load = Promise.all([hammer(), hammer(), hammer()]);
+    const done = await deploy(api, project.id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stop = true;
+    await load;
+    agent.destroy();
+    expect(done.status).toBe('succeeded');
+    expect(statuses.length).toBeGreaterThan(10);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(bodies).toEqual(new Set(['old', 'new']));
+    expect(articleOf((await raw('/')).body)).toContain('Second home.');
+  });
+});
