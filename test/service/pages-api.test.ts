@@ -524,6 +524,27 @@ describe('authorization', () => {
   });
 });
 
+describe('durability', () => {
+  it('a page write acknowledged before the server is killed (SIGKILL) is there after a restart', async () => {
+    const own = await startServer();
+    const ownApi = client(own.url, own.defaultKey);
+    const project = await ownApi('POST', '/v1/projects', { body: { name: 'Kill', slug: uniqueSlug('kill') } });
+    const pages = `/v1/projects/${project.body.id}/pages`;
+    expect((await ownApi('POST', pages, { body: { path: 'kept', title: 'Kept', content: 'Acknowledged.' } })).status).toBe(201);
+    expect((await ownApi('PATCH', `${pages}/kept`, { body: { title: 'Kept too' } })).status).toBe(200);
+    own.process.kill('SIGKILL');
+    await own.exited;
+    const again = await startServer({ dataDir: own.dataDir });
+    try {
+      const res = await client(again.url, own.defaultKey)('GET', `${pages}/kept`);
+      expect(res.body).toMatchObject({ title: 'Kept too', content: 'Acknowledged.' });
+    } finally {
+      await again.stop();
+      await removeDir(own.dataDir);
+    }
+  });
+});
+
 describe('the OpenAPI document agrees with the answers', () => {
   it('page, page list and error answers validate against src/api/openapi.json', async () => {
     const doc = JSON.parse(await readFile(path.join(import.meta.dirname, '../../src/api/openapi.json'), 'utf8'));

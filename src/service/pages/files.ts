@@ -36,9 +36,7 @@ export interface ParsedPage extends PageSummary {
   yaml?: string;
 }
 
-const notFollowed = (stat: { isSymbolicLink(): boolean }) => stat.isSymbolicLink();
-
-/** lstat that answers undefined for a missing entry. */
+/** lstat (a symbolic link is never a directory or a file here) that answers undefined for a missing entry. */
 async function lstatOrUndefined(abs: string) {
   try {
     return await lstat(abs);
@@ -53,7 +51,7 @@ async function foldersAreReal(contentDir: string, rel: string): Promise<boolean>
   const parts = rel.split('/').slice(0, -1);
   for (let i = 0; i <= parts.length; i++) {
     const stat = await lstatOrUndefined(path.join(contentDir, ...parts.slice(0, i)));
-    if (!stat || notFollowed(stat) || !stat.isDirectory()) return false;
+    if (!stat?.isDirectory()) return false;
   }
   return true;
 }
@@ -176,7 +174,7 @@ export async function makeFolders(contentDir: string, rel: string): Promise<void
   for (let i = 0; i <= parts.length; i++) {
     const dir = path.join(contentDir, ...parts.slice(0, i));
     const stat = await lstatOrUndefined(dir);
-    if (stat && (notFollowed(stat) || !stat.isDirectory())) {
+    if (stat && !stat.isDirectory()) {
       throw new DomainError('invalid_request', `path: ${parts.slice(0, i).join('/') || 'content'} is not a folder`);
     }
     if (!stat) {
