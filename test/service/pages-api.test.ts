@@ -1,6 +1,6 @@
 // The pages API over HTTP against the real server (CONTRACT §7, §3, §4; issue 5).
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -382,8 +382,9 @@ describe('list', () => {
     expect(existsSync(path.join(server.dataDir, 'outside/new.mdx'))).toBe(false);
   });
 
-  it('sees files added, changed and removed on disk by others', async () => {
+  it('sees files added, changed and removed on disk by others, and a content root replaced as a sync does', async () => {
     const p = await newProject();
+    expect(await listAll(p)).toEqual([]);
     await put(p.root, 'content/one.mdx', '# One\n');
     expect((await listAll(p)).map((x) => x.title)).toEqual(['One']);
     await put(p.root, 'content/sub/two.mdx', '# Two\n');
@@ -395,6 +396,12 @@ describe('list', () => {
     expect((await listAll(p)).map((x) => x.title)).toEqual(['New', 'One']);
     await put(p.root, 'content/fresh/other.md', '# Other\n');
     expect((await listAll(p)).map((x) => x.title)).toEqual(['New', 'Other', 'One']);
+    // A sync swaps the whole root for a new one.
+    const next = `${p.root}.next`;
+    await put(next, 'content/one.mdx', '# One again\n');
+    await rename(p.root, `${p.root}.old`);
+    await rename(next, p.root);
+    expect((await listAll(p)).map((x) => x.title)).toEqual(['One again']);
   });
 });
 

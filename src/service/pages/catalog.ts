@@ -11,7 +11,7 @@ import { lstatSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { parsePage, type PageSummary } from './files.ts';
+import { parsePage, summaryOf, type PageSummary } from './files.ts';
 import { pageAddress, pathOfFile } from './paths.ts';
 
 /** One page as listed, with what every list answer shows of it worked out once. */
@@ -99,7 +99,8 @@ export function createPageCatalog(): PageCatalog {
   // Synchronous on purpose: a folder's lstat from the dentry cache takes microseconds, while an
   // async one costs a thread-pool round trip (measured 5x slower for 51 folders).
   const stillValid = (snapshot: Snapshot): boolean => {
-    if (Date.now() - snapshot.takenAt > MAX_AGE_MS) return false;
+    // No folders: `content/` was missing, and nothing would notice it appear.
+    if (snapshot.folders.size === 0 || Date.now() - snapshot.takenAt > MAX_AGE_MS) return false;
     for (const [abs, stamp] of snapshot.folders) {
       const stat = lstatSync(abs, { throwIfNoEntry: false });
       if (!stat?.isDirectory() || stat.ino !== stamp.ino || stat.mtimeMs !== stamp.mtimeMs) return false;
@@ -132,8 +133,7 @@ export function createPageCatalog(): PageCatalog {
         let summary: PageSummary | undefined = cached;
         if (!cached || cached.mtimeMs !== f.mtimeMs || cached.size !== f.size) {
           const text = await readFile(f.abs, 'utf8').catch(() => '');
-          const { title, description } = parsePage(text, pathOfFile(f.file));
-          summary = description === undefined ? { title } : { title, description };
+          summary = summaryOf(parsePage(text, pathOfFile(f.file)));
           remember(f.abs, f.mtimeMs, f.size, summary);
         }
         pages[i] = listedPage(f.file, f.mtimeMs, summary!);

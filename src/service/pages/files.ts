@@ -117,6 +117,11 @@ export function parsePage(text: string, pagePath: string): ParsedPage {
   return page;
 }
 
+/** Just the title and description of a parsed page (what lists cache). */
+export function summaryOf(page: PageSummary): PageSummary {
+  return page.description === undefined ? { title: page.title } : { title: page.title, description: page.description };
+}
+
 // Title resolution of CONTRACT §9, as src/site/pages.ts does it (frontmatter title, else the
 // first `# heading` outside code and comments, else the file name); that module needs Astro.
 function resolveTitle(data: Record<string, unknown>, body: string, pagePath: string): string {

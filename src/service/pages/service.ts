@@ -7,7 +7,7 @@ import { contentRootDir } from '../project-files.ts';
 import type { Project, ProjectsService } from '../projects.ts';
 import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './catalog.ts';
 import { checkPageContent } from './content-check.ts';
-import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, writeFileAtomic, type ParsedPage } from './files.ts';
+import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, summaryOf, writeFileAtomic, type ParsedPage } from './files.ts';
 import { createLocks } from './locks.ts';
 import { pageAddress, pagePathProblem, sameAddressPath } from './paths.ts';
 import type { CreatePageInput, UpdatePageInput } from './rules.ts';
@@ -104,14 +104,13 @@ export function createPagesService(config: Config, projects: ProjectsService): P
       throw err;
     });
     const parsed = parsePage(text, pagePath);
-    catalog.remember(found.abs, mtimeMs, size, parsed.description === undefined ? { title: parsed.title } : { title: parsed.title, description: parsed.description });
+    catalog.remember(found.abs, mtimeMs, size, summaryOf(parsed));
     return { ...found, ...parsed, path: pagePath, mtimeMs };
   };
 
   /** Tells the catalog of a write and answers with the page as written. */
   const written = async (project: Project, file: string, parsed: ParsedPage, content: string) => {
-    const summary = parsed.description === undefined ? { title: parsed.title } : { title: parsed.title, description: parsed.description };
-    return view(project, await catalog.written(contentOf(project.id), file, summary), content);
+    return view(project, await catalog.written(contentOf(project.id), file, summaryOf(parsed)), content);
   };
 
   return {
