@@ -2,9 +2,9 @@
 // link points at, resolved once per request (so a concurrent redeploy never mixes two builds),
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
 // rest, `nosniff`, a sandbox CSP for SVG, and the site's own 404 page.
-import { createReadStream } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { createReadStream, readlinkSync, realpathSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import { liveLink } from '../service/project-files.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
@@ -45,21 +45,12 @@ function notModified(req: IncomingMessage, etag: string): boolean {
 }
 
 function sendFile(req: IncomingMessage, res: ServerResponse, file: SiteFile, status = 200): void {
-  const headers: Record<string, string | number> = {
-    'content-type': file.contentType,
-    etag: file.etag,
-    'cache-control': file.cacheControl,
-    'x-content-type-options': 'nosniff',
-  };
-  // An SVG opened directly may carry scripts: a sandbox keeps it from acting as the site.
-  if (file.contentType === 'image/svg+xml') headers['content-security-policy'] = 'sandbox';
   if (status === 200 && notModified(req, file.etag)) {
-    res.writeHead(304, headers);
+    res.writeHead(304, file.notModifiedHeaders);
     res.end();
     return;
   }
-  headers['content-length'] = file.size;
-  res.writeHead(status, headers);
+  res.writeHead(status, file.headers);
   if (req.method === 'HEAD') return void res.end();
   if (file.body) return void res.end(file.body);
   const stream = createReadStream(file.abs);
@@ -67,9 +58,29 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: SiteFile, sta
   stream.pipe(res);
 }
 
+const LIVE_TARGET = /^builds\/[0-9a-f-]{36}$/;
+
+/**
+ * The directory the project's `live` link points at, or undefined before a first deployment. The
+ * link is Folio's own (always `builds/{deployment}`), so one readlink, without waiting on the
+ * thread pool, is enough: it is the hottest step of serving.
+ */
+function liveBuild(dataDir: string, projectId: string): string | undefined {
+  const link = liveLink(dataDir, projectId);
+  let target: string;
+  try {
+    target = readlinkSync(link);
+  } catch {
+    return undefined;
+  }
+  return LIVE_TARGET.test(target) ? path.join(path.dirname(link), target) : undefined;
+}
+
 /** The handler of every site host, reading live builds under `dataDir`. */
 export function createSiteHandler(dataDir: string): SiteHandler {
   const files = new SiteFiles();
+  // Real, so a file's real path equals its path exactly when no link was followed (site-files.ts).
+  const root = realpathSync(dataDir);
 
   return async (project, req, res) => {
     if (!project) return sendText(req, res, 404, NO_SITE);
@@ -77,11 +88,11 @@ export function createSiteHandler(dataDir: string): SiteHandler {
       return sendText(req, res, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
     // The live build, captured once: everything this request reads comes from this directory.
-    const live = await realpath(liveLink(dataDir, project.id)).catch(() => undefined);
+    const live = liveBuild(root, project.id);
     if (!live) return sendText(req, res, 404, NOT_DEPLOYED);
     const checked = checkRequestPath(req.url ?? '/');
     if (!checked.ok) return sendText(req, res, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
-    const file = await files.find(live, checked.rel);
+    const file = files.cached(live, checked.rel) ?? (await files.find(live, checked.rel));
     if (file) return sendFile(req, res, file);
     const notFound = await files.find(live, '404.html');
     if (notFound) return sendFile(req, res, notFound, 404);

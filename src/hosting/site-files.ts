@@ -15,6 +15,9 @@ export interface SiteFile {
   cacheControl: string;
   /** The file's bytes when small enough to keep in memory. */
   body?: Buffer;
+  /** The response headers of a 200/404 (flat name, value list) and of a 304, computed once. */
+  headers: string[];
+  notModifiedHeaders: string[];
 }
 
 export type PathCheck = { ok: true; rel: string } | { ok: false };
@@ -98,8 +101,15 @@ const MAX_SITES = 200;
 export class SiteFiles {
   private sites = new Map<string, Map<string, SiteFile | null>>();
 
-  /** The file for `rel` in `buildDir` (a realpath), trying `rel`, then `rel/index.html`; null if none. */
+  /** What `find` resolved before for this path, without waiting (undefined: not looked up yet). */
+  cached(buildDir: string, rel: string): SiteFile | null | undefined {
+    return this.sites.get(buildDir)?.get(rel);
+  }
+
+  /** The file for `rel` in `buildDir` (a real path), trying `rel`, then `rel/index.html`; null if none. */
   async find(buildDir: string, rel: string): Promise<SiteFile | null> {
+    const cached = this.cached(buildDir, rel);
+    if (cached !== undefined) return cached;
     let site = this.sites.get(buildDir);
     if (site) {
       this.sites.delete(buildDir); // re-insert: most recently used last
@@ -109,8 +119,6 @@ export class SiteFiles {
       this.sites.set(buildDir, site);
       if (this.sites.size > MAX_SITES) this.sites.delete(this.sites.keys().next().value!);
     }
-    const cached = site.get(rel);
-    if (cached !== undefined) return cached;
     const file = await this.lookUp(buildDir, rel);
     if (site.size >= MAX_ENTRIES_PER_SITE) site.clear(); // random paths must not grow memory without bound
     site.set(rel, file);
@@ -140,13 +148,20 @@ async function regularFileInside(buildDir: string, rel: string): Promise<SiteFil
   if (!stat?.isFile()) return null;
   // No directory on the way may be a link either: the real path must be the path asked for.
   if ((await realpath(abs).catch(() => '')) !== abs) return null;
-  const ext = path.extname(abs).toLowerCase();
+  const contentType = TYPES[path.extname(abs).toLowerCase()] ?? 'application/octet-stream';
+  const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${stat.ino.toString(16)}"`;
+  const cacheControl = cacheControlOf(rel);
+  const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControl, 'x-content-type-options', 'nosniff'];
+  // An SVG opened directly may carry scripts: a sandbox keeps it from acting as the site.
+  if (contentType === 'image/svg+xml') notModifiedHeaders.push('content-security-policy', 'sandbox');
   const file: SiteFile = {
     abs,
     size: stat.size,
-    etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${stat.ino.toString(16)}"`,
-    contentType: TYPES[ext] ?? 'application/octet-stream',
-    cacheControl: cacheControlOf(rel),
+    etag,
+    contentType,
+    cacheControl,
+    headers: [...notModifiedHeaders, 'content-length', String(stat.size)],
+    notModifiedHeaders,
   };
   if (stat.size <= MEMORY_FILE_BYTES) file.body = await readFile(abs);
   return file;

@@ -1,0 +1,251 @@
+// `npm run bench:deploy`: deploy speed and static-serving throughput of live sites.
+//
+// 1. Trigger-to-live latency: a real server, real git repositories over file:// of 10 and 1,000
+//    generated MDX pages; each run commits a change, POSTs a deployment and polls the site host
+//    until the new content answers 200 (median of BENCH_RUNS, default 5). Goals: 10 pages < 2 s,
+//    1,000 pages < 15 s.
+// 2. The build step alone, cold (a fresh Astro process per build) against a warm worker, on the
+//    10-page site, in this process: the ratio is what the warm worker saves.
+// 3. Serving a live page with autocannon (BENCH_DURATION_S, default 10; BENCH_CONNECTIONS, 20)
+//    against nginx serving the same build directory (worker_processes 1: one process each, like
+//    for like; nginx's default of one worker per core is printed too). Goal: ≥ 0.7× nginx.
+//    Without nginx (`apt-get install -y nginx`) that comparison is skipped and says so.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureServiceBuilt } from '../src/api/build-service.ts';
+import { buildSite, type AstroRunner } from '../src/site/build.ts';
+import { WarmWorker } from '../src/site/warm-worker.ts';
+import { repoHost, type TestRepo } from '../test/helpers/git-repos.ts';
+import { client, getWithHost, removeDir, startServer, type TestServer } from '../test/helpers/server.ts';
+
+interface LoadResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: Record<string, unknown>) => Promise<LoadResult>;
+
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+const SIZES = (process.env.BENCH_SIZES ?? '10,1000').split(',').map(Number);
+const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const GOALS_S: Record<number, number> = { 10: 2, 1000: 15 };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** A content root of `pages` MDX pages with headings, code, lists, badges and a snippet. */
+function pagesOf(pages: number): Record<string, string> {
+  const files: Record<string, string> = {
+    'docs.json': JSON.stringify({ name: `Bench ${pages}` }),
+    '_snippets/auth.mdx': 'Send `Authorization: Bearer {key}` with every request.\n',
+    'content/index.mdx': '# Bench home\n\nThe start.\n',
+  };
+  for (let i = 1; i < pages; i++) {
+    files[`content/section-${String(Math.floor(i / 25)).padStart(2, '0')}/page-${i}.mdx`] = [
+      `# Page ${i}`,
+      '',
+      `Intro for page ${i} with **bold**, \`code\` and a [link](/).`,
+      '',
+      `## <ApiMethod method="get" /> Endpoint ${i}`,
+      '',
+      '- first item',
+      '- second item',
+      '',
+      '```ts',
+      `const response = await fetch('/v1/things/${i}');`,
+      '```',
+      '',
+      `<Snippet file="auth.mdx" vars={{ key: "key_${i}" }} />`,
+      '',
+    ].join('\n');
+  }
+  return files;
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Trigger-to-live latencies of one site size; returns the live build dir of the project. */
+async function deployLatency(server: TestServer, repo: TestRepo, pages: number): Promise<{ times: number[]; liveDir: string; slug: string }> {
+  const api = client(server.url, server.defaultKey);
+  const slug = `bench-${pages}`;
+  repo.commit(pagesOf(pages));
+  const project = (await api('POST', '/v1/projects', { body: { name: `Bench ${pages}`, slug, source_repo: repo.slug } })).body;
+  // The connect deployment warms the worker; it is not counted.
+  await waitUntil(async () => (await getWithHost(server.url, '/', `${slug}.localhost`)).status === 200);
+  const times: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const marker = `run-${run}-${Date.now()}`;
+    repo.commit({ 'content/index.mdx': `# Bench home\n\nThe start, ${marker}.\n` });
+    const started = performance.now();
+    const res = await api('POST', `/v1/projects/${project.id}/deployments`);
+    if (res.status !== 202) throw new Error(`trigger answered ${res.status}`);
+    await waitUntil(async () => {
+      const page = await getWithHost(server.url, '/', `${slug}.localhost`);
+      return page.status === 200 && page.text.includes(marker);
+    });
+    times.push(performance.now() - started);
+    console.log(`  ${pages} pages, run ${run}: ${seconds(times.at(-1)!)} (load ${load()})`);
+  }
+  const liveDir = fs.realpathSync(path.join(server.dataDir, 'projects', project.id, 'live'));
+  return { times, liveDir, slug };
+}
+
+/** The build step alone, `runs` times, with the given Astro runner. */
+async function buildTimes(files: Record<string, string>, astro: AstroRunner | undefined, runs: number): Promise<number[]> {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-build-'));
+  const root = path.join(base, 'root');
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  const times: number[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const started = performance.now();
+      const result = await buildSite({ contentRoot: root, outDir: path.join(base, `out-${run}`), astro });
+      if (!result.ok) throw new Error(`build failed: ${result.error?.message}`);
+      times.push(performance.now() - started);
+    }
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+  return times;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function nginxBinary(): string | undefined {
+  for (const candidate of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (fs.existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+/** Runs nginx in the foreground on a free loopback port, serving `dir`; stop() ends it. */
+async function startNginx(binary: string, dir: string, workers: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-nginx-'));
+  const conf = path.join(prefix, 'nginx.conf');
+  fs.writeFileSync(conf, `
+daemon off;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes ${workers};
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${dir};
+    location / { try_files $uri $uri/index.html =404; add_header X-Content-Type-Options nosniff; add_header Cache-Control no-cache; }
+  }
+}
+`);
+  const child: ChildProcess = spawn(binary, ['-c', conf, '-p', prefix], { stdio: 'ignore' });
+  await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/`).then((r) => r.status, () => 0)) === 200, 10_000);
+  return {
+    port,
+    async stop() {
+      child.kill('SIGQUIT');
+      await new Promise((resolve) => child.on('exit', resolve));
+      fs.rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+async function throughput(name: string, url: string, host?: string): Promise<number> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: host ? { host } : {} });
+  if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  console.log(`  ${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (load ${load()})`);
+  return result.requests.average;
+}
+
+async function main(): Promise<void> {
+  await ensureServiceBuilt();
+  console.log(`bench:deploy on ${os.cpus().length} cores, load average ${load()}; ${RUNS} run(s) per size`);
+  const host = repoHost();
+  const server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file', FOLIO_BUILD_CONCURRENCY: '1' } });
+  const summary: string[] = [];
+  let served: { liveDir: string; slug: string } | undefined;
+  try {
+    console.log('\nTrigger-to-live latency (POST …/deployments → first 200 of the new content):');
+    for (const pages of SIZES) {
+      const { times, liveDir, slug } = await deployLatency(server, host.repo('bench', `site-${pages}`), pages);
+      served ??= { liveDir, slug };
+      const goal = GOALS_S[pages];
+      const m = median(times);
+      summary.push(`deploy ${pages} pages: median ${seconds(m)} of ${times.length}${goal ? ` (goal < ${goal} s: ${m < goal * 1000 ? 'met' : 'NOT met'})` : ''}`);
+    }
+
+    console.log('\nBuild step alone, 10 pages (cold Astro process per build vs a warm worker)…');
+    const files = pagesOf(10);
+    const cold = median(await buildTimes(files, undefined, RUNS));
+    const worker = new WarmWorker();
+    worker.warm();
+    const warm = median((await buildTimes(files, worker, RUNS + 1)).slice(1)); // the first loads Astro
+    await worker.close();
+    summary.push(`build 10 pages: cold ${seconds(cold)}, warm ${seconds(warm)} (warm is ${(cold / warm).toFixed(1)}× faster)`);
+
+    if (served) {
+      console.log(`\nServing ${served.slug}'s home page: ${CONNECTIONS} connections, ${DURATION} s each:`);
+      const folio = await throughput('Folio', `${server.url}/`, `${served.slug}.localhost`);
+      const nginx = nginxBinary();
+      if (!nginx) {
+        console.log('  nginx is not installed (apt-get install -y nginx): the nginx comparison is skipped');
+        summary.push(`serving: Folio ${folio.toFixed(0)} req/s; nginx comparison skipped (not installed)`);
+      } else {
+        const one = await startNginx(nginx, served.liveDir, '1');
+        const nginxOne = await throughput('nginx, 1 worker', `http://127.0.0.1:${one.port}/`).finally(() => one.stop());
+        const auto = await startNginx(nginx, served.liveDir, 'auto');
+        const nginxAuto = await throughput('nginx, 1 worker per core', `http://127.0.0.1:${auto.port}/`).finally(() => auto.stop());
+        const ratio = folio / nginxOne;
+        summary.push(
+          `serving: Folio ${folio.toFixed(0)} req/s, nginx (1 worker) ${nginxOne.toFixed(0)} req/s: ${ratio.toFixed(2)}× nginx ` +
+            `(goal ≥ 0.7×: ${ratio >= 0.7 ? 'met' : 'NOT met'}); nginx with a worker per core ${nginxAuto.toFixed(0)} req/s: ${(folio / nginxAuto).toFixed(2)}×`,
+        );
+      }
+    }
+  } finally {
+    await server.stop();
+    await removeDir(server.dataDir);
+    host.remove();
+  }
+  console.log(`\nSummary (load average ${load()}):`);
+  for (const line of summary) console.log(`- ${line}`);
+}
+
+try {
+  execFileSync('git', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('bench:deploy needs git on PATH');
+  process.exit(2);
+}
+await main();
