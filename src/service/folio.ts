@@ -49,7 +49,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     async onProjectDeleted(project) {
       await hooks.onProjectDeleted?.(project);
       await deployments.forgetProject(project.id); // a running build stops before its files go
-      pages.forgetProject(project.id);
+      await pages.forgetProject(project.id);
       await removeProjectFiles(config.dataDir, project.id);
     },
   };

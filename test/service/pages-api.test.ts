@@ -342,6 +342,19 @@ describe('delete', () => {
     expect(existsSync(path.join(server.dataDir, 'projects', p.id))).toBe(false);
     expect((await api('GET', p.pages)).status).toBe(404);
   });
+
+  it('deleting a project while its pages are being written leaves no files behind', async () => {
+    const p = await newProject();
+    const writes = Array.from({ length: 12 }, (_, i) => createPage(p, { path: `race/p${i}`, title: `P${i}`, content: 'word '.repeat(20_000) }));
+    // Once one create is answered the others are past their checks, waiting for their turn to write.
+    await Promise.race(writes);
+    const deleted = await api('DELETE', `/v1/projects/${p.id}`);
+    expect(deleted.status).toBe(204);
+    expect(existsSync(path.join(server.dataDir, 'projects', p.id))).toBe(false);
+    const statuses = (await Promise.all(writes)).map((r) => r.status);
+    expect(statuses.every((s) => s === 201 || s === 404)).toBe(true);
+    expect(existsSync(path.join(server.dataDir, 'projects', p.id))).toBe(false);
+  });
 });
 
 describe('list', () => {

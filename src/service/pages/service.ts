@@ -36,8 +36,8 @@ export interface PagesService {
   create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page>;
   update(orgId: string, projectId: string, pagePath: string, input: UpdatePageInput): Promise<Page>;
   delete(orgId: string, projectId: string, pagePath: string): Promise<void>;
-  /** Drops cached knowledge of a deleted project's pages. */
-  forgetProject(projectId: string): void;
+  /** After a project left the store: waits for its page writes in flight, then drops what is cached of it. */
+  forgetProject(projectId: string): Promise<void>;
 }
 
 function encodeCursor(pagePath: string): string {
@@ -66,6 +66,19 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   const locks = createLocks();
   const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
   const contentOf = (projectId: string) => path.join(rootOf(projectId), 'content');
+  // Writes in flight per project, so a project's files are removed only after its last write.
+  const writing = new Map<string, Set<Promise<unknown>>>();
+  const tracked = <T>(projectId: string, work: Promise<T>): Promise<T> => {
+    let set = writing.get(projectId);
+    if (!set) writing.set(projectId, (set = new Set()));
+    set.add(work);
+    const done = () => {
+      set.delete(work);
+      if (set.size === 0 && writing.get(projectId) === set) writing.delete(projectId);
+    };
+    work.then(done, done);
+    return work;
+  };
 
   /** A page as answered: `page` carries what lists show, `content` is added for single pages. */
   const view = (project: Project, page: Omit<ListedPage, 'file'>, content?: string): Page => {
@@ -131,67 +144,80 @@ export function createPagesService(config: Config, projects: ProjectsService): P
       return single(project, page, page.body);
     },
 
-    async create(orgId, projectId, input) {
-      const project = await writable(orgId, projectId);
-      const contentDir = contentOf(project.id);
-      await checkPageContent(input.content, 'mdx', rootOf(project.id));
-      // One create at a time per project: the page limit and the address checks stay exact.
-      return locks.run(`create:${project.id}`, async () => {
-        const count = (await catalog.list(contentDir)).length;
-        if (count >= MAX_PAGES_PER_PROJECT) {
-          throw new DomainError('invalid_request', `a project has at most ${MAX_PAGES_PER_PROJECT} pages: delete a page before creating another`);
-        }
-        const existing = await findPageFile(contentDir, input.path);
-        if (existing) throw new DomainError('page_exists', `page "${input.path}" already exists (content/${existing.file})`);
-        const twin = sameAddressPath(input.path);
-        const other = twin === undefined ? undefined : await findPageFile(contentDir, twin);
-        if (other) {
-          throw new DomainError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
-        }
-        const file = `${input.path}.mdx`;
-        await makeFolders(contentDir, file);
-        const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description }), input.content);
-        await writeFileAtomic(path.join(contentDir, file), text, true).catch((err: NodeJS.ErrnoException) => {
-          if (err.code === 'EEXIST') throw new DomainError('page_exists', `page "${input.path}" already exists`);
-          throw err;
-        });
-        return written(project, file, parsePage(text, input.path), input.content);
-      });
+    create(orgId, projectId, input) {
+      return tracked(projectId, create(orgId, projectId, input));
     },
 
-    async update(orgId, projectId, pagePath, input) {
-      const project = await writable(orgId, projectId);
-      checkedPath(pagePath);
-      // Read-modify-write under the page's lock, so concurrent updates never lose each other.
-      return locks.run(`page:${project.id}:${pagePath}`, async () => {
-        const page = await read(project, pagePath);
-        if (input.title === undefined && input.description === undefined && input.content === undefined) {
-          return single(project, page, page.body);
-        }
-        if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id));
-        const yaml = input.title !== undefined || input.description !== undefined
-          ? editFrontmatter(page.yaml, { title: input.title, description: input.description })
-          : (page.yaml ?? '').replace(/^\r?\n/, '');
-        const content = input.content ?? page.body;
-        const text = pageFileText(yaml, content);
-        await writeFileAtomic(page.abs, text, false);
-        return written(project, page.file, parsePage(text, pagePath), content);
-      });
+    update(orgId, projectId, pagePath, input) {
+      return tracked(projectId, update(orgId, projectId, pagePath, input));
     },
 
-    async delete(orgId, projectId, pagePath) {
-      const project = await writable(orgId, projectId);
-      checkedPath(pagePath);
-      await locks.run(`page:${project.id}:${pagePath}`, async () => {
-        const found = await findPageFile(contentOf(project.id), pagePath);
-        if (!found) throw notFound(pagePath);
-        await removeFile(found.abs);
-        catalog.removed(contentOf(project.id));
-      });
+    delete(orgId, projectId, pagePath) {
+      return tracked(projectId, remove(orgId, projectId, pagePath));
     },
 
-    forgetProject(projectId) {
+    async forgetProject(projectId) {
+      await Promise.allSettled([...(writing.get(projectId) ?? [])]);
       catalog.forget(contentOf(projectId));
     },
   };
+
+  async function create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page> {
+    const project = await writable(orgId, projectId);
+    const contentDir = contentOf(project.id);
+    await checkPageContent(input.content, 'mdx', rootOf(project.id));
+    // One create at a time per project: the page limit and the address checks stay exact.
+    return locks.run(`create:${project.id}`, async () => {
+      const count = (await catalog.list(contentDir)).length;
+      if (count >= MAX_PAGES_PER_PROJECT) {
+        throw new DomainError('invalid_request', `a project has at most ${MAX_PAGES_PER_PROJECT} pages: delete a page before creating another`);
+      }
+      const existing = await findPageFile(contentDir, input.path);
+      if (existing) throw new DomainError('page_exists', `page "${input.path}" already exists (content/${existing.file})`);
+      const twin = sameAddressPath(input.path);
+      const other = twin === undefined ? undefined : await findPageFile(contentDir, twin);
+      if (other) {
+        throw new DomainError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
+      }
+      const file = `${input.path}.mdx`;
+      await makeFolders(contentDir, file);
+      const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description }), input.content);
+      await writeFileAtomic(path.join(contentDir, file), text, true).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'EEXIST') throw new DomainError('page_exists', `page "${input.path}" already exists`);
+        throw err;
+      });
+      return written(project, file, parsePage(text, input.path), input.content);
+    });
+  }
+
+  async function update(orgId: string, projectId: string, pagePath: string, input: UpdatePageInput): Promise<Page> {
+    const project = await writable(orgId, projectId);
+    checkedPath(pagePath);
+    // Read-modify-write under the page's lock, so concurrent updates never lose each other.
+    return locks.run(`page:${project.id}:${pagePath}`, async () => {
+      const page = await read(project, pagePath);
+      if (input.title === undefined && input.description === undefined && input.content === undefined) {
+        return single(project, page, page.body);
+      }
+      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id));
+      const yaml = input.title !== undefined || input.description !== undefined
+        ? editFrontmatter(page.yaml, { title: input.title, description: input.description })
+        : (page.yaml ?? '').replace(/^\r?\n/, '');
+      const content = input.content ?? page.body;
+      const text = pageFileText(yaml, content);
+      await writeFileAtomic(page.abs, text, false);
+      return written(project, page.file, parsePage(text, pagePath), content);
+    });
+  }
+
+  async function remove(orgId: string, projectId: string, pagePath: string): Promise<void> {
+    const project = await writable(orgId, projectId);
+    checkedPath(pagePath);
+    await locks.run(`page:${project.id}:${pagePath}`, async () => {
+      const found = await findPageFile(contentOf(project.id), pagePath);
+      if (!found) throw notFound(pagePath);
+      await removeFile(found.abs);
+      catalog.removed(contentOf(project.id));
+    });
+  }
 }
