@@ -2,14 +2,21 @@
 // lists, badges, snippets) with the full theme and search, and prints wall time, pages/s and peak
 // RSS of the build's process tree (median of BENCH_RUNS runs, default 3), with the ratio against
 // a 1-page baseline built by the same script. Goals: 1,000 pages < 14 s and < 1.5 GB; 100 pages < 4 s.
+// The OpenAPI case builds a 1-page site whose docs.json names a synthetic spec of BENCH_OPENAPI_OPS
+// operations (default 500; 0 skips it), taking turns run by run with an MDX site of as many pages
+// and the 1-page baseline (so all three see the same machine load), and compares their cost per
+// page over that baseline.
+// Goal: a generated page costs no more than a hand-written MDX page.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../src/site/build.ts';
 import { projectDir } from '../src/site/settings.ts';
+import { writeSyntheticOpenApi } from './generate-openapi.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
+const OPENAPI_OPS = Number(process.env.BENCH_OPENAPI_OPS ?? 500);
 const GOALS: Record<number, { wallS: number; rssMb?: number }> = { 100: { wallS: 4 }, 1000: { wallS: 14, rssMb: 1536 } };
 const benchDir = path.join(projectDir, 'bench-out');
 const METHODS = ['get', 'POST', 'put', 'PATCH', 'delete', 'options', 'HEAD'];
@@ -78,6 +85,17 @@ function generate(pages: number): string {
   return root;
 }
 
+/** A site of one MDX page plus one generated page per operation of a synthetic OpenAPI document. */
+async function generateOpenApi(operations: number): Promise<string> {
+  const root = path.join(benchDir, `root-openapi-${operations}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(path.join(root, 'content'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Bench home\n\nThe start.\n');
+  await writeSyntheticOpenApi(path.join(root, 'specs'), { operations });
+  fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: `Bench OpenAPI ${operations}`, colors: { primary: '#7c3aed' }, openapi: 'specs/openapi.json' }));
+  return root;
+}
+
 /** Peak RSS (MB) of this process (which checks the content) and every process below it, sampled every 50 ms while `run` is pending. */
 async function withPeakRss<T>(run: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
   const pageKb = 4;
@@ -114,41 +132,76 @@ async function withPeakRss<T>(run: () => Promise<T>): Promise<{ value: T; peakMb
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
-async function bench(pages: number) {
-  const root = generate(pages);
-  const out = path.join(benchDir, `out-${pages}`);
-  const walls: number[] = [];
-  const rsses: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    fs.rmSync(out, { recursive: true, force: true });
-    fs.mkdirSync(out, { recursive: true });
-    const started = performance.now();
-    const { value: result, peakMb } = await withPeakRss(() => buildSite({ contentRoot: root, outDir: out, timeoutMs: 600_000 }));
-    const wall = (performance.now() - started) / 1000;
-    if (!result.ok) throw new Error(`bench build of ${pages} pages failed:\n${result.error?.message}\n${result.log.slice(-20).join('\n')}`);
-    walls.push(wall);
-    rsses.push(peakMb);
-  }
-  return { pages, wallS: median(walls), rssMb: median(rsses), walls };
+interface Measured {
+  pages: number;
+  wallS: number;
+  rssMb: number;
+  walls: number[];
 }
+
+/** One build of `root` into a fresh `out-<name>`: wall seconds and peak RSS. */
+async function buildOnce(root: string, name: string): Promise<{ wall: number; peakMb: number }> {
+  const out = path.join(benchDir, `out-${name}`);
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  const started = performance.now();
+  const { value: result, peakMb } = await withPeakRss(() => buildSite({ contentRoot: root, outDir: out, timeoutMs: 600_000 }));
+  const wall = (performance.now() - started) / 1000;
+  if (!result.ok) throw new Error(`bench build of ${name} failed:\n${result.error?.message}\n${result.log.slice(-20).join('\n')}`);
+  return { wall, peakMb };
+}
+
+/** Builds each case once per run, the cases taking turns, and returns the medians per case. */
+async function bench(cases: Array<{ pages: number; root: string; name: string }>): Promise<Measured[]> {
+  const runs = cases.map(() => ({ walls: [] as number[], rsses: [] as number[] }));
+  for (let run = 0; run < RUNS; run++) {
+    for (const [i, c] of cases.entries()) {
+      const { wall, peakMb } = await buildOnce(c.root, c.name);
+      runs[i]!.walls.push(wall);
+      runs[i]!.rsses.push(peakMb);
+    }
+  }
+  return cases.map((c, i) => ({ pages: c.pages, wallS: median(runs[i]!.walls), rssMb: median(runs[i]!.rsses), walls: runs[i]!.walls }));
+}
+
+const mdxCase = (pages: number) => ({ pages, root: generate(pages), name: String(pages) });
+const runsText = (r: Measured) => `runs ${r.walls.map((w) => w.toFixed(2)).join(', ')}`;
 
 fs.mkdirSync(benchDir, { recursive: true });
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`site build benchmark: median of ${RUNS} run(s), full theme + Pagefind, ${os.availableParallelism()} cores, Node ${process.version}, load average ${load()}`);
-const baseline = await bench(1);
+const [baseline] = await bench([mdxCase(1)]);
+if (!baseline) throw new Error('no baseline');
 console.log(`baseline   1 page : ${baseline.wallS.toFixed(2)} s wall, ${baseline.rssMb.toFixed(0)} MB peak RSS (fixed start-up cost)`);
 let missed = false;
 for (const size of SIZES) {
-  const r = await bench(size);
+  const [r] = await bench([mdxCase(size)]);
+  if (!r) continue;
   const goal = GOALS[size];
   const okWall = !goal || r.wallS < goal.wallS;
   const okRss = !goal?.rssMb || r.rssMb < goal.rssMb;
   missed ||= !okWall || !okRss;
   console.log(
-    `${String(size).padStart(5)} pages: ${r.wallS.toFixed(2)} s wall (runs ${r.walls.map((w) => w.toFixed(2)).join(', ')}), ` +
+    `${String(size).padStart(5)} pages: ${r.wallS.toFixed(2)} s wall (${runsText(r)}), ` +
       `${(size / r.wallS).toFixed(0)} pages/s, ${r.rssMb.toFixed(0)} MB peak RSS, ${(r.wallS / baseline.wallS).toFixed(2)}x baseline` +
       (goal ? ` | goal < ${goal.wallS} s${goal.rssMb ? ` and < ${goal.rssMb} MB` : ''}: ${okWall && okRss ? 'met' : 'MISSED'}` : ''),
   );
+}
+if (OPENAPI_OPS > 0) {
+  // Cost per page over the 1-page baseline, so the fixed start-up cost is not spread over the pages.
+  // The three cases take turns (with a baseline of their own), so all see the same machine load.
+  const pages = OPENAPI_OPS + 1;
+  const cases = [mdxCase(1), mdxCase(pages), { pages, root: await generateOpenApi(OPENAPI_OPS), name: `openapi-${OPENAPI_OPS}` }];
+  const [base, mdx, api] = await bench(cases);
+  if (!base || !mdx || !api) throw new Error('no OpenAPI result');
+  const perPageMs = (r: Measured) => ((r.wallS - base.wallS) * 1000) / OPENAPI_OPS;
+  console.log(`  baseline again: ${base.wallS.toFixed(2)} s wall (${runsText(base)})`);
+  // A ratio means something only when the MDX pages cost measurably more than the baseline.
+  const ratio = perPageMs(mdx) > 0 ? perPageMs(api) / perPageMs(mdx) : Number.NaN;
+  missed ||= !(ratio <= 1);
+  console.log(`  MDX ${OPENAPI_OPS} pages (+1): ${mdx.wallS.toFixed(2)} s wall (${runsText(mdx)}), ${mdx.rssMb.toFixed(0)} MB peak RSS, ${perPageMs(mdx).toFixed(1)} ms per page over the baseline`);
+  console.log(`OpenAPI ${OPENAPI_OPS} operations (+1 MDX page): ${api.wallS.toFixed(2)} s wall (${runsText(api)}), ${api.rssMb.toFixed(0)} MB peak RSS, ${perPageMs(api).toFixed(1)} ms per generated page over the baseline`);
+  console.log(`OpenAPI vs MDX per page: ${ratio.toFixed(2)}x | goal <= 1.00x: ${ratio <= 1 ? 'met' : 'MISSED'}`);
 }
 console.log(`load average at the end: ${load()} (other processes on the machine slow the figures down)`);
 if (missed) process.exitCode = 1;

@@ -83,6 +83,7 @@ export function siteModel(): Promise<SiteModel> {
 async function buildModel(): Promise<SiteModel> {
   const results = await Promise.all(pageSources.map((source) => source()));
   const pages = results.flatMap((r) => r.pages);
+  refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
   const config = loadDocsConfig(siteSettings().contentRoot);
   const nav = config.navigation
@@ -92,6 +93,22 @@ async function buildModel(): Promise<SiteModel> {
   for (const r of results) nav.push(...(r.navGroups ?? []).map((g) => withoutPlaced(g, placed)).filter((g) => g.items.length > 0));
   const sequence = flatten(nav).map((link) => byPath.get(link.path)!);
   return { pages, byPath, nav, sequence };
+}
+
+/** A written page where a generated one goes (`content/api-reference/list-items.mdx`) fails the build. */
+function refuseSameAddress(pages: SitePage[]) {
+  const byHref = new Map<string, SitePage>();
+  for (const page of pages) {
+    const href = pageHref(page.path);
+    const other = byHref.get(href);
+    if (other) throw new Error(`${describePage(other)} and ${describePage(page)} would both be served at ${href}`);
+    byHref.set(href, page);
+  }
+}
+
+function describePage(page: SitePage): string {
+  if (page.kind === 'openapi') return `the OpenAPI operation ${page.operation.method.toUpperCase()} ${page.operation.apiPath}`;
+  return `the page content/${page.path}`;
 }
 
 async function contentPages(): Promise<PageSourceResult> {

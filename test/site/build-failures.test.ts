@@ -204,6 +204,12 @@ describe('site configuration and build limits', () => {
     expect(outside.error.message).toBe('OpenAPI file "../../etc/passwd" is outside the content root');
   });
 
+  it('fails when a written page takes the address of a generated API reference page', async () => {
+    const spec = JSON.stringify({ openapi: '3.1.0', info: { title: 'T', version: '1' }, paths: { '/items': { get: { operationId: 'listItems', responses: { '200': { description: 'OK' } } } } } });
+    const { error } = await failingBuild({ ...page('Hi'), 'content/api-reference/list-items.mdx': '# Mine', 'openapi.json': spec, 'docs.json': JSON.stringify({ openapi: 'openapi.json' }) });
+    expect(error.message).toBe('the page content/api-reference/list-items and the OpenAPI operation GET /items would both be served at /api-reference/list-items/');
+  });
+
   it('fails when two files would be served at the same address', async () => {
     const { error } = await failingBuild({
       ...page('Hi'),

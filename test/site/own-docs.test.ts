@@ -2,7 +2,7 @@
 // (the API reference is generated from src/api/openapi.json).
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { article, buildRoot, sidebarOf, text, type BuiltSite } from './helpers.ts';
+import { article, buildRoot, listFiles, sidebarOf, text, type BuiltSite } from './helpers.ts';
 
 let site: BuiltSite;
 beforeAll(async () => {
@@ -45,6 +45,17 @@ describe("Folio's own docs", () => {
     for (const slug of ['create-project', 'list-projects', 'get-project', 'update-project', 'delete-project']) {
       expect(projects).toContain(`href="/api-reference/${slug}/"`);
     }
+  });
+
+  it('link only to pages that exist (guides to the generated reference included)', () => {
+    const broken: string[] = [];
+    for (const file of listFiles(site.out).filter((f) => f.endsWith('.html'))) {
+      for (const [, href] of site.read(file).matchAll(/href="(\/[^"#?]*)[^"]*"/g)) {
+        const target = decodeURIComponent(href ?? '/');
+        if (!site.exists(target.endsWith('/') ? `${target}index.html` : target)) broken.push(`${file} -> ${href}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('show every component live in the authoring guide, snippets with vars included', () => {
