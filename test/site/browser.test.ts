@@ -1,5 +1,6 @@
 // A real browser on a built site: badge colours come from the theme tokens (spec 2.4 rule 3),
-// stay readable in light and dark mode, the mode is remembered, and search finds a page.
+// stay readable in light and dark mode, the mode is remembered, and search finds a page, written or
+// generated from an OpenAPI file.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -11,12 +12,36 @@ let server: Awaited<ReturnType<typeof serveStatic>>;
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** One generated API reference page: /api-reference/create-gizmo/. */
+const GIZMO_API = `openapi: 3.0.3
+info: { title: Gizmos, version: '1' }
+servers: [{ url: 'https://api.example.com' }]
+paths:
+  /gizmos/{shelf_identifier_that_is_rather_long}:
+    post:
+      operationId: createGizmo
+      summary: Create a gizmo
+      description: Builds one quokkagizmo on the shelf.
+      parameters:
+        - { name: shelf_identifier_that_is_rather_long, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                a_rather_long_property_name_for_a_narrow_screen: { type: string, description: A long description that has to wrap on a phone screen rather than push the page sideways. }
+      responses:
+        '201': { description: Created }
+`;
+
 beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const site = await buildFixture({
-    'docs.json': JSON.stringify({ name: 'Browser', colors: { info: { light: '#aa00aa', dark: '#f0a0f0' } } }),
+    'docs.json': JSON.stringify({ name: 'Browser Test Documentation Site', colors: { info: { light: '#aa00aa', dark: '#f0a0f0' } }, openapi: 'openapi.yaml' }),
     'content/index.mdx': `# Badges\n\n${HTTP_METHODS.map((m) => `<ApiMethod method="${m.toLowerCase()}" />`).join(' ')}\n`,
     'content/guides/zebra.mdx': '---\ntitle: Striped animals\n---\n\nThe zebracorn is a rare striped creature.\n\n## Feeding\n\n```bash\necho "hay"\n```\n',
+    'openapi.yaml': GIZMO_API,
   });
   expect(site.result.error).toBeUndefined();
   expect(site.result.warnings).toEqual([]); // a root without _snippets/ is fine
@@ -33,7 +58,7 @@ afterAll(async () => {
 });
 
 const badgeColor = (page: Page, method: string) =>
-  page.locator(`.api-method[data-method="${method}"]`).evaluate((el) => getComputedStyle(el).color);
+  page.locator(`article .api-method[data-method="${method}"]`).evaluate((el) => getComputedStyle(el).color);
 
 /** WCAG contrast of every badge's text against its own (tinted) background. */
 async function badgeContrasts(page: Page): Promise<Record<string, number>> {
@@ -118,6 +143,31 @@ describe('in a browser', () => {
     expect(await page.textContent('.copy-button')).toBe('Copied');
     expect(await page.getAttribute('#feeding .heading-anchor', 'href')).toBe('#feeding');
     await context.close();
+  });
+
+  it('shows a generated API page: the badge beside the title in its token colour, copyable curl, fits a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 700 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/api-reference/create-gizmo/`);
+    const badge = page.locator('h1 .api-method[data-method="POST"]');
+    expect(await badge.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(170, 0, 170)'); // docs.json colors.info
+    expect(await page.locator('h1').textContent()).toBe('POST Create a gizmo');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.locator('.openapi-curl + .copy-button').click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("curl -X POST 'https://api.example.com/gizmos/<shelf_identifier_that_is_rather_long>'");
+    await context.close();
+  });
+
+  it('finds a generated API page with the search box', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    await page.fill('.search input', 'quokkagizmo');
+    const result = page.locator('.search-results a').first();
+    await result.waitFor({ timeout: 10_000 });
+    expect(await result.getAttribute('href')).toBe('/api-reference/create-gizmo/');
+    expect(await result.textContent()).toContain('Create a gizmo');
+    await page.close();
   });
 
   it('finds a page with the search box (focused with "/", closed with Escape)', async () => {
