@@ -8,7 +8,8 @@
 //    10-page site, in this process: the ratio is what the warm worker saves.
 // 3. Serving a live page with autocannon (BENCH_DURATION_S, default 10; BENCH_CONNECTIONS, 20)
 //    against nginx serving the same build directory (worker_processes 1: one process each, like
-//    for like; nginx's default of one worker per core is printed too). Goal: ≥ 0.7× nginx.
+//    for like; nginx's default of one worker per core is printed too), in BENCH_SERVING_ROUNDS
+//    alternating rounds (default 3; medians compared). Goal: ≥ 0.7× nginx.
 //    Without nginx (`apt-get install -y nginx`) that comparison is skipped and says so.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +35,7 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const SIZES = (process.env.BENCH_SIZES ?? '10,1000').split(',').map(Number);
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const SERVING_ROUNDS = Math.max(1, Number(process.env.BENCH_SERVING_ROUNDS ?? 3));
 const GOALS_S: Record<number, number> = { 10: 2, 1000: 15 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -216,14 +218,26 @@ async function main(): Promise<void> {
 
     if (served) {
       console.log(`\nServing ${served.slug}'s home page: ${CONNECTIONS} connections, ${DURATION} s each:`);
-      const folio = await throughput('Folio', `${server.url}/`, `${served.slug}.localhost`);
       const nginx = nginxBinary();
       if (!nginx) {
+        const folio = await throughput('Folio', `${server.url}/`, `${served.slug}.localhost`);
         console.log('  nginx is not installed (apt-get install -y nginx): the nginx comparison is skipped');
         summary.push(`serving: Folio ${folio.toFixed(0)} req/s; nginx comparison skipped (not installed)`);
       } else {
+        // Rounds alternate, so both see the same load from whatever else runs on the machine.
         const one = await startNginx(nginx, served.liveDir, '1');
-        const nginxOne = await throughput('nginx, 1 worker', `http://127.0.0.1:${one.port}/`).finally(() => one.stop());
+        const folioRuns: number[] = [];
+        const nginxRuns: number[] = [];
+        try {
+          for (let round = 0; round < SERVING_ROUNDS; round++) {
+            folioRuns.push(await throughput('Folio', `${server.url}/`, `${served.slug}.localhost`));
+            nginxRuns.push(await throughput('nginx, 1 worker', `http://127.0.0.1:${one.port}/`));
+          }
+        } finally {
+          await one.stop();
+        }
+        const folio = median(folioRuns);
+        const nginxOne = median(nginxRuns);
         const auto = await startNginx(nginx, served.liveDir, 'auto');
         const nginxAuto = await throughput('nginx, 1 worker per core', `http://127.0.0.1:${auto.port}/`).finally(() => auto.stop());
         const ratio = folio / nginxOne;

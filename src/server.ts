@@ -55,7 +55,8 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
   const siteSuffix = `.${serviceDomain}`;
   const locals: App.Locals = { folio, openapiFile: OPENAPI_FILE };
-  const serveSite = createSiteHandler(folio.config.dataDir);
+  const sites = createSiteHandler(folio.config.dataDir);
+  folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
   const isSiteHost = (host: string) => {
@@ -69,7 +70,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       const host = requestHost(req) ?? '';
       // Routing trusts Host only: X-Forwarded-Host is never consulted.
       const project = host === serviceDomain ? undefined : await folio.projects.findByHost(host);
-      if (project || isSiteHost(host)) return serveSite(project, req, res);
+      if (project || isSiteHost(host)) return sites.serve(project, req, res);
       await astro(req, res, () => notFoundJson(res), locals);
     } catch (err) {
       console.error(err);

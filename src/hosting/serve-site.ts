@@ -21,7 +21,12 @@ export const NO_SITE = `<!doctype html>
 
 const BAD_REQUEST = 'Bad request: the path is not valid.\n';
 
-type SiteHandler = (project: ProjectRecord | undefined, req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export interface SiteHandler {
+  /** Answers a request for a project's site (`project` undefined: a site host with no project). */
+  serve(project: ProjectRecord | undefined, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** The project's live link was switched or removed: read it again on the next request. */
+  liveChanged(projectId: string): void;
+}
 
 function sendText(req: IncomingMessage, res: ServerResponse, status: number, body: string, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}): void {
   res.writeHead(status, {
@@ -62,10 +67,9 @@ const LIVE_TARGET = /^builds\/[0-9a-f-]{36}$/;
 
 /**
  * The directory the project's `live` link points at, or undefined before a first deployment. The
- * link is Folio's own (always `builds/{deployment}`), so one readlink, without waiting on the
- * thread pool, is enough: it is the hottest step of serving.
+ * link is Folio's own (always `builds/{deployment}`), so a readlink is enough.
  */
-function liveBuild(dataDir: string, projectId: string): string | undefined {
+function readLiveLink(dataDir: string, projectId: string): string | undefined {
   const link = liveLink(dataDir, projectId);
   let target: string;
   try {
@@ -81,14 +85,25 @@ export function createSiteHandler(dataDir: string): SiteHandler {
   const files = new SiteFiles();
   // Real, so a file's real path equals its path exactly when no link was followed (site-files.ts).
   const root = realpathSync(dataDir);
+  // Each project's live build, read once and kept until a deployment says the link changed
+  // (serving runs in the process that publishes): no system call per request.
+  const liveBuilds = new Map<string, string>();
+  const liveBuild = (projectId: string) => {
+    let dir = liveBuilds.get(projectId);
+    if (dir === undefined) {
+      dir = readLiveLink(root, projectId);
+      if (dir) liveBuilds.set(projectId, dir);
+    }
+    return dir;
+  };
 
-  return async (project, req, res) => {
+  const serve: SiteHandler['serve'] = async (project, req, res) => {
     if (!project) return sendText(req, res, 404, NO_SITE);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(req, res, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
     // The live build, captured once: everything this request reads comes from this directory.
-    const live = liveBuild(root, project.id);
+    const live = liveBuild(project.id);
     if (!live) return sendText(req, res, 404, NOT_DEPLOYED);
     const checked = checkRequestPath(req.url ?? '/');
     if (!checked.ok) return sendText(req, res, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
@@ -97,5 +112,14 @@ export function createSiteHandler(dataDir: string): SiteHandler {
     const notFound = await files.find(live, '404.html');
     if (notFound) return sendFile(req, res, notFound, 404);
     sendText(req, res, 404, NO_SITE);
+  };
+
+  return {
+    serve,
+    liveChanged(projectId) {
+      const old = liveBuilds.get(projectId);
+      liveBuilds.delete(projectId);
+      if (old) files.forget(old);
+    },
   };
 }

@@ -94,12 +94,15 @@ function cacheControlOf(rel: string): string {
 }
 
 const MEMORY_FILE_BYTES = 256 * 1024;
+/** All files kept in memory, across sites; beyond it, files are streamed from disk. */
+const MEMORY_TOTAL_BYTES = 128 * 1024 * 1024;
 const MAX_ENTRIES_PER_SITE = 20_000;
 const MAX_SITES = 200;
 
 /** Caches lookups per build directory; the least recently used directories are dropped. */
 export class SiteFiles {
   private sites = new Map<string, Map<string, SiteFile | null>>();
+  private memoryBytes = 0;
 
   /** What `find` resolved before for this path, without waiting (undefined: not looked up yet). */
   cached(buildDir: string, rel: string): SiteFile | null | undefined {
@@ -117,17 +120,28 @@ export class SiteFiles {
     } else {
       site = new Map();
       this.sites.set(buildDir, site);
-      if (this.sites.size > MAX_SITES) this.sites.delete(this.sites.keys().next().value!);
+      if (this.sites.size > MAX_SITES) this.forget(this.sites.keys().next().value!);
     }
     const file = await this.lookUp(buildDir, rel);
-    if (site.size >= MAX_ENTRIES_PER_SITE) site.clear(); // random paths must not grow memory without bound
+    if (file?.body) {
+      if (this.memoryBytes + file.size > MEMORY_TOTAL_BYTES) delete file.body;
+      else this.memoryBytes += file.size;
+    }
+    if (site.size >= MAX_ENTRIES_PER_SITE) this.clear(site); // random paths must not grow memory without bound
     site.set(rel, file);
     return file;
   }
 
-  /** Forgets a build directory (it was removed). */
+  /** Forgets a build directory (no longer live). */
   forget(buildDir: string): void {
+    const site = this.sites.get(buildDir);
+    if (site) this.clear(site);
     this.sites.delete(buildDir);
+  }
+
+  private clear(site: Map<string, SiteFile | null>): void {
+    for (const file of site.values()) if (file?.body) this.memoryBytes -= file.size;
+    site.clear();
   }
 
   private async lookUp(buildDir: string, rel: string): Promise<SiteFile | null> {

@@ -158,6 +158,12 @@ function firstAfter(list: ListPosition[], pos: ListPosition): number {
   return lo;
 }
 
+/** Up to `limit` copies of the records of a newest-first list that come after `after`. */
+function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPosition): Page<T> {
+  const start = after ? firstAfter(list, after) : 0;
+  return { items: list.slice(start, start + limit).map((r) => ({ ...r })), hasMore: start + limit < list.length };
+}
+
 const LAZY_FLUSH_MS = 30_000;
 
 /** Creates and loads the embedded store in `dataDir`. */
@@ -353,10 +359,7 @@ class JsonFileStore implements Store {
   }
 
   async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>> {
-    const list = this.projectsByOrg.get(orgId) ?? [];
-    const start = after ? firstAfter(list, after) : 0;
-    const items = list.slice(start, start + limit).map((p) => ({ ...p }));
-    return { items, hasMore: start + limit < list.length };
+    return pageOf(this.projectsByOrg.get(orgId) ?? [], limit, after);
   }
 
   async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {
@@ -421,9 +424,7 @@ class JsonFileStore implements Store {
   }
 
   async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>> {
-    const list = this.deploymentsByProject.get(projectId) ?? [];
-    const start = after ? firstAfter(list, after) : 0;
-    return { items: list.slice(start, start + limit).map((d) => ({ ...d })), hasMore: start + limit < list.length };
+    return pageOf(this.deploymentsByProject.get(projectId) ?? [], limit, after);
   }
 
   async deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]> {

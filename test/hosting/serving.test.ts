@@ -24,10 +24,10 @@ interface RawResponse {
 }
 
 /** One request with the path sent exactly as given (no client-side normalisation). */
-function raw(urlPath: string, options: { method?: string; headers?: Record<string, string>; hostName?: string } = {}): Promise<RawResponse> {
+function raw(urlPath: string, options: { method?: string; headers?: Record<string, string>; hostName?: string; agent?: http.Agent } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: server.port, path: urlPath, method: options.method ?? 'GET', headers: { host: options.hostName ?? `${project.slug}.localhost`, ...options.headers } },
+      { host: '127.0.0.1', port: server.port, path: urlPath, method: options.method ?? 'GET', agent: options.agent, headers: { host: options.hostName ?? `${project.slug}.localhost`, ...options.headers } },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -212,16 +212,7 @@ describe('redeploys', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     const hammer = async () => {
       while (!stop) {
-        const res = await new Promise<RawResponse>((resolve, reject) => {
-          const req = http.request({ host: '127.0.0.1', port: server.port, path: '/', agent, headers: { host: `${project.slug}.localhost` } }, (r) => {
-            let body = '';
-            r.setEncoding('utf8');
-            r.on('data', (c) => (body += c));
-            r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body }));
-          });
-          req.on('error', reject);
-          req.end();
-        });
+        const res = await raw('/', { agent });
         statuses.push(res.status);
         bodies.add(articleOf(res.body).includes('Second home.') ? 'new' : articleOf(res.body).includes('First home.') ? 'old' : 'other');
       }

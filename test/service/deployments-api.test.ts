@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOf, deploy, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
 import { repoHost, type RepoHost, type TestRepo } from '../helpers/git-repos.ts';
+import { openapiSchemaChecker } from '../helpers/openapi-schemas.ts';
 import { client, getWithHost, orgWithKey, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -234,6 +235,20 @@ describe('triggers', () => {
     const succeeded = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data.filter((d: any) => d.status === 'succeeded');
     expect(succeeded.length).toBeGreaterThan(3);
     expect(builds.sort()).toEqual(succeeded.slice(0, 3).map((d: any) => d.id).sort());
+  });
+});
+
+describe('the OpenAPI document agrees with the answers', () => {
+  it('deployment, deployment list and error answers validate against src/api/openapi.json', async () => {
+    const check = openapiSchemaChecker();
+    const all = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body;
+    check('DeploymentList', all);
+    expect(new Set(all.data.map((d: any) => d.status))).toEqual(new Set(['succeeded', 'failed']));
+    for (const deployment of all.data) check('Deployment', deployment);
+    const queued = await api('POST', `/v1/projects/${project.id}/deployments`);
+    check('Deployment', queued.body);
+    check('Error', (await api('GET', `/v1/projects/${project.id}/deployments?limit=101`)).body);
+    await waitForDeployment(api, project.id, queued.body.id);
   });
 });
 

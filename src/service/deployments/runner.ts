@@ -18,6 +18,8 @@ export interface RunContext {
   store: Store;
   /** The live site address of a project (its `url`). */
   siteUrl(project: ProjectRecord): string;
+  /** Told after the project's live link was switched. */
+  liveChanged(projectId: string): void;
 }
 
 /** Why a run was stopped from outside: the project was deleted, or the server is stopping. */
@@ -150,6 +152,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
   await publishBuild(config.dataDir, project.id, deploymentId);
+  ctx.liveChanged(project.id);
   return result.pageCount;
 }
 

@@ -29,6 +29,8 @@ export interface DeploymentsService {
   queueConnect(project: ProjectRecord): Promise<void>;
   /** The projects hook: stops the project's running build (its records went with the project). */
   forgetProject(projectId: string): Promise<void>;
+  /** Calls `listener` after a project's live site was switched (a publish) or removed (a delete). */
+  onLiveChange(listener: (projectId: string) => void): void;
   /** Restart recovery (`building` → failed `interrupted`), then starts the queue. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -40,7 +42,9 @@ export function createDeploymentsService(config: Config, store: Store, projects:
   const view = (d: DeploymentRecord, url: string): Deployment => ({ ...d, url });
 
   let queue: BuildQueue | undefined;
-  const runContext = { config, store, siteUrl };
+  const liveListeners: ((projectId: string) => void)[] = [];
+  const liveChanged = (projectId: string) => liveListeners.forEach((listener) => listener(projectId));
+  const runContext = { config, store, siteUrl, liveChanged };
 
   const owned = async (orgId: string, projectId: string) => projects.get(orgId, projectId);
 
@@ -92,6 +96,11 @@ export function createDeploymentsService(config: Config, store: Store, projects:
 
     async forgetProject(projectId) {
       await queue?.stopProject(projectId, 'deleted');
+      liveChanged(projectId);
+    },
+
+    onLiveChange(listener) {
+      liveListeners.push(listener);
     },
 
     async start() {
