@@ -65,4 +65,27 @@ describe('warm build worker', () => {
     expect(fs.readFileSync(path.join(alpha.out, 'robots.txt'), 'utf8')).toContain('Sitemap: https://alpha.example.com/sitemap.xml');
     expect(fs.readFileSync(path.join(beta.out, 'robots.txt'), 'utf8')).not.toContain('Sitemap');
   });
+
+  it('a build stopped mid-way kills the worker; the next build gets a fresh one and succeeds', async () => {
+    const root = makeContentRoot({ 'content/index.mdx': '# Stopped\n\nNever finished.\n' });
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+    dirs.push(root, out);
+    const controller = new AbortController();
+    const before = worker.pid;
+    const stopped = await buildSite({
+      contentRoot: root,
+      outDir: out,
+      signal: controller.signal,
+      astro: worker,
+      onLog: (line) => {
+        if (line.includes('[content]') || line.includes('[build]')) controller.abort(); // Astro is running
+      },
+    });
+    expect(stopped.error?.code).toBe('canceled');
+    expect(listFiles(out)).toEqual([]);
+    const next = await build({ 'content/index.mdx': '# After\n\nBuilt by a fresh worker.\n' });
+    expect(next.result.ok).toBe(true);
+    expect(next.pid).not.toBe(before);
+    expect(fs.readFileSync(path.join(next.out, 'index.html'), 'utf8')).toContain('Built by a fresh worker.');
+  });
 });

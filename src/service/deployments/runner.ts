@@ -105,6 +105,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
   if (project.source_repo) {
     const [owner, name] = project.source_repo.split('/');
     log.line(`sync: ${project.source_repo}${project.source_branch ? ` branch ${project.source_branch}` : ' (default branch)'}`);
+    if (project.source_branch) await store.updateDeployment(deploymentId, { source_branch: project.source_branch });
     const synced = await syncRepository({
       url: config.gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name),
       repository: project.source_repo,
