@@ -4,7 +4,7 @@
 // submodules, too many or too large files fail the sync, so nothing outside the checkout can be
 // reached through it. The files are then written into a fresh directory that replaces the content
 // root by rename, so the pages API never sees a half-written root.
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitCapped, GitError, type GitOptions } from '../git.ts';
 
@@ -137,7 +137,13 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
   const fresh = path.join(parent, `.root-new-${stamp}`);
   const old = path.join(parent, `.root-old-${stamp}`);
   const index = path.join(input.gitDir, `folio-index-${stamp}`);
-  await rm(fresh, { recursive: true, force: true });
+  // One sync per project at a time: any other such directory was left by a process that died.
+  for (const name of await readdir(parent)) {
+    if (name.startsWith('.root-new-') || name.startsWith('.root-old-')) await rm(path.join(parent, name), { recursive: true, force: true });
+  }
+  for (const name of await readdir(input.gitDir)) {
+    if (name.startsWith('folio-index-')) await rm(path.join(input.gitDir, name), { force: true });
+  }
   await mkdir(fresh, { recursive: true });
   try {
     // A private index: read-tree + checkout-index write regular files only, run no hooks or filters.
