@@ -37,16 +37,14 @@ export interface DeploymentsService {
 }
 
 export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService): DeploymentsService {
-  /** The project's `url`, as the projects service writes it. */
-  const siteUrl = (project: ProjectRecord) => projects.urlOf(project);
   const view = (d: DeploymentRecord, url: string): Deployment => ({ ...d, url });
 
   let queue: BuildQueue | undefined;
   const liveListeners: ((projectId: string) => void)[] = [];
   const liveChanged = (projectId: string) => liveListeners.forEach((listener) => listener(projectId));
-  const runContext = { config, store, siteUrl, liveChanged };
-
-  const owned = async (orgId: string, projectId: string) => projects.get(orgId, projectId);
+  const runContext = { config, store, siteUrl: projects.urlOf, liveChanged };
+  // Another org's project is not found: projects.get checks the owner.
+  const owned = projects.get;
 
   const ownedDeployment = async (orgId: string, projectId: string, id: string) => {
     const project = await owned(orgId, projectId);
