@@ -169,17 +169,20 @@ const LAZY_FLUSH_MS = 30_000;
 /** Creates and loads the embedded store in `dataDir`. */
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const projectShards = new RecordShards();
-  // Projects are the big collection: serialised incrementally. The rest is small.
+  const shards = { projects: new RecordShards(), deployments: new RecordShards() };
+  // Projects and deployments are the big collections: serialised incrementally. The rest is small.
   const serialize = (data: StoreData) =>
     `{${Object.entries(data)
-      .map(([name, value]) => `${JSON.stringify(name)}:${name === 'projects' ? projectShards.serialize(value) : JSON.stringify(value)}`)
+      .map(([name, value]) => {
+        const sharded = name === 'projects' || name === 'deployments' ? shards[name] : undefined;
+        return `${JSON.stringify(name)}:${sharded ? sharded.serialize(value) : JSON.stringify(value)}`;
+      })
       .join(',')}}`;
   const file = new DurableJsonFile<StoreData>(path.join(dataDir, STORE_FILE), serialize);
   const db = new Low<StoreData>(file, emptyData());
   await db.read();
   db.data = { ...emptyData(), ...db.data };
-  return new JsonFileStore(db, file, projectShards);
+  return new JsonFileStore(db, file, shards.projects, shards.deployments);
 }
 
 class JsonFileStore implements Store {
@@ -187,6 +190,8 @@ class JsonFileStore implements Store {
   private file: DurableJsonFile<StoreData>;
   /** Must hear of every change to a project, or the file would keep its old JSON. */
   private projectShards: RecordShards;
+  /** The same for deployments. */
+  private deploymentShards: RecordShards;
   private keysByHash = new Map<string, ApiKeyRecord>();
   private orgsByName = new Map<string, Org>();
   private projectsBySlug = new Map<string, ProjectRecord>();
@@ -202,10 +207,11 @@ class JsonFileStore implements Store {
   private keysTouched = false;
   private lazyTimer: NodeJS.Timeout;
 
-  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>, projectShards: RecordShards) {
+  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>, projectShards: RecordShards, deploymentShards: RecordShards) {
     this.db = db;
     this.file = file;
     this.projectShards = projectShards;
+    this.deploymentShards = deploymentShards;
     const { orgs, keys, projects } = db.data;
     for (const org of Object.values(orgs)) this.orgsByName.set(org.name, org);
     for (const key of Object.values(keys)) this.keysByHash.set(key.hash, key);
@@ -214,7 +220,10 @@ class JsonFileStore implements Store {
       projectShards.added(project.id);
     }
     for (const list of this.projectsByOrg.values()) list.sort(compareNewestFirst);
-    for (const deployment of Object.values(db.data.deployments)) this.indexDeployment(deployment);
+    for (const deployment of Object.values(db.data.deployments)) {
+      this.indexDeployment(deployment);
+      deploymentShards.added(deployment.id);
+    }
     this.lazyTimer = setInterval(() => {
       if (this.keysTouched) this.commit().catch(() => {});
     }, LAZY_FLUSH_MS);
@@ -388,7 +397,10 @@ class JsonFileStore implements Store {
     this.unindexProject(project);
     delete this.db.data.projects[id];
     this.projectShards.removed(id);
-    for (const deployment of this.deploymentsByProject.get(id) ?? []) delete this.db.data.deployments[deployment.id];
+    for (const deployment of this.deploymentsByProject.get(id) ?? []) {
+      delete this.db.data.deployments[deployment.id];
+      this.deploymentShards.removed(deployment.id);
+    }
     this.deploymentsByProject.delete(id);
     await this.commit();
   }
@@ -414,6 +426,7 @@ class JsonFileStore implements Store {
     const record = { ...deployment };
     this.db.data.deployments[record.id] = record;
     this.indexDeployment(record);
+    this.deploymentShards.added(record.id);
     await this.commit();
     return { deployment: { ...record }, created: true };
   }
@@ -438,6 +451,7 @@ class JsonFileStore implements Store {
     const deployment = Object.hasOwn(this.db.data.deployments, id) ? this.db.data.deployments[id] : undefined;
     if (!deployment) throw new DomainError('not_found', `deployment ${id} not found`);
     Object.assign(deployment, changes);
+    this.deploymentShards.changed(id);
     await this.commit();
     return { ...deployment };
   }
