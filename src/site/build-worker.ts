@@ -81,7 +81,8 @@ async function runWarmBuild(line: string): Promise<void> {
     useBuildEnv({});
     process.chdir(projectDir);
   }
-  const status = JSON.stringify({ ok });
+  // The parent retires a worker whose memory grew too far (a big site leaves a big heap behind).
+  const status = JSON.stringify({ ok, rss: process.memoryUsage.rss() });
   await new Promise<void>((resolve) => process.stderr.write(`\n${DONE_MARKER}\n`, () => resolve()));
   await new Promise<void>((resolve) => process.stdout.write(`\n${DONE_MARKER} ${status}\n`, () => resolve()));
 }

@@ -2,16 +2,21 @@
 // and runs builds one at a time (Astro is not safe to run twice at once in one process). A fresh
 // `astro build` spends ~2 s starting; a warm one starts at once. Each build's whole environment
 // goes over stdin, the worker itself starts with a scrubbed one, and it is replaced after
-// `maxBuilds` builds (the heap grows a little per build) or when a build is stopped.
+// `maxBuilds` builds (the heap grows a little per build), when its memory is over MAX_IDLE_RSS
+// after a build (a big site leaves a big heap behind), or when a build is stopped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { DONE_MARKER } from './build-worker.ts';
 import { lineReader, WORKER, type AstroRunner, type BuildLimits, type Child, type StopReason } from './build.ts';
 import { projectDir } from './settings.ts';
 
+/** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
+const MAX_IDLE_RSS = 900 * 1024 * 1024;
+
 interface Process {
   child: ChildProcess;
   builds: number;
+  rss: number;
   /** Where the lines of the build in progress go, and how it ends. */
   current?: { emit(line: string): void; markers: number; ok: boolean; finish(outcome: number | StopReason): void };
   exited: Promise<void>;
@@ -48,8 +53,12 @@ export class WarmWorker implements AstroRunner {
       if (settled) return;
       settled = true;
       limits.signal.removeEventListener('abort', onAbort);
-      if (started) started.current = undefined;
-      if (started && (outcome !== 0 && outcome !== 1 || ++started.builds >= this.maxBuilds)) this.retire(started);
+      if (started) {
+        started.current = undefined;
+        started.builds += 1;
+        const reusable = (outcome === 0 || outcome === 1) && started.builds < this.maxBuilds && started.rss <= MAX_IDLE_RSS;
+        if (!reusable) this.retire(started);
+      }
       this.busy = false;
       resolve(outcome);
       if (!this.process) this.warm(); // the next build finds a warm process again
@@ -90,14 +99,19 @@ export class WarmWorker implements AstroRunner {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true, // own process group: stopping it stops Astro's helpers too
     });
-    const proc: Process = { child, builds: 0, exited: new Promise((r) => child.on('close', () => r())) };
+    const proc: Process = { child, builds: 0, rss: 0, exited: new Promise((r) => child.on('close', () => r())) };
     child.stdin!.on('error', () => undefined);
     const onLine = (line: string) => {
       const current = proc.current;
       const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
       if (!current || !clean) return;
       if (clean.startsWith(DONE_MARKER)) {
-        if (clean.includes('"ok":true')) current.ok = true;
+        const status = clean.slice(DONE_MARKER.length).trim();
+        if (status) {
+          const { ok, rss } = JSON.parse(status) as { ok: boolean; rss: number };
+          current.ok = ok;
+          proc.rss = rss;
+        }
         // Both streams carry the marker: once both have, every line of this build has arrived.
         if (++current.markers === 2) current.finish(current.ok ? 0 : 1);
         return;
