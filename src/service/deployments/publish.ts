@@ -1,6 +1,6 @@
 // Publishing a build: the `live` link is switched atomically (a new link renamed over the old one),
 // so a request sees either the old site or the new one, never a mix; old builds are pruned.
-import { readdir, rename, rm, symlink } from 'node:fs/promises';
+import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { buildDir, buildsDir, liveLink } from '../project-files.ts';
 
@@ -14,6 +14,13 @@ export async function publishBuild(dataDir: string, projectId: string, deploymen
   // Relative target: the project directory can move with the data dir.
   await symlink(path.relative(path.dirname(link), buildDir(dataDir, projectId, deploymentId)), temp);
   await rename(temp, link);
+}
+
+/** True when the project's live link points at this deployment's build. */
+export async function isLive(dataDir: string, deployment: { project_id: string; id: string }): Promise<boolean> {
+  const link = liveLink(dataDir, deployment.project_id);
+  const target = await readlink(link).catch(() => undefined);
+  return target !== undefined && path.resolve(path.dirname(link), target) === buildDir(dataDir, deployment.project_id, deployment.id);
 }
 
 /** Removes every build directory of the project but `keep` (the newest successful ones). */

@@ -63,11 +63,8 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     log.line(`deployment ${queued.id} (${queued.trigger}) started`);
     try {
       const pageCount = await deploy(ctx, project, queued.id, astro, signal, log);
-      const finishedAt = new Date().toISOString();
-      await store.updateProject(projectId, { status: 'active', last_deploy_at: finishedAt });
-      await store.updateDeployment(queued.id, { status: 'succeeded', finished_at: finishedAt, page_count: pageCount });
+      await recordSuccess(store, queued.id, projectId, pageCount);
       log.line(`publish: live at ${ctx.siteUrl(project)}`);
-      await pruneBuilds(config.dataDir, projectId, await keptBuilds(store, projectId));
     } catch (error) {
       await rm(output, { recursive: true, force: true });
       if (signal.aborted && signal.reason === 'deleted') return;
@@ -82,6 +79,13 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     await log.close();
     await rm(snapshot, { recursive: true, force: true });
   }
+}
+
+/** Marks a deployment succeeded and its project active, live since now. */
+export async function recordSuccess(store: Store, deploymentId: string, projectId: string, pageCount?: number): Promise<void> {
+  const finishedAt = new Date().toISOString();
+  await store.updateProject(projectId, { status: 'active', last_deploy_at: finishedAt });
+  await store.updateDeployment(deploymentId, { status: 'succeeded', finished_at: finishedAt, page_count: pageCount });
 }
 
 /** Marks a deployment failed; the project returns to `active` if a site is live, else `failed`. */
@@ -154,17 +158,20 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
   await publishBuild(config.dataDir, project.id, deploymentId);
   ctx.liveChanged(project.id);
+  // Before the deployment is reported succeeded, so what a client then sees on disk is final.
+  const previous = await earlierSuccessfulBuilds(store, project.id, KEPT_BUILDS - 1);
+  await pruneBuilds(config.dataDir, project.id, [deploymentId, ...previous]);
   return result.pageCount;
 }
 
-/** The newest successful deployments' ids: their builds stay on disk. */
-async function keptBuilds(store: Store, projectId: string): Promise<string[]> {
+/** The ids of the project's newest `count` successful deployments: their builds stay on disk. */
+async function earlierSuccessfulBuilds(store: Store, projectId: string, count: number): Promise<string[]> {
   const kept: string[] = [];
   let after: DeploymentRecord | undefined;
   for (;;) {
     const page = await store.listDeployments(projectId, 50, after);
-    for (const d of page.items) if (d.status === 'succeeded' && kept.length < KEPT_BUILDS) kept.push(d.id);
-    if (kept.length >= KEPT_BUILDS || !page.hasMore) return kept;
+    for (const d of page.items) if (d.status === 'succeeded' && kept.length < count) kept.push(d.id);
+    if (kept.length >= count || !page.hasMore) return kept;
     after = page.items.at(-1);
   }
 }

@@ -9,7 +9,8 @@ import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts
 import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
 import { readDeploymentLog } from './log.ts';
 import { createBuildQueue, type BuildQueue } from './queue.ts';
-import { recordFailure, runDeployment } from './runner.ts';
+import { isLive } from './publish.ts';
+import { recordFailure, recordSuccess, runDeployment } from './runner.ts';
 
 /** A deployment as the API shows it; fields not known yet are absent. */
 export type Deployment = DeploymentRecord & { url: string };
@@ -103,9 +104,14 @@ export function createDeploymentsService(config: Config, store: Store, projects:
 
     async start() {
       for (const deployment of await store.deploymentsWithStatus('building')) {
+        await rm(snapshotDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+        // Stopped in the moment between its publish and its record: it is live, so it succeeded.
+        if (await isLive(config.dataDir, deployment)) {
+          await recordSuccess(store, deployment.id, deployment.project_id);
+          continue;
+        }
         await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
         await rm(buildDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
-        await rm(snapshotDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
       }
       queue = createBuildQueue(store, config.buildConcurrency, (deployment, worker, signal) =>
         runDeployment(runContext, deployment, worker, signal));
