@@ -20,8 +20,9 @@ import path from 'node:path';
 import { ensureServiceBuilt } from '../src/api/build-service.ts';
 import { buildSite, type AstroRunner } from '../src/site/build.ts';
 import { WarmWorker } from '../src/site/warm-worker.ts';
-import { repoHost, type TestRepo } from '../test/helpers/git-repos.ts';
-import { client, getWithHost, removeDir, startServer, type TestServer } from '../test/helpers/server.ts';
+import { startDeployingServer } from '../test/helpers/deployments.ts';
+import type { TestRepo } from '../test/helpers/git-repos.ts';
+import { client, getWithHost, type TestServer } from '../test/helpers/server.ts';
 
 interface LoadResult {
   requests: { average: number };
@@ -193,8 +194,8 @@ async function throughput(name: string, url: string, host?: string): Promise<num
 async function main(): Promise<void> {
   await ensureServiceBuilt();
   console.log(`bench:deploy on ${os.cpus().length} cores, load average ${load()}; ${RUNS} run(s) per size`);
-  const host = repoHost();
-  const server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file', FOLIO_BUILD_CONCURRENCY: '1' } });
+  const fixture = await startDeployingServer({ FOLIO_BUILD_CONCURRENCY: '1' });
+  const { server, host } = fixture;
   const summary: string[] = [];
   let served: { liveDir: string; slug: string } | undefined;
   try {
@@ -248,9 +249,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await server.stop();
-    await removeDir(server.dataDir);
-    host.remove();
+    await fixture.close();
   }
   console.log(`\nSummary (load average ${load()}):`);
   for (const line of summary) console.log(`- ${line}`);

@@ -1,8 +1,35 @@
 // Helpers of the deployment and hosting tests: wait for a deployment to end, read a site page.
 import { expect } from 'vitest';
-import type { client } from './server.ts';
+import { repoHost, type RepoHost } from './git-repos.ts';
+import { client, removeDir, startServer, type TestServer } from './server.ts';
 
 type Api = ReturnType<typeof client>;
+
+export interface DeployingServer {
+  server: TestServer;
+  /** Where the test's repositories live; the server fetches from it over file://. */
+  host: RepoHost;
+  /** A client with the server's default (all-scopes) key. */
+  api: Api;
+  /** Stops the server and removes its data dir and the repositories. */
+  close(): Promise<void>;
+}
+
+/** A real server that syncs repositories made by the test (FOLIO_GIT_URL at a local repo host). */
+export async function startDeployingServer(env: Record<string, string> = {}): Promise<DeployingServer> {
+  const host = repoHost();
+  const server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file', ...env } });
+  return {
+    server,
+    host,
+    api: client(server.url, server.defaultKey),
+    async close() {
+      await server.stop();
+      await removeDir(server.dataDir);
+      host.remove();
+    },
+  };
+}
 
 const FINAL = new Set(['succeeded', 'failed', 'canceled']);
 

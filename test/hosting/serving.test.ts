@@ -4,12 +4,12 @@ import { readdir, readFile, symlink } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleOf, deploy, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
-import { repoHost, type RepoHost, type TestRepo } from '../helpers/git-repos.ts';
-import { client, getWithHost, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { articleOf, deploy, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import type { TestRepo } from '../helpers/git-repos.ts';
+import { client, getWithHost, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
+let fixture: DeployingServer;
 let server: TestServer;
-let host: RepoHost;
 let repo: TestRepo;
 let api: ReturnType<typeof client>;
 let project: { id: string; slug: string };
@@ -41,16 +41,15 @@ function raw(urlPath: string, options: { method?: string; headers?: Record<strin
 }
 
 beforeAll(async () => {
-  host = repoHost();
-  repo = host.repo('acme', 'site');
+  fixture = await startDeployingServer();
+  ({ server, api } = fixture);
+  repo = fixture.host.repo('acme', 'site');
   repo.commit({
     'docs.json': JSON.stringify({ name: 'Served Site' }),
     'content/index.mdx': '# Home\n\nFirst home.\n',
     'content/guides/install.mdx': '# Install\n\nInstall steps.\n',
     'public/logo.svg': SVG,
   });
-  server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file' } });
-  api = client(server.url, server.defaultKey);
   const slug = uniqueSlug('served');
   const created = await api('POST', '/v1/projects', { body: { name: 'Served', slug, source_repo: repo.slug } });
   project = { id: created.body.id, slug };
@@ -58,11 +57,7 @@ beforeAll(async () => {
   expect(done.status).toBe('succeeded');
   liveDir = path.join(server.dataDir, 'projects', project.id, 'builds', done.id);
 });
-afterAll(async () => {
-  await server.stop();
-  await removeDir(server.dataDir);
-  host.remove();
-});
+afterAll(() => fixture.close());
 
 describe('headers', () => {
   it('HTML: content type, revalidation, nosniff, ETag', async () => {

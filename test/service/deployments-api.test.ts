@@ -4,11 +4,12 @@ import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleOf, deploy, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
-import { repoHost, type RepoHost, type TestRepo } from '../helpers/git-repos.ts';
+import { articleOf, deploy, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import type { RepoHost, TestRepo } from '../helpers/git-repos.ts';
 import { openapiSchemaChecker } from '../helpers/openapi-schemas.ts';
-import { client, getWithHost, orgWithKey, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { client, getWithHost, orgWithKey, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
+let fixture: DeployingServer;
 let server: TestServer;
 let host: RepoHost;
 let api: ReturnType<typeof client>;
@@ -22,19 +23,14 @@ const page = (title: string, text: string) => `# ${title}\n\n${text}\n`;
 const site = (slug: string, urlPath = '/') => getWithHost(server.url, urlPath, `${slug}.localhost`);
 
 beforeAll(async () => {
-  host = repoHost();
+  fixture = await startDeployingServer();
+  ({ server, host, api } = fixture);
   docs = host.repo('acme', 'docs');
   docs.commit({ 'docs.json': JSON.stringify({ name: 'Acme Docs' }), 'content/index.mdx': page('Welcome', 'Version one of the docs.') });
   docs.commit({ 'content/index.mdx': page('Welcome', 'The other branch.') }, 'other');
-  server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file' } });
-  api = client(server.url, server.defaultKey);
   other = client(server.url, (await orgWithKey(server.dataDir, 'other-org')).key);
 });
-afterAll(async () => {
-  await server.stop();
-  await removeDir(server.dataDir);
-  host.remove();
-});
+afterAll(() => fixture.close());
 
 describe('connecting a repository', () => {
   it('queues a connect deployment at create; the project goes pending → building → active and the page is served', async () => {

@@ -1,24 +1,20 @@
 // FOLIO_BUILD_CONCURRENCY (CONTRACT §1, §8): with two build slots two projects build at the same
 // time, while the deployments of one project still run one after the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleOf, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
-import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
-import { client, getWithHost, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { articleOf, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import type { RepoHost } from '../helpers/git-repos.ts';
+import { client, getWithHost, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
+let fixture: DeployingServer;
 let host: RepoHost;
 let server: TestServer;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  host = repoHost();
-  server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file', FOLIO_BUILD_CONCURRENCY: '2' } });
-  api = client(server.url, server.defaultKey);
+  fixture = await startDeployingServer({ FOLIO_BUILD_CONCURRENCY: '2' });
+  ({ server, host, api } = fixture);
 });
-afterAll(async () => {
-  await server.stop();
-  await removeDir(server.dataDir);
-  host.remove();
-});
+afterAll(() => fixture.close());
 
 describe('two build slots', () => {
   it('build two projects at once, one project’s deployments one after the other', async () => {
