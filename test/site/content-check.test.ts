@@ -99,6 +99,15 @@ describe('refused content', () => {
     ]);
   });
 
+  it('places a syntax error where it is, also a tag left open at the end of the file', () => {
+    expect(page('# Title\n\nSome text\n\n<Callout kind="note">\nunclosed\n')).toEqual([
+      expect.stringMatching(/^content\/p\.mdx:5:1: MDX syntax error: Expected a closing tag for `<Callout>`/),
+    ]);
+    expect(page('# Title\n\n  <div>\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:3: MDX syntax error: Expected a closing tag for `<div>`/)]);
+    expect(page('a\n\n<div>\n\n</span>\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:5:1: MDX syntax error: Unexpected closing tag `<\/span>`/)]);
+    expect(page('Line one\n\nan {unclosed expression\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:24: MDX syntax error: /)]);
+  });
+
   it('lets children stand in for a missing file (no lookup)', () => {
     expect(analyzeContent('<Snippet file="gone.mdx">kids</Snippet>', { file: 'content/p.mdx', kind: 'page' }).snippetCalls).toEqual([]);
   });

@@ -14,22 +14,12 @@ async function snippetKeys(root: string): Promise<Set<string>> {
 }
 
 /**
- * Some MDX parser errors (an unclosed tag) carry their position only in their text, as
- * `(5:1-5:22)`, and the checker then reports 1:1; the API answers with the real place.
- */
-function placed(problem: Problem): Problem {
-  const at = /\((\d+):(\d+)-\d+:\d+\)/.exec(problem.message);
-  if (!at || problem.line !== 1 || problem.column !== 1 || !problem.message.startsWith('MDX syntax error')) return problem;
-  return { ...problem, line: Number(at[1]), column: Number(at[2]) };
-}
-
-/**
  * Throws 400 invalid_request when `content` would fail the build. Problems are reported as the
  * build reports them, with the field name in place of the file: `content:3:5: unknown component…`.
  */
 export async function checkPageContent(content: string, format: 'md' | 'mdx', root: string): Promise<void> {
   const analysis = analyzeContent(content, { file: 'content', kind: 'page', format });
-  const problems: Problem[] = analysis.problems.map(placed);
+  const problems: Problem[] = [...analysis.problems];
   if (analysis.snippetCalls.length > 0) {
     const known = await snippetKeys(root);
     for (const call of analysis.snippetCalls) {

@@ -92,13 +92,9 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
   try {
     tree = (format === 'md' ? mdParser : mdxParser).parse(text) as MdNode;
   } catch (error) {
-    const e = error as { line?: number; column?: number; reason?: string; message: string };
-    result.problems.push({
-      file: options.file,
-      line: e.line ?? 1,
-      column: e.column ?? 1,
-      message: `MDX syntax error: ${e.reason ?? e.message}`,
-    });
+    const e = error as ParseError;
+    const at = syntaxErrorPlace(e);
+    result.problems.push({ file: options.file, line: at.line, column: at.column, message: `MDX syntax error: ${e.reason ?? e.message}` });
     return result;
   }
 
@@ -130,6 +126,28 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
   };
   visit(tree);
   return result;
+}
+
+/** What micromark and remark-mdx throw (a VFileMessage): `place` is a point or a position. */
+interface ParseError {
+  message: string;
+  reason?: string;
+  line?: number;
+  column?: number;
+  place?: { line: number; column: number } | { start: { line: number; column: number } };
+}
+
+/**
+ * Where a syntax error is. A tag left open at the end of the file is thrown without a place, its
+ * opening tag's position only in the reason (`… for \`<Callout>\` (5:1-5:22)`): read from there.
+ */
+function syntaxErrorPlace(e: ParseError): { line: number; column: number } {
+  const place = e.place && 'start' in e.place ? e.place.start : e.place;
+  if (place) return { line: place.line, column: place.column };
+  if (e.line && e.column) return { line: e.line, column: e.column };
+  const inReason = /\((\d+):(\d+)-\d+:\d+\)/.exec(e.reason ?? e.message);
+  if (inReason) return { line: Number(inReason[1]), column: Number(inReason[2]) };
+  return { line: 1, column: 1 };
 }
 
 type Report = (at: { position?: MdNode['position'] } | undefined, message: string) => void;
