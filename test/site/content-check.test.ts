@@ -1,6 +1,7 @@
 // The content checker on its own (no build): what untrusted MDX may and may not contain.
 import { describe, expect, it } from 'vitest';
 import { analyzeContent, checkContent, formatProblem } from '../../src/site/content-check/check-content.ts';
+import { checkSnippetCalls } from '../../src/site/content-check/check-root.ts';
 import { parseDocsConfig, themeOverrideCss } from '../../src/site/docs-config.ts';
 import { snippetKey } from '../../src/site/snippet-paths.ts';
 import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
@@ -110,6 +111,17 @@ describe('refused content', () => {
 
   it('lets children stand in for a missing file (no lookup)', () => {
     expect(analyzeContent('<Snippet file="gone.mdx">kids</Snippet>', { file: 'content/p.mdx', kind: 'page' }).snippetCalls).toEqual([]);
+  });
+});
+
+describe('snippet calls', () => {
+  it('names each call whose file is not among the given snippets', () => {
+    const calls = analyzeContent('<Snippet file="intro.mdx" />\n\n<Snippet file="_snippets/gone.mdx" />\n\n<Snippet file="../docs.json" />\n', { file: 'content/p.mdx', kind: 'page' }).snippetCalls;
+    expect(checkSnippetCalls('content/p.mdx', calls, new Set(['intro.mdx'])).map(formatProblem)).toEqual([
+      'content/p.mdx:3:1: Snippet file "_snippets/gone.mdx" not found: no _snippets/gone.mdx in this content root',
+      'content/p.mdx:5:1: Snippet file "../docs.json" is outside _snippets/',
+    ]);
+    expect(checkSnippetCalls('content/p.mdx', calls.slice(0, 1), new Set(['intro.mdx']))).toEqual([]);
   });
 });
 

@@ -3,8 +3,9 @@
 // project's `_snippets/`, as the whole-root check of a build does.
 import fg from 'fast-glob';
 import path from 'node:path';
-import { analyzeContent, formatProblem, type Problem } from '../../site/content-check/check-content.ts';
-import { SNIPPETS_DIR, snippetFile } from '../../site/snippet-paths.ts';
+import { analyzeContent, formatProblem } from '../../site/content-check/check-content.ts';
+import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
+import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { DomainError } from '../errors.ts';
 
 /** The snippet keys (`intro.mdx`, `api/auth.mdx`) of a content root. */
@@ -19,18 +20,8 @@ async function snippetKeys(root: string): Promise<Set<string>> {
  */
 export async function checkPageContent(content: string, format: 'md' | 'mdx', root: string): Promise<void> {
   const analysis = analyzeContent(content, { file: 'content', kind: 'page', format });
-  const problems: Problem[] = [...analysis.problems];
-  if (analysis.snippetCalls.length > 0) {
-    const known = await snippetKeys(root);
-    for (const call of analysis.snippetCalls) {
-      if (call.key && known.has(call.key)) continue;
-      // The wording of the whole-root check (src/site/content-check/check-root.ts).
-      const message = call.key
-        ? `Snippet file "${call.file}" not found: no ${snippetFile(call.key)} in this content root`
-        : `Snippet file "${call.file}" is outside ${SNIPPETS_DIR}/`;
-      problems.push({ file: 'content', line: call.line, column: call.column, message });
-    }
-  }
+  const problems = [...analysis.problems];
+  if (analysis.snippetCalls.length > 0) problems.push(...checkSnippetCalls('content', analysis.snippetCalls, await snippetKeys(root)));
   if (problems.length === 0) return;
   const listed = problems.map(formatProblem).join('; ');
   throw new DomainError('invalid_request', problems.length === 1 ? listed : `content has ${problems.length} problems: ${listed}`);

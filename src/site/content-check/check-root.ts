@@ -57,22 +57,29 @@ export async function checkContentRoot(root: string): Promise<ContentRootReport>
     const analysis = analyzeContent(text, { file, kind });
     problems.push(...analysis.problems);
     calls.set(file, analysis.snippetCalls);
-    for (const call of analysis.snippetCalls) {
-      if (call.key && known.has(call.key)) continue;
-      problems.push({
-        file,
-        line: call.line,
-        column: call.column,
-        message: call.key
-          ? `Snippet file "${call.file}" not found: no ${snippetFile(call.key)} in this content root`
-          : `Snippet file "${call.file}" is outside ${SNIPPETS_DIR}/`,
-      });
-    }
+    problems.push(...checkSnippetCalls(file, analysis.snippetCalls, known));
   }
   problems.push(...findSnippetCycles(snippets, calls));
   problems.push(...findSameAddress(pages));
   if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
   return { problems, pages, snippets };
+}
+
+/**
+ * A problem for each of a page's (or snippet's) `<Snippet file>` calls that names no snippet of
+ * `snippets` (keys relative to `_snippets/`, `intro.mdx`). Used by builds and by page writes.
+ */
+export function checkSnippetCalls(file: string, calls: SnippetCall[], snippets: ReadonlySet<string>): Problem[] {
+  return calls
+    .filter((call) => !(call.key && snippets.has(call.key)))
+    .map((call) => ({
+      file,
+      line: call.line,
+      column: call.column,
+      message: call.key
+        ? `Snippet file "${call.file}" not found: no ${snippetFile(call.key)} in this content root`
+        : `Snippet file "${call.file}" is outside ${SNIPPETS_DIR}/`,
+    }));
 }
 
 /** Reads files 32 at a time rather than one after another (in order). */
