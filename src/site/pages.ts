@@ -6,6 +6,7 @@ import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
 import { siteSettings } from './settings.ts';
 import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
 import { loadOpenApiPages, type OperationPageModel } from './openapi/index.ts';
+import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-rules.ts';
 
 interface PageBase {
   /** Page path without extension: `index`, `guides/install` (CONTRACT §7). */
@@ -141,43 +142,15 @@ async function openApiPages(): Promise<PageSourceResult> {
 
 function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
   const body = entry.body ?? '';
-  const heading = firstHeading(body);
-  const fileName = entry.id.split('/').pop() ?? entry.id;
   return {
     kind: 'content',
     path: entry.id,
-    title: entry.data.title ?? heading ?? humanize(fileName === 'index' ? entry.id.split('/').at(-2) ?? 'Home' : fileName),
+    title: pageTitle(entry.data.title, body, entry.id),
     description: entry.data.description,
     order: entry.data.order,
     entry,
-    hasOwnTitle: /^#\s/.test(stripCodeAndComments(body).trimStart()),
+    hasOwnTitle: startsWithTitleHeading(body),
   };
-}
-
-/** The site URL path of a page: `/`, `/guides/`, `/guides/install/`. */
-export function pageHref(path: string): string {
-  if (path === 'index') return '/';
-  return `/${path.replace(/\/index$/, '').split('/').map(encodeURIComponent).join('/')}/`;
-}
-
-/** The catch-all route param of a page (undefined for the home page). */
-export function pageSlug(path: string): string | undefined {
-  if (path === 'index') return undefined;
-  return path.replace(/\/index$/, '');
-}
-
-function firstHeading(body: string): string | undefined {
-  const match = /^#[ \t]+(.+?)[ \t#]*$/m.exec(stripCodeAndComments(body));
-  return match?.[1]?.trim();
-}
-
-function stripCodeAndComments(body: string): string {
-  return body.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/^(```|~~~)[\s\S]*?^\1/gm, '').replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
-}
-
-function humanize(name: string): string {
-  const words = name.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function link(page: SitePage): NavLink {

@@ -3,7 +3,8 @@ import { getCollection, type CollectionEntry } from 'astro:content';
 import { loadDocsConfig } from './docs-config.ts';
 import { inlineSnippets } from './llms-markdown.ts';
 import { operationToMarkdown } from './openapi/index.ts';
-import { pageHref, siteModel, type SitePage } from './pages.ts';
+import { siteModel, type SitePage } from './pages.ts';
+import { pageHref } from './page-rules.ts';
 import { siteSettings } from './settings.ts';
 
 function absolute(href: string): string {

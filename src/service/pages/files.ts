@@ -8,6 +8,7 @@ import matter from 'gray-matter';
 import { load as loadYaml } from 'js-yaml';
 import { parseDocument } from 'yaml';
 import { DomainError } from '../errors.ts';
+import { pageTitle } from '../../site/page-rules.ts';
 import { pageFileCandidates } from './paths.ts';
 
 /** A page file found under `content/`. */
@@ -98,7 +99,7 @@ const MATTER_OPTIONS = {
  */
 export function parsePage(text: string, pagePath: string): ParsedPage {
   const block = FRONTMATTER.exec(text)?.[0];
-  if (block === undefined) return { title: resolveTitle({}, text, pagePath), body: text };
+  if (block === undefined) return { title: pageTitle(undefined, text, pagePath), body: text };
   let data: unknown;
   let body: string;
   let yaml: string;
@@ -112,7 +113,7 @@ export function parsePage(text: string, pagePath: string): ParsedPage {
     yaml = block.replace(/^---[ \t]*\r?\n/, '').replace(/---[ \t]*(?:\r?\n)?$/, '');
   }
   const fields = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
-  const page: ParsedPage = { title: resolveTitle(fields, body, pagePath), body, yaml };
+  const page: ParsedPage = { title: pageTitle(fields.title, body, pagePath), body, yaml };
   if (typeof fields.description === 'string') page.description = fields.description;
   return page;
 }
@@ -120,26 +121,6 @@ export function parsePage(text: string, pagePath: string): ParsedPage {
 /** Just the title and description of a parsed page (what lists cache). */
 export function summaryOf(page: PageSummary): PageSummary {
   return page.description === undefined ? { title: page.title } : { title: page.title, description: page.description };
-}
-
-// Title resolution of CONTRACT §9, as src/site/pages.ts does it (frontmatter title, else the
-// first `# heading` outside code and comments, else the file name); that module needs Astro.
-function resolveTitle(data: Record<string, unknown>, body: string, pagePath: string): string {
-  if (typeof data.title === 'string') return data.title;
-  const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(stripCodeAndComments(body))?.[1]?.trim();
-  if (heading) return heading;
-  const parts = pagePath.split('/');
-  const fileName = parts.at(-1) ?? pagePath;
-  return humanize(fileName === 'index' ? (parts.at(-2) ?? 'Home') : fileName);
-}
-
-function stripCodeAndComments(body: string): string {
-  return body.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/^(```|~~~)[\s\S]*?^\1/gm, '').replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
-}
-
-function humanize(name: string): string {
-  const words = name.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /**

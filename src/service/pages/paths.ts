@@ -1,5 +1,6 @@
 // Page paths (CONTRACT §7): the rules for paths the API creates, the safety rules for paths it
 // reads, and how a path maps to files under `content/` and to an address on the project's site.
+import { pageHref } from '../../site/page-rules.ts';
 
 export const MAX_SEGMENTS = 8;
 export const MAX_PATH_LENGTH = 200;
@@ -53,14 +54,9 @@ export function pathOfFile(file: string): string {
   return file.replace(/\.mdx?$/, '');
 }
 
-/**
- * The site address of a page, relative to the site root: `` for `index`, `guides/` for
- * `guides/index`, `guides/install/` otherwise. Mirrors `pageHref` of src/site/pages.ts (which
- * cannot be imported outside an Astro build).
- */
+/** The site address of a page relative to the site root: `` for `index`, `guides/` for `guides/index`. */
 export function pageAddress(path: string): string {
-  if (path === 'index') return '';
-  return `${path.replace(/\/index$/, '').split('/').map(encodeURIComponent).join('/')}/`;
+  return pageHref(path).slice(1);
 }
 
 /** The other page path served at the same address (`guides` and `guides/index`), if any. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { analyzeContent, type Problem, type SnippetCall } from './check-content.ts';
 import { DocsConfigError, parseDocsConfig } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile } from '../snippet-paths.ts';
+import { pageHref } from '../page-rules.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
@@ -98,7 +99,7 @@ function findSameAddress(pages: string[]): Problem[] {
   const byAddress = new Map<string, string>();
   const problems: Problem[] = [];
   for (const file of pages) {
-    const address = `/${file.replace(/^content\//, '').replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '')}`.replace(/\/$/, '') || '/';
+    const address = pageHref(file.replace(/^content\//, '').replace(/\.mdx?$/, ''));
     const other = byAddress.get(address);
     if (other) problems.push({ file, line: 1, column: 1, message: `${other} and ${file} would both be served at ${address}` });
     else byAddress.set(address, file);
