@@ -162,3 +162,8 @@ export function themeOverrideCss(config: DocsConfig): string {
   // `html:root` outranks the theme's `:root` rules whatever order the stylesheets load in.
   return `html:root{${light.join(';')}}html:root[data-theme=dark]{${dark.join(';')}}`;
 }
+
+/** An OpenAPI path of docs.json relative to the content root: a leading "/" or "./" means the root, as in Mintlify's docs.json. */
+export function openApiRelativePath(openapiPath: string): string {
+  return openapiPath.replace(/^(\.?\/)+/, '');
+}

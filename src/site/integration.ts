@@ -2,24 +2,35 @@
 // the machine-readable files every site has.
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { loadDocsConfig } from './docs-config.ts';
+import { loadDocsConfig, openApiRelativePath } from './docs-config.ts';
 import { siteSrcDir, type SiteSettings } from './settings.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
 export function folioSite(settings: SiteSettings): AstroIntegration {
+  let watched: string[] = [];
   return {
     name: 'folio-site',
     hooks: {
       'astro:config:setup': ({ injectRoute, addWatchFile }) => {
-        loadDocsConfig(settings.contentRoot); // fail before Astro starts when docs.json is invalid
-        addWatchFile(path.join(settings.contentRoot, 'docs.json'));
+        // Fails before Astro starts when docs.json is invalid.
+        const { openapi } = loadDocsConfig(settings.contentRoot);
+        // `astro dev` restarts when one of these changes: pages are rendered per request, but the
+        // list of pages (generated ones too) is made at a start. A restart re-reads docs.json, so
+        // an OpenAPI file it newly names is watched from then on.
+        watched = [path.join(settings.contentRoot, 'docs.json'), ...[openapi ?? []].flat().map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
+        for (const file of watched) addWatchFile(file);
         injectRoute({ pattern: '/404', entrypoint: route('404.astro') });
         injectRoute({ pattern: '/llms.txt', entrypoint: route('llms.txt.ts') });
         injectRoute({ pattern: '/llms-full.txt', entrypoint: route('llms-full.txt.ts') });
         injectRoute({ pattern: '/sitemap.xml', entrypoint: route('sitemap.xml.ts') });
         injectRoute({ pattern: '/robots.txt', entrypoint: route('robots.txt.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
+      },
+      // addWatchFile only says which changes restart; the content root lies outside the Astro
+      // root, so Vite's watcher must be told to watch these files at all.
+      'astro:server:setup': ({ server }) => {
+        server.watcher.add(watched);
       },
     },
   };

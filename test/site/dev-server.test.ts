@@ -1,5 +1,5 @@
-// `npm run dev` previews a content root with `astro dev` and reloads when a page, a snippet or
-// docs.json changes. The server runs in its own Astro root, like a build.
+// `npm run dev` previews a content root with `astro dev` and reloads when a page, a snippet,
+// docs.json or the OpenAPI file it names changes. The server runs in its own Astro root, like a build.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -25,6 +25,14 @@ async function page(pathname: string): Promise<string> {
   return response.text();
 }
 
+/** A one-operation OpenAPI file; `extra` adds a second operation. */
+function openapi(summary: string, extra?: { operationId: string; summary: string }): string {
+  const operation = (operationId: string, title: string) => ({ operationId, summary: title, responses: { '200': { description: 'OK' } } });
+  const items: Record<string, unknown> = { get: operation('listItems', summary) };
+  if (extra) items.post = operation(extra.operationId, extra.summary);
+  return JSON.stringify({ openapi: '3.1.0', info: { title: 'Items', version: '1' }, paths: { '/items': items } });
+}
+
 /** Polls until the page contains `text` (the dev server reloads content asynchronously). */
 async function eventually(pathname: string, text: string): Promise<string> {
   let html = '';
@@ -38,7 +46,8 @@ async function eventually(pathname: string, text: string): Promise<string> {
 
 beforeAll(async () => {
   root = makeContentRoot({
-    'docs.json': JSON.stringify({ name: 'Preview One' }),
+    'docs.json': JSON.stringify({ name: 'Preview One', openapi: 'api.json' }),
+    'api.json': openapi('List items'),
     'content/index.mdx': '# Home\n\n<Snippet file="greet.mdx" vars={{ name: "Ada" }} />\n',
     '_snippets/greet.mdx': 'Hello {name} from the first snippet.\n',
   });
@@ -69,7 +78,15 @@ describe('dev preview', () => {
     fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Home again\n\nThe page changed.\n');
     expect(await eventually('/', 'The page changed.')).toContain('The page changed.');
 
-    fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: 'Preview Two' }));
+    fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: 'Preview Two', openapi: 'api.json' }));
     expect(await eventually('/', '<title>Home again · Preview Two</title>')).toContain('The page changed.');
+  });
+
+  it('reloads after the OpenAPI file changes: new operations get pages', async () => {
+    expect(await eventually('/api-reference/list-items/', '<title>List items · Preview')).toContain('/items');
+
+    fs.writeFileSync(path.join(root, 'api.json'), openapi('List all items', { operationId: 'createItem', summary: 'Create an item' }));
+    expect(await eventually('/api-reference/create-item/', '<title>Create an item · Preview')).toContain('<title>Create an item · Preview');
+    expect(await page('/api-reference/list-items/')).toContain('<title>List all items · Preview');
   });
 });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { dereference, validate } from '@readme/openapi-parser';
 import type { ParserOptions } from '@readme/openapi-parser';
 import { OpenApiError } from './errors.ts';
+import { openApiRelativePath } from '../docs-config.ts';
 import { findRefNamedIn, findValuesNamedIn, locateLine, readSource, toPointer } from './locate.ts';
 import type { Source } from './locate.ts';
 
@@ -59,8 +60,7 @@ async function resolveInsideRoot(rootReal: string, openapiPath: string): Promise
   if (/^[a-z][a-z0-9+.-]*:/i.test(openapiPath)) {
     throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}": only a file inside the content root can be used, not a URL`);
   }
-  // A leading "/" or "./" means the content root, as in Mintlify's docs.json.
-  const relativePath = openapiPath.replace(/^(\.?\/)+/, '');
+  const relativePath = openApiRelativePath(openapiPath);
   const candidate = resolve(rootReal, relativePath);
   if (relativePath === '' || openapiPath.includes('\0') || !isInside(rootReal, candidate)) {
     throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" is outside the content root`);
