@@ -1,17 +1,16 @@
 // `npm run bench:api`: load-tests the real server with autocannon and compares it with a bare
 // node:http JSON endpoint measured in the same run. BENCH_DURATION_S (default 10) and
 // BENCH_CONNECTIONS (default 50) shorten or change a run.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { ensureServiceBuilt } from '../src/api/build-service.ts';
 import { createKey, createOrg } from '../src/service/admin-commands.ts';
 import { acquireLock } from '../src/service/data-dir-lock.ts';
 import { SCOPES } from '../src/service/scopes.ts';
 import { openStore } from '../src/service/store.ts';
+import { startChild, stopChild } from './bench-child.ts';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface LoadOptions {
@@ -31,7 +30,6 @@ interface LoadResult {
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => Promise<LoadResult>;
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EXISTING_PROJECTS = 10_000;
@@ -46,25 +44,6 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port); });
 `;
-
-function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = ready.exec(output);
-      if (match) resolve({ child, port: Number(match[1]) });
-    });
-    child.on('exit', (code) => reject(new Error(`child exited with ${code}: ${output}`)));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /** Seeds a data dir through the store itself: one org, one key, 10,000 projects. */
 async function seed(dataDir: string): Promise<{ key: string; projectId: string }> {

@@ -14,11 +14,10 @@
 // (lists) and a raw durable file write, temp + fsync + rename + folder fsync (creates). For
 // context, the HTTP floor: as many sequential `GET /healthz` (an Astro endpoint doing nothing) as
 // the warm walk makes list requests.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { ensureServiceBuilt } from '../src/api/build-service.ts';
 import { createKey, createOrg } from '../src/service/admin-commands.ts';
@@ -29,8 +28,8 @@ import { contentRootDir } from '../src/service/project-files.ts';
 import type { Project, ProjectsService } from '../src/service/projects.ts';
 import { SCOPES } from '../src/service/scopes.ts';
 import { openStore } from '../src/service/store.ts';
+import { startChild, stopChild } from './bench-child.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SIZES = [100, 1000, 5000];
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 3);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -96,24 +95,10 @@ async function seed(dataDir: string): Promise<{ key: string; projects: Map<numbe
   return { key, projects, createProject };
 }
 
-function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_RATE_LIMITS: 'free=100000000,pro=100000000,business=100000000' };
-  const child = spawn(process.execPath, ['src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /Folio listening on http:\/\/[^:]+:(\d+)/.exec(output);
-      if (match) resolve({ child, base: `http://127.0.0.1:${match[1]}` });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
+  const env = { PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_RATE_LIMITS: 'free=100000000,pro=100000000,business=100000000' };
+  const { child, port } = await startChild(['src/server.ts'], env, /Folio listening on http:\/\/[^:]+:(\d+)/);
+  return { child, base: `http://127.0.0.1:${port}` };
 }
 
 async function getJson(url: string, key: string): Promise<{ data: unknown[]; next_cursor: string | null }> {
@@ -224,7 +209,7 @@ async function main(): Promise<void> {
         console.log(`Creating ${CREATES} pages sequentially, then ${CREATES} 8 at a time…`);
         const sequential = await createPages(server.base, key, createProject, 'seq', 1);
         const parallel = await createPages(server.base, key, createProject, 'par', 8);
-        await stopServer(server.child);
+        await stopChild(server.child);
 
         const rawDir = path.join(dataDir, 'raw-writes');
         await mkdir(rawDir);
@@ -256,7 +241,7 @@ async function main(): Promise<void> {
         console.log('');
         console.log(`Goals: warm list of 5,000 < 50 ms: ${ms(warm5k)} ${warm5k < 50 ? 'met' : 'NOT met'}; cold < 1 s: ${ms(cold5k)} ${cold5k < 1000 ? 'met' : 'NOT met'}`);
       } else {
-        await stopServer(server.child);
+        await stopChild(server.child);
       }
     }
   } finally {
