@@ -1,11 +1,14 @@
 // Shared test helpers: start the real server (built service role, real data dir) as a child
-// process on a free port, run the admin CLI, and speak HTTP to the API.
+// process on a free port, run the admin CLI, and speak HTTP to the API. Every /v1 and /healthz
+// answer is checked against src/api/openapi.json (api-contract.ts) unless the request says why it
+// is outside the API's contract (`outsideContract`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectDocumented } from './api-contract.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = path.join(ROOT, 'src/server.ts');
@@ -124,21 +127,29 @@ export interface ApiResponse {
 
 export interface RequestOptions {
   key?: string;
+  /** A value sent as JSON; a string as is (Content-Type JSON unless given); bytes or a stream raw, with no Content-Type added. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Why this request is outside the API's contract on purpose: its answer is not checked against the document. */
+  outsideContract?: string;
 }
 
-/** Sends one request; JSON bodies are encoded and decoded. */
+function requestBody(body: unknown, headers: Record<string, string>): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  if (body instanceof Uint8Array || body instanceof ReadableStream) return body as BodyInit;
+  headers['content-type'] ??= 'application/json';
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/** Sends one request; JSON bodies are encoded and decoded; API answers must match the document. */
 export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const res = await fetch(base + path, { method, headers, body });
+  const body = requestBody(options.body, headers);
+  const init = { method, headers, body, duplex: body instanceof ReadableStream ? 'half' : undefined };
+  const res = await fetch(base + path, init as RequestInit);
   const text = await res.text();
+  if (!options.outsideContract) expectDocumented({ method, path, status: res.status, headers: res.headers, text });
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -163,14 +174,39 @@ export function uniqueSlug(prefix = 'p'): string {
   return `${prefix}-${process.pid}-${++counter}`;
 }
 
-/** A GET with an explicit Host header (fetch does not let a caller set Host). */
-export function getWithHost(base: string, path: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+/** Node's response headers as a fetch `Headers`. */
+export function toHeaders(incoming: http.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    for (const one of [value ?? []].flat()) headers.append(name, one);
+  }
+  return headers;
+}
+
+/**
+ * A GET with an explicit Host header (fetch does not let a caller set Host). An answer on an API
+ * path is checked against the document unless `outsideContract` says why not (a site host).
+ */
+export function getWithHost(
+  base: string,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+  outsideContract?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(base + path, { headers: { ...headers, host } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      res.on('end', () => {
+        try {
+          if (!outsideContract) expectDocumented({ method: 'GET', path, status: res.statusCode!, headers: toHeaders(res.headers), text });
+          resolve({ status: res.statusCode!, headers: res.headers, text });
+        } catch (err) {
+          reject(err);
+        }
+      });
     });
     req.on('error', reject);
     req.end();

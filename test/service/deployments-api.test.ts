@@ -6,7 +6,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOf, deploy, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { RepoHost, TestRepo } from '../helpers/git-repos.ts';
-import { openapiSchemaChecker } from '../helpers/openapi-schemas.ts';
 import { client, getWithHost, orgWithKey, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 let fixture: DeployingServer;
@@ -235,15 +234,15 @@ describe('triggers', () => {
 });
 
 describe('the OpenAPI document agrees with the answers', () => {
-  it('deployment, deployment list and error answers validate against src/api/openapi.json', async () => {
-    const check = openapiSchemaChecker();
+  // The request helper checks every answer against src/api/openapi.json; this reaches deployments
+  // in each final status the project has had, a queued one and a refused list.
+  it('deployment, deployment list and error answers are the documented ones', async () => {
     const all = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body;
-    check('DeploymentList', all);
     expect(new Set(all.data.map((d: any) => d.status))).toEqual(new Set(['succeeded', 'failed']));
-    for (const deployment of all.data) check('Deployment', deployment);
+    for (const deployment of all.data) expect((await api('GET', `/v1/projects/${project.id}/deployments/${deployment.id}`)).status).toBe(200);
     const queued = await api('POST', `/v1/projects/${project.id}/deployments`);
-    check('Deployment', queued.body);
-    check('Error', (await api('GET', `/v1/projects/${project.id}/deployments?limit=101`)).body);
+    expect(queued.status).toBe(202);
+    expect((await api('GET', `/v1/projects/${project.id}/deployments?limit=101`)).status).toBe(400);
     await waitForDeployment(api, project.id, queued.body.id);
   });
 });

@@ -70,12 +70,7 @@ describe('start, restart and a second server', () => {
         controller.enqueue(new TextEncoder().encode(body.slice(10)));
       },
     });
-    const res = await fetch(`${server.url}/v1/projects`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.defaultKey}`, 'content-type': 'application/json' },
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
+    const res = await request(server.url, 'POST', '/v1/projects', { key: server.defaultKey, headers: { 'content-type': 'application/json' }, body: stream });
     expect(res.status).toBe(201);
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('Folio stopped.');

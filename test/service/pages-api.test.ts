@@ -2,11 +2,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
+import { apiDocument } from '../helpers/api-contract.ts';
 import { admin, client, orgWithKey, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -566,25 +565,19 @@ describe('durability', () => {
 });
 
 describe('the OpenAPI document agrees with the answers', () => {
-  it('page, page list and error answers validate against src/api/openapi.json', async () => {
-    const doc = JSON.parse(await readFile(path.join(import.meta.dirname, '../../src/api/openapi.json'), 'utf8'));
-    const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-    ajv.addSchema(doc, 'folio');
-    const check = (schema: string, value: unknown) => {
-      const valid = ajv.validate({ $ref: `folio#/components/schemas/${schema}` }, value);
-      expect(valid ? [] : ajv.errors, schema).toEqual([]);
-    };
+  // The request helper checks every answer against src/api/openapi.json; these are the page answers
+  // the other tests do not all reach: a description removed, a repository file name, the conflicts.
+  it('page, page list and error answers are the documented ones', async () => {
     const p = await newProject();
     const created = await createPage(p, { path: 'guides/install', title: 'Install', description: 'D', content: '# Install' });
-    check('Page', created.body);
+    expect(created.status).toBe(201);
     await put(p.root, 'content/Odd Name.md', 'x');
-    check('Page', (await api('GET', `${p.pages}/Odd%20Name`)).body);
-    check('Page', (await api('PATCH', `${p.pages}/guides/install`, { body: { description: null } })).body);
-    check('PageList', (await api('GET', `${p.pages}?limit=1`)).body);
-    check('Error', (await createPage(p, { path: 'guides/install', title: 'Again', content: 'x' })).body);
-    check('Error', (await createPage(p, { path: 'x', title: 'X', content: '<Nope />' })).body);
-    const pathPattern = new RegExp(doc.components.schemas.PageCreate.properties.path.pattern, 'u');
+    expect((await api('GET', `${p.pages}/Odd%20Name`)).status).toBe(200);
+    expect((await api('PATCH', `${p.pages}/guides/install`, { body: { description: null } })).status).toBe(200);
+    expect((await api('GET', `${p.pages}?limit=1`)).status).toBe(200);
+    expect((await createPage(p, { path: 'guides/install', title: 'Again', content: 'x' })).status).toBe(409);
+    expect((await createPage(p, { path: 'x', title: 'X', content: '<Nope />' })).status).toBe(400);
+    const pathPattern = new RegExp(apiDocument().components.schemas.PageCreate.properties.path.pattern, 'u');
     expect(pathPattern.test(created.body.path)).toBe(true);
   });
 });

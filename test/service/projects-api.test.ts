@@ -196,7 +196,7 @@ describe('get, update, delete', () => {
     const taken = await other('PATCH', `/v1/projects/${b.id}`, { body: { custom_domain: 'HELP.unique-test.example' } });
     expect(taken.status).toBe(409);
     expect(taken.body.error).toBe('domain_taken');
-    const site = await getWithHost(server.url, '/v1/projects', 'help.unique-test.example');
+    const site = await getWithHost(server.url, '/v1/projects', 'help.unique-test.example', {}, 'a site host: /v1 there is the site, not the API');
     expect(site.status).toBe(404);
     expect(site.headers['content-type']).toContain('text/html');
     expect(site.text).toContain('nothing deployed');
@@ -225,7 +225,7 @@ describe('Host routing (CONTRACT §1)', () => {
     const slug = uniqueSlug('host');
     await create({ name: 'Hosted', slug });
     for (const host of [`${slug}.localhost`, `${slug.toUpperCase()}.LOCALHOST:${server.port}`]) {
-      const res = await getWithHost(server.url, '/v1/projects', host, { authorization: `Bearer ${server.defaultKey}` });
+      const res = await getWithHost(server.url, '/v1/projects', host, { authorization: `Bearer ${server.defaultKey}` }, 'a project host: /v1 there is the site, not the API');
       expect(res.status, host).toBe(404);
       expect(res.text).toContain('nothing deployed');
     }
