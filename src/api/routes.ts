@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { deploymentRoutes } from './deployments.ts';
 import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
+import type { Scope } from '../service/scopes.ts';
 import { createRouter, type Method, type Route } from './router.ts';
 
 /**
@@ -30,7 +31,7 @@ export function createApiRouter(openapiFile: string) {
   return createRouter(apiRoutes(openapiFile));
 }
 
-/** Method and path pattern of every /v1 route, so a test can hold the OpenAPI document to the table. */
-export function listApiRoutes(): { method: Method; path: string }[] {
-  return apiRoutes('').map(({ method, path }) => ({ method, path }));
+/** What a test needs to hold the OpenAPI document to the route table: method, path pattern, scope, body limit. */
+export function listApiRoutes(): { method: Method; path: string; scope: Scope | null; maxBodyBytes?: number }[] {
+  return apiRoutes('').map(({ method, path, scope, body }) => ({ method, path, scope, maxBodyBytes: body?.maxBytes }));
 }

@@ -18,6 +18,9 @@ interface ServerRoute {
   key: string;
   /** Whether the last parameter takes the rest of the path (`*name` in the route table). */
   restOfPath: boolean;
+  /** The scope a key needs (null: public); the JSON body's size limit, for routes that read one. */
+  scope?: string | null;
+  maxBodyBytes?: number;
 }
 
 /** `/v1/projects/:id/pages/*path` → `/v1/projects/{id}/pages/{path}`. */
@@ -31,14 +34,16 @@ async function serverRoutes(): Promise<ServerRoute[]> {
   const routes: ServerRoute[] = [];
   for (const { pattern, entrypoint } of injected) {
     if (pattern === '/v1/[...path]') {
-      for (const route of listApiRoutes()) routes.push({ key: `${route.method} ${template(route.path)}`, restOfPath: route.path.includes('*') });
+      for (const { method, path, scope, maxBodyBytes } of listApiRoutes()) {
+        routes.push({ key: `${method} ${template(path)}`, restOfPath: path.includes('*'), scope, maxBodyBytes });
+      }
       continue;
     }
     const endpoint = (await import(entrypoint.href)) as Record<string, unknown>;
     // `ALL` answers the other methods (405); the named methods are the operations.
     const methods = Object.keys(endpoint).filter((name) => HTTP_METHODS.includes(name.toLowerCase()));
     expect(methods, `${pattern} exports handlers`).not.toEqual([]);
-    for (const method of methods) routes.push({ key: `${method} ${pattern}`, restOfPath: false });
+    for (const method of methods) routes.push({ key: `${method} ${pattern}`, restOfPath: false, scope: null });
   }
   return routes;
 }
@@ -87,6 +92,28 @@ describe('route parity between the server and src/api/openapi.json', () => {
       .map((r) => `${r.key}: route ${r.restOfPath ? 'takes' : 'does not take'} the rest of the path, the document says otherwise`);
     expect(differing).toEqual([]);
     expect(routes.filter((r) => r.restOfPath).length).toBe(3);
+  });
+
+  it('each operation asks for the scope the route enforces, and documents a JSON body with its 413 limit exactly where the route reads one', () => {
+    const differing: string[] = [];
+    for (const route of routes) {
+      const [method, path] = route.key.split(' ');
+      const op = apiDocument().paths[path]?.[method.toLowerCase()] as Json | undefined;
+      if (!op) continue; // reported by the parity tests above
+      const scope = op.security?.[0]?.bearerAuth?.[0] ?? null;
+      if (scope !== route.scope) differing.push(`${route.key}: the route needs ${route.scope ?? 'no key'}, the document says ${scope ?? 'no key'}`);
+      const body = op.requestBody?.content?.['application/json'];
+      if (Boolean(body) !== (route.maxBodyBytes !== undefined)) {
+        differing.push(`${route.key}: the route ${route.maxBodyBytes ? 'reads' : 'reads no'} JSON body, the document ${body ? 'gives' : 'gives no'} request body`);
+      }
+      if (route.maxBodyBytes) {
+        const tooLarge = op.responses['413']?.$ref ? apiDocument().components.responses[op.responses['413'].$ref.split('/').pop()] : op.responses['413'];
+        const limit = `over ${route.maxBodyBytes / 2 ** 20} MiB`;
+        if (!tooLarge?.description?.includes(limit)) differing.push(`${route.key}: the route refuses bodies ${limit}, its 413 says "${tooLarge?.description}"`);
+      }
+    }
+    expect(differing).toEqual([]);
+    expect(routes.filter((r) => r.maxBodyBytes).length).toBe(4);
   });
 });
 
