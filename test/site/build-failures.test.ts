@@ -99,6 +99,17 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toContain('content/index.mdx:3:1: path "../../../../etc/hostname.png" points outside the content root');
   });
 
+  it('refuses javascript: URLs in Markdown links, MDX elements and raw HTML of .md pages', async () => {
+    const { error } = await failingBuild({
+      ...page('[docs](javascript:alert(1))\n\n<a href="javascript:alert(2)">b</a>'),
+      'content/raw.md': '# Raw\n\n<a href="javascript:alert(3)">c</a>\n',
+    });
+    expect(error.code).toBe('content_invalid');
+    expect(error.message).toContain('content/index.mdx:3:1: URL "javascript:alert(1)" is not allowed');
+    expect(error.message).toContain('content/index.mdx:5:4: attribute href on <a> is not allowed: javascript: URLs');
+    expect(error.message).toContain('content/raw.md:3:1: javascript: URLs are not allowed in Folio content');
+  });
+
   it('refuses a frontmatter layout (an import in disguise)', async () => {
     const { error } = await failingBuild({ 'content/index.mdx': '---\nlayout: /etc/passwd\n---\n\nHi\n' });
     expect(error.message).toContain('content/index.mdx:1:1: frontmatter key "layout" is not allowed');
@@ -129,6 +140,15 @@ describe('ApiMethod and Snippet errors name the page and the value', () => {
     });
     expect(error.code).toBe('build_failed');
     expect(error.message).toContain('ApiMethod method "FETCH" on page /api/list/ is not one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD');
+  });
+
+  it('fails when vars would put a javascript: URL into a Markdown snippet\'s HTML, naming page and snippet', async () => {
+    const { error } = await failingBuild({
+      'content/index.mdx': '# Home\n\n<Snippet file="link.md" vars={{ target: "script:alert(document.domain)" }} />\n',
+      '_snippets/link.md': 'Say javascript: in text.\n\n<a href="java{target}">open</a>\n',
+    });
+    expect(error.code).toBe('build_failed');
+    expect(error.message).toContain('Snippet file "link.md" on page / is not allowed: its vars put a javascript: URL into _snippets/link.md');
   });
 
   it('fails on a missing snippet file, naming page and path', async () => {

@@ -93,6 +93,36 @@ describe('refused content', () => {
     expect(page('<ApiMethod method={verb} />')).toEqual([expect.stringContaining('attribute method={verb} on <ApiMethod> is not allowed')]);
   });
 
+  it('refuses javascript: URLs in links, images, element attributes and raw HTML', () => {
+    expect(page([
+      '[a](javascript:alert(1))', '',
+      '![i](JavaScript:alert(2))', '',
+      '[r]: <javascript:alert(3)>', '',
+      '<a href=" javascript:alert(4)">b</a>', '',
+      '<a href={"vbscript:x"}>c</a>', '',
+      '<svg><a><animate attributeName="href" values="#;javascript:alert(5)" /></a></svg>',
+    ].join('\n'))).toEqual([
+      'content/p.mdx:1:1: URL "javascript:alert(1)" is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:3:1: URL "JavaScript:alert(2)" is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:5:1: URL "javascript:alert(3)" is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:7:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:9:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:11:39: attribute values on <animate> is not allowed: javascript: URLs run script in the reader\'s browser',
+    ]);
+    const md = (text: string) => checkContent(text, { file: 'content/p.md', kind: 'page' }).map(formatProblem);
+    expect(md('[l](javascript:alert(1))\n\n<javascript:alert(2)>')).toEqual([
+      'content/p.md:1:1: URL "javascript:alert(1)" is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.md:3:1: URL "javascript:alert(2)" is not allowed: javascript: URLs run script in the reader\'s browser',
+    ]);
+    expect(md('<div>\n<a href="&#106;avascript&colon;alert(1)">x</a>\n</div>')).toEqual([
+      'content/p.md:1:1: javascript: URLs are not allowed in Folio content (they run script in the reader\'s browser)',
+    ]);
+    expect(md('<div>\n<img src=x/onerror=alert(1)>\n<img src="x"onload="alert(2)">\n</div>')).toEqual([
+      'content/p.md:1:1: event handler attribute "onerror" is not allowed',
+    ]);
+    expect(page('[ok](https://example.com/javascript) and [js](/guides/javascript)')).toEqual([]);
+  });
+
   it('still refuses non-placeholder expressions in snippets', () => {
     expect(snippet('{a.b}\n\n{name()}')).toEqual([
       expect.stringContaining('_snippets/s.mdx:1:1: expression {a.b} is not allowed'),

@@ -12,6 +12,7 @@ import { load as loadYaml } from 'js-yaml';
 import type { Node as EstreeNode, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
+import { containsScriptUrl } from './script-urls.ts';
 
 export interface Problem {
   file: string;
@@ -117,6 +118,10 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
       case 'image':
       case 'definition':
         checkLocalUrl(node, options.file, report);
+        checkScriptUrl(node, report);
+        break;
+      case 'link':
+        checkScriptUrl(node, report);
         break;
       case 'html':
         checkRawHtml(node, report);
@@ -216,12 +221,15 @@ function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentA
     const value = attr.value;
     if (value == null || typeof value === 'string') {
       attrs.set(attrName, value ?? true);
+      if (!isComponent && typeof value === 'string') checkScriptAttribute(attr.position ? attr : node, name, attrName, value, report);
       continue;
     }
     const expr = value.data?.estree?.body[0];
     const placeholder = PLACEHOLDER.exec(value.value)?.[1];
     if (expr?.type === 'ExpressionStatement' && isLiteral(expr.expression)) {
-      attrs.set(attrName, literalValue(expr.expression));
+      const literal = literalValue(expr.expression);
+      attrs.set(attrName, literal);
+      if (!isComponent) checkScriptAttribute(attr.position ? attr : node, name, attrName, literal, report);
     } else if (placeholder && kind === 'snippet' && isComponent && name !== 'Snippet') {
       // `<ApiMethod method={verb} />` in a snippet: filled from vars (a Snippet's file and vars
       // stay literal, so the snippet graph is known before the build).
@@ -245,10 +253,25 @@ function checkRawHtml(node: MdNode, report: Report) {
   const html = String(node.value ?? '');
   const element = new RegExp(`<\\s*(${FORBIDDEN_ELEMENTS.join('|')})\\b`, 'i').exec(html)?.[1];
   if (element) report(node, `the <${element.toLowerCase()}> element is not allowed in Folio content`);
-  const handler = /\s(on[a-z]+)\s*=/i.exec(html)?.[1];
+  // An attribute name starts after white space, a `/` or a quoted value: `<img/onerror=…>`.
+  const handler = /[\s/"'](on[a-z]+)\s*=/i.exec(html)?.[1];
   if (handler) report(node, `event handler attribute "${handler}" is not allowed`);
   const component = new RegExp(`<(${COMPONENT_NAMES.join('|')})\\b`).exec(html)?.[1];
   if (component) report(node, `<${component}> works in .mdx files only: rename this file to .mdx`);
+  if (containsScriptUrl(html)) report(node, 'javascript: URLs are not allowed in Folio content (they run script in the reader\'s browser)');
+}
+
+/** A Markdown link, image or link definition may not point to a script URL. */
+function checkScriptUrl(node: MdNode, report: Report) {
+  if (node.url && containsScriptUrl(node.url)) report(node, `URL "${shorten(node.url)}" is not allowed: javascript: URLs run script in the reader's browser`);
+}
+
+/** No attribute of an HTML element may carry a script URL (href, src, action, SVG animation values …). */
+function checkScriptAttribute(at: { position?: MdNode['position'] }, element: string, attrName: string, value: unknown, report: Report) {
+  const strings = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  if (strings.some((v) => typeof v === 'string' && containsScriptUrl(v))) {
+    report(at, `attribute ${attrName} on <${element}> is not allowed: javascript: URLs run script in the reader's browser`);
+  }
 }
 
 function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Report) {
