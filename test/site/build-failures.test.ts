@@ -110,6 +110,13 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toContain('content/raw.md:3:1: javascript: URLs are not allowed in Folio content');
   });
 
+  it('refuses set:html, on an element or a component', async () => {
+    const { error } = await failingBuild(page('<div set:html="<img src=x onerror=alert(1)>" />\n\n<Callout set:html="<script>alert(2)</script>">c</Callout>'));
+    expect(error.code).toBe('content_invalid');
+    expect(error.message).toContain('content/index.mdx:3:6: directive set:html on <div> is not allowed in Folio content');
+    expect(error.message).toContain('content/index.mdx:5:10: directive set:html on <Callout> is not allowed in Folio content');
+  });
+
   it('refuses a frontmatter layout (an import in disguise)', async () => {
     const { error } = await failingBuild({ 'content/index.mdx': '---\nlayout: /etc/passwd\n---\n\nHi\n' });
     expect(error.message).toContain('content/index.mdx:1:1: frontmatter key "layout" is not allowed');

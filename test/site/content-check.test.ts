@@ -123,6 +123,19 @@ describe('refused content', () => {
     expect(page('[ok](https://example.com/javascript) and [js](/guides/javascript)')).toEqual([]);
   });
 
+  it('refuses Astro directives such as set:html, which insert raw HTML past every element rule', () => {
+    expect(page([
+      '<div set:html="<img src=x onerror=alert(1)>" />', '',
+      '<Callout title="t" set:html={"<script>alert(2)</script>"}>c</Callout>', '',
+      '<p is:raw define:vars={{ a: "b" }}>x</p>',
+    ].join('\n'))).toEqual([
+      'content/p.mdx:1:6: directive set:html on <div> is not allowed in Folio content',
+      'content/p.mdx:3:20: directive set:html on <Callout> is not allowed in Folio content',
+      'content/p.mdx:5:4: directive is:raw on <p> is not allowed in Folio content',
+      'content/p.mdx:5:11: directive define:vars on <p> is not allowed in Folio content',
+    ]);
+  });
+
   it('still refuses non-placeholder expressions in snippets', () => {
     expect(snippet('{a.b}\n\n{name()}')).toEqual([
       expect.stringContaining('_snippets/s.mdx:1:1: expression {a.b} is not allowed'),

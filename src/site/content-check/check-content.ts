@@ -61,6 +61,8 @@ const mdParser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']);
 const PLACEHOLDER = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
 /** Elements that run code or change the page's origin, base or metadata. */
 const FORBIDDEN_ELEMENTS = ['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link'] as const;
+/** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
+const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
 
 interface MdNode {
@@ -218,6 +220,11 @@ function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentA
     }
     const attrName = attr.name ?? '';
     if (!isComponent && /^on/i.test(attrName)) report(attr.position ? attr : node, `event handler attribute "${attrName}" is not allowed`);
+    // Astro reads these on any element or component: set:html inserts raw HTML (a <script> too).
+    if (ASTRO_DIRECTIVE.test(attrName)) {
+      report(attr.position ? attr : node, `directive ${attrName} on <${name}> is not allowed in Folio content`);
+      continue;
+    }
     const value = attr.value;
     if (value == null || typeof value === 'string') {
       attrs.set(attrName, value ?? true);
