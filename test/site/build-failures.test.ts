@@ -117,6 +117,20 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toContain('content/index.mdx:5:10: directive set:html on <Callout> is not allowed in Folio content');
   });
 
+  it('refuses HTML and XML documents in public/, which would run script on the site as they are', async () => {
+    const { error } = await failingBuild({
+      ...page('Hello'),
+      'public/promo.html': '<script>alert(document.domain)</script>',
+      'public/feeds/x.xml': '<x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script>',
+      'public/ok.txt': 'fine',
+    });
+    expect(error.code).toBe('content_invalid');
+    expect(error.message.split('\n').sort()).toEqual([
+      'public/feeds/x.xml:1:1: HTML and XML files are not allowed in public/ (a browser would run their scripts as the site): write a page under content/ instead',
+      'public/promo.html:1:1: HTML and XML files are not allowed in public/ (a browser would run their scripts as the site): write a page under content/ instead',
+    ]);
+  });
+
   it('refuses a frontmatter layout (an import in disguise)', async () => {
     const { error } = await failingBuild({ 'content/index.mdx': '---\nlayout: /etc/passwd\n---\n\nHi\n' });
     expect(error.message).toContain('content/index.mdx:1:1: frontmatter key "layout" is not allowed');

@@ -113,6 +113,7 @@ async function walk(root: string, rel: string, files: string[], problems: Proble
     const relPath = rel ? `${rel}/${entry.name}` : entry.name;
     // Dirent types have lstat semantics: a symlink is reported as a symlink, never followed.
     if (entry.isDirectory()) await walk(root, relPath, files, problems);
+    else if (entry.isFile() && relPath.startsWith('public/') && SCRIPTABLE_DOCUMENT.test(entry.name)) problems.push(scriptableInPublic(relPath));
     else if (entry.isFile()) files.push(relPath);
     else problems.push(notAllowed(relPath, entry.isSymbolicLink()));
   }
@@ -128,6 +129,16 @@ async function checkLinkFree(root: string, file: string): Promise<Problem[]> {
     if (stat.isSymbolicLink() || (i === parts.length ? !stat.isFile() : !stat.isDirectory())) return [notAllowed(rel, stat.isSymbolicLink())];
   }
   return [];
+}
+
+/**
+ * Files of public/ are served as they are, on the site's own origin: an HTML or XML document there
+ * would run its scripts as the site, past every rule pages follow (SVG is served sandboxed).
+ */
+const SCRIPTABLE_DOCUMENT = /\.(?:html?|xhtml?|xml)$/i;
+
+function scriptableInPublic(file: string): Problem {
+  return { file, line: 1, column: 1, message: 'HTML and XML files are not allowed in public/ (a browser would run their scripts as the site): write a page under content/ instead' };
 }
 
 function notAllowed(file: string, symlink: boolean): Problem {
