@@ -12,7 +12,7 @@ import { load as loadYaml } from 'js-yaml';
 import type { Node as EstreeNode, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
-import { containsScriptUrl } from './script-urls.ts';
+import { containsScriptUrl, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
   file: string;
@@ -270,7 +270,7 @@ function checkRawHtml(node: MdNode, report: Report) {
 
 /** A Markdown link, image or link definition may not point to a script URL. */
 function checkScriptUrl(node: MdNode, report: Report) {
-  if (node.url && containsScriptUrl(node.url)) report(node, `URL "${shorten(node.url)}" is not allowed: javascript: URLs run script in the reader's browser`);
+  if (node.url && isScriptUrl(node.url)) report(node, `URL "${shorten(node.url)}" is not allowed: javascript: URLs run script in the reader's browser`);
 }
 
 /** No attribute of an HTML element may carry a script URL (href, src, action, SVG animation values …). */

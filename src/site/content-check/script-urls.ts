@@ -22,6 +22,12 @@ export function containsScriptUrl(text: string): boolean {
   return countScriptUrls(text) > 0;
 }
 
+/** True when the URL `url` itself (a link's or an image's) would run script: its scheme is javascript: or vbscript:. */
+export function isScriptUrl(url: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /^(?:javascript|vbscript):/i.test(asBrowserReadsIt(url).replace(/^[\x00-\x20]+/, ''));
+}
+
 /** How many script URLs `text` holds: filling placeholders must not add one. */
 export function countScriptUrls(text: string): number {
   return asBrowserReadsIt(text).match(SCRIPT_SCHEME)?.length ?? 0;
