@@ -228,6 +228,13 @@ describe('content checks (the build rules, before anything is stored)', () => {
     expect(await refused('<script>alert(1)</script>\n\n<Tabs />\n')).toMatch(/^content has 2 problems: content:1:1: .*; content:3:1: unknown component <Tabs>/);
   });
 
+  it('content is checked as the body it becomes after the page\'s frontmatter (a page the API accepts must build)', async () => {
+    // Alone, "\n---\n{…}\n---" reads as frontmatter; stored after the title's frontmatter it is MDX.
+    expect(await refused('\n---\n{process.env.HOME}\n---\n')).toBe(
+      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces',
+    );
+  });
+
   it('a Snippet must exist in the project\'s _snippets/ (a page the API accepts must build)', async () => {
     expect(await refused('<Snippet file="intro.mdx" />\n')).toBe(
       'content:1:1: Snippet file "intro.mdx" not found: no _snippets/intro.mdx in this content root',

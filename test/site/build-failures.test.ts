@@ -136,6 +136,21 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toContain('content/index.mdx:1:1: frontmatter key "layout" is not allowed');
   });
 
+  it('refuses a layout in TOML or blank-line frontmatter, and an expression Astro reads after a short frontmatter (no code runs)', async () => {
+    const marker = path.join(os.tmpdir(), `folio-layout-ran-${process.pid}`);
+    const { error } = await failingBuild({
+      'content/index.mdx': '+++\nlayout = "./run.mjs"\n+++\n\n# Home\n',
+      'content/other.mdx': '\n---\nlayout: ./run.mjs\n---\n\n# Other\n',
+      'content/third.mdx': '---\ntitle: a\n---x: 1\nz: "{process.env.FOLIO_TEST_SECRET}"\n---\n',
+      'content/run.mjs': `import fs from "node:fs"; fs.writeFileSync(${JSON.stringify(marker)}, "ran"); export default function Layout() { return ""; }\n`,
+    });
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(error.code).toBe('content_invalid');
+    expect(error.message).toContain('content/index.mdx:1:1: frontmatter key "layout" is not allowed');
+    expect(error.message).toContain('content/other.mdx:1:1: frontmatter key "layout" is not allowed');
+    expect(error.message).toContain('content/third.mdx:4:5: expression {process.env.FOLIO_TEST_SECRET} is not allowed');
+  });
+
   it('builds with an environment holding only the build inputs', () => {
     process.env.FOLIO_API_TOKEN = SECRET;
     const env = workerEnv('/tmp/b', '/tmp/root', '/tmp/out', 'https://x.example');

@@ -136,6 +136,18 @@ describe('refused content', () => {
     ]);
   });
 
+  it('reads frontmatter as Astro does: TOML (+++), after blank lines, or closed by a longer --- line', () => {
+    expect(page('+++\nlayout = "./x.mjs"\n+++\n\n# Home')).toEqual(['content/p.mdx:1:1: frontmatter key "layout" is not allowed (it would import code at build time)']);
+    expect(page('\n---\nlayout: ./x.mjs\n---\n\n# Home')).toEqual(['content/p.mdx:1:1: frontmatter key "layout" is not allowed (it would import code at build time)']);
+    expect(page('--- # note\nlayout: ./x.mjs\n---\n')).toEqual(['content/p.mdx:1:1: frontmatter key "layout" is not allowed (it would import code at build time)']);
+    // Astro's frontmatter ends at the first line starting with ---: what follows is MDX, checked as such.
+    expect(page('---\ntitle: a\n---x: 1\nz: "{process.env.SECRET}"\n---\n')).toEqual([
+      'content/p.mdx:4:5: expression {process.env.SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces',
+    ]);
+    expect(page('+++\ntitle = 1\n+++\n')).toEqual(['content/p.mdx:1:1: frontmatter "title" must be a string']);
+    expect(page('+++\ntitle = \n+++\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:1:1: frontmatter is not valid TOML: /)]);
+  });
+
   it('still refuses non-placeholder expressions in snippets', () => {
     expect(snippet('{a.b}\n\n{name()}')).toEqual([
       expect.stringContaining('_snippets/s.mdx:1:1: expression {a.b} is not allowed'),

@@ -15,11 +15,13 @@ async function snippetKeys(root: string): Promise<Set<string>> {
 }
 
 /**
- * Throws 400 invalid_request when `content` would fail the build. Problems are reported as the
+ * Throws 400 invalid_request when `content` would fail the build (`afterFrontmatter`: the file
+ * will hold a frontmatter block before it). Problems are reported as the
  * build reports them, with the field name in place of the file: `content:3:5: unknown component…`.
  */
-export async function checkPageContent(content: string, format: 'md' | 'mdx', root: string): Promise<void> {
-  const analysis = analyzeContent(content, { file: 'content', kind: 'page', format });
+export async function checkPageContent(content: string, format: 'md' | 'mdx', root: string, afterFrontmatter: boolean): Promise<void> {
+  // Stored after a frontmatter block, the content is all body: nothing in it is read as frontmatter.
+  const analysis = analyzeContent(content, { file: 'content', kind: 'page', format, frontmatter: !afterFrontmatter });
   const problems = [...analysis.problems];
   if (analysis.snippetCalls.length > 0) problems.push(...checkSnippetCalls('content', analysis.snippetCalls, await snippetKeys(root)));
   if (problems.length === 0) return;

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
-import remarkFrontmatter from 'remark-frontmatter';
-// The same YAML reader Astro uses for frontmatter, so the check sees what the build will see.
-import { load as loadYaml } from 'js-yaml';
+// Astro's own frontmatter reader (YAML or TOML, after blank lines, ending at the first line that
+// starts with --- or +++): the check must see the frontmatter and the body the build will compile.
+import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Node as EstreeNode, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
@@ -27,6 +27,8 @@ export interface CheckOptions {
   kind: 'page' | 'snippet';
   /** Defaults to the extension of `file` (`.md` is plain Markdown, anything else MDX). */
   format?: 'md' | 'mdx';
+  /** False when `text` is a body stored after a frontmatter block: none is read from it. */
+  frontmatter?: boolean;
 }
 
 /** A `<Snippet file="…">` without children: the snippet it needs at build time. */
@@ -55,8 +57,9 @@ export function checkContent(text: string, options: CheckOptions): Problem[] {
   return analyzeContent(text, options).problems;
 }
 
-const mdxParser = unified().use(remarkParse).use(remarkMdx).use(remarkFrontmatter, ['yaml']);
-const mdParser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']);
+// Frontmatter is taken off first, as Astro does; these parse what Astro compiles.
+const mdxParser = unified().use(remarkParse).use(remarkMdx);
+const mdParser = unified().use(remarkParse);
 
 const PLACEHOLDER = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
 /** Elements that run code or change the page's origin, base or metadata. */
@@ -91,9 +94,11 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
     result.problems.push({ file: options.file, line: start.line, column: start.column, message });
   };
 
+  const body = options.frontmatter === false ? text : readFrontmatter(text, report);
+  if (body === undefined) return result;
   let tree: MdNode;
   try {
-    tree = (format === 'md' ? mdParser : mdxParser).parse(text) as MdNode;
+    tree = (format === 'md' ? mdParser : mdxParser).parse(body) as MdNode;
   } catch (error) {
     const e = error as ParseError;
     const at = syntaxErrorPlace(e);
@@ -103,9 +108,6 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
 
   const visit = (node: MdNode) => {
     switch (node.type) {
-      case 'yaml':
-        checkFrontmatter(String(node.value ?? ''), node, report);
-        break;
       case 'mdxjsEsm':
         report(node, `import and export are not allowed in Folio content (they would run code at build time): ${shorten(String(node.value ?? '').split('\n')[0] ?? '')}`);
         return;
@@ -159,20 +161,29 @@ function syntaxErrorPlace(e: ParseError): { line: number; column: number } {
 
 type Report = (at: { position?: MdNode['position'] } | undefined, message: string) => void;
 
-function checkFrontmatter(source: string, node: MdNode, report: Report) {
-  let data: unknown;
+/**
+ * Checks the frontmatter as Astro reads it; returns the body Astro compiles (the frontmatter blanked
+ * out, so lines and columns stay), or undefined when the frontmatter cannot be read.
+ */
+function readFrontmatter(text: string, report: Report): string | undefined {
+  let parsed: ReturnType<typeof parseFrontmatter>;
   try {
-    data = loadYaml(source);
+    parsed = parseFrontmatter(text, { frontmatter: 'empty-with-spaces' });
   } catch (error) {
-    report(node, `frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`);
+    const language = /^\uFEFF?\s*\+\+\+/.test(text) ? 'TOML' : 'YAML';
+    report(undefined, `frontmatter is not valid ${language}: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+  if (parsed.rawFrontmatter) checkFrontmatter(parsed.frontmatter, report);
+  return parsed.content;
+}
+
+function checkFrontmatter(fm: Record<string, unknown>, report: Report) {
+  const node = undefined; // frontmatter problems are reported at 1:1
+  if (Array.isArray(fm)) {
+    report(node, 'frontmatter must be a mapping of keys to values');
     return;
   }
-  if (data == null) return;
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    report(node, 'frontmatter must be a YAML mapping of keys to values');
-    return;
-  }
-  const fm = data as Record<string, unknown>;
   if ('layout' in fm) report(node, 'frontmatter key "layout" is not allowed (it would import code at build time)');
   for (const key of ['title', 'description'] as const) {
     if (key in fm && typeof fm[key] !== 'string') report(node, `frontmatter "${key}" must be a string`);
