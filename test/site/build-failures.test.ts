@@ -151,6 +151,16 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toContain('content/third.mdx:4:5: expression {process.env.FOLIO_TEST_SECRET} is not allowed');
   });
 
+  it('refuses a Markdown image that names a script (Astro would import it at build time)', async () => {
+    const marker = path.join(os.tmpdir(), `folio-image-ran-${process.pid}`);
+    const { error } = await failingBuild({
+      ...page('![x](./run.mjs)'),
+      'content/run.mjs': `import fs from "node:fs"; fs.writeFileSync(${JSON.stringify(marker)}, "ran"); export default "";\n`,
+    });
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(error.message).toBe('content/index.mdx:3:1: image "./run.mjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)');
+  });
+
   it('builds with an environment holding only the build inputs', () => {
     process.env.FOLIO_API_TOKEN = SECRET;
     const env = workerEnv('/tmp/b', '/tmp/root', '/tmp/out', 'https://x.example');

@@ -148,6 +148,24 @@ describe('refused content', () => {
     expect(page('+++\ntitle = \n+++\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:1:1: frontmatter is not valid TOML: /)]);
   });
 
+  it('refuses a local image that is not an image file: Astro imports it, and a script would run at build time', () => {
+    expect(page([
+      '![a](./run.mjs)', '',
+      '![b](run)', '',
+      '![c](./pic.png?worker)', '',
+      '![d](./run%2Emjs)', '',
+      '![e][r]', '',
+      '[r]: ./run.js',
+    ].join('\n'))).toEqual([
+      'content/p.mdx:1:1: image "./run.mjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
+      'content/p.mdx:3:1: image "run" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
+      'content/p.mdx:5:1: image "./pic.png?worker" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
+      'content/p.mdx:7:1: image "./run%2Emjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
+      'content/p.mdx:11:1: image "./run.js" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
+    ]);
+    expect(page('![ok](./diagram.PNG) ![ok](/logo.txt) ![ok](https://example.com/x) [link][l]\n\n[l]: ./run.mjs')).toEqual([]);
+  });
+
   it('still refuses non-placeholder expressions in snippets', () => {
     expect(snippet('{a.b}\n\n{name()}')).toEqual([
       expect.stringContaining('_snippets/s.mdx:1:1: expression {a.b} is not allowed'),

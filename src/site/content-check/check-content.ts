@@ -73,6 +73,7 @@ interface MdNode {
   name?: string | null;
   value?: unknown;
   url?: string;
+  identifier?: string;
   children?: MdNode[];
   attributes?: MdAttribute[];
   data?: { estree?: Program | null };
@@ -106,6 +107,8 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
     return result;
   }
 
+  const definitions = new Map<string, MdNode>();
+  const imageReferences = new Set<string>();
   const visit = (node: MdNode) => {
     switch (node.type) {
       case 'mdxjsEsm':
@@ -120,9 +123,17 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
         checkElement(node, options.kind, result, report);
         break;
       case 'image':
-      case 'definition':
+        checkImageFile(node, report);
         checkLocalUrl(node, options.file, report);
         checkScriptUrl(node, report);
+        break;
+      case 'definition':
+        if (node.identifier) definitions.set(node.identifier, node);
+        checkLocalUrl(node, options.file, report);
+        checkScriptUrl(node, report);
+        break;
+      case 'imageReference':
+        if (node.identifier) imageReferences.add(node.identifier);
         break;
       case 'link':
         checkScriptUrl(node, report);
@@ -134,6 +145,10 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
     for (const child of node.children ?? []) visit(child);
   };
   visit(tree);
+  for (const id of imageReferences) {
+    const definition = definitions.get(id);
+    if (definition) checkImageFile(definition, report);
+  }
   return result;
 }
 
@@ -324,6 +339,26 @@ function checkSnippet(node: MdNode, attrs: Map<string, unknown>, result: Content
   }
   const start = node.position?.start ?? { line: 1, column: 1 };
   result.snippetCalls.push({ file, key: snippetKey(file), line: start.line, column: start.column });
+}
+
+const IMAGE_FILE = /^[^?#]*\.(?:jpe?g|png|apng|gif|webp|avif|svg|tiff?)$/i;
+
+/**
+ * Astro imports every local image of a page (a URL that is not absolute and has no scheme) as a
+ * module, as it decodes it: a `./run.mjs`, an extensionless name or a `?worker` query would run
+ * code at build time. Only image files are allowed.
+ */
+function checkImageFile(node: MdNode, report: Report) {
+  const url = node.url ?? '';
+  if (!url || URL.canParse(url) || url.startsWith('/')) return;
+  let decoded: string;
+  try {
+    decoded = decodeURI(url);
+  } catch {
+    decoded = url;
+  }
+  if (IMAGE_FILE.test(decoded) && !decoded.startsWith('/') && !URL.canParse(decoded)) return;
+  report(node, `image "${shorten(url)}" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)`);
 }
 
 /** A relative image or link-definition URL must stay inside the content root. */
