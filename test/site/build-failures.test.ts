@@ -103,11 +103,13 @@ describe('untrusted content fails the build with file:line:column', () => {
     const { error } = await failingBuild({
       ...page('[docs](javascript:alert(1))\n\n<a href="javascript:alert(2)">b</a>'),
       'content/raw.md': '# Raw\n\n<a href="javascript:alert(3)">c</a>\n',
+      'content/split.md': '# Split\n\n<div><a title="\n\n`" onmouseover="alert(4)" x="`\n\n">hover</a></div>\n',
     });
     expect(error.code).toBe('content_invalid');
     expect(error.message).toContain('content/index.mdx:3:1: URL "javascript:alert(1)" is not allowed');
     expect(error.message).toContain('content/index.mdx:5:4: attribute href on <a> is not allowed: javascript: URLs');
     expect(error.message).toContain('content/raw.md:3:1: javascript: URLs are not allowed in Folio content');
+    expect(error.message).toContain('content/split.md:3:1: raw HTML must close the tags it opens');
   });
 
   it('refuses set:html, on an element or a component', async () => {

@@ -166,6 +166,14 @@ describe('refused content', () => {
     expect(page('![ok](./diagram.PNG) ![ok](/logo.txt) ![ok](https://example.com/x) [link][l]\n\n[l]: ./run.mjs')).toEqual([]);
   });
 
+  it('refuses raw HTML that ends inside a tag: the browser would read the Markdown after it as attributes', () => {
+    const md = (text: string) => checkContent(text, { file: 'content/p.md', kind: 'page' }).map(formatProblem);
+    const open = 'raw HTML must close the tags it opens: this block ends inside a tag, so the browser would read the text after it as attributes';
+    expect(md('<div><a title="\n\n`" onmouseover="alert(1)" x="`\n\n">hover</a></div>')).toEqual([`content/p.md:1:1: ${open}`]);
+    expect(md("<div>\n<a title='x' href=\n\ntext")).toEqual([`content/p.md:1:1: ${open}`]);
+    expect(md('<div class="a>b" title=\'c"d\'>\n<!-- <a title=" -->\n1 < 2 and <br/>\n</div>\n\n<p>ok</p>')).toEqual([]);
+  });
+
   it('still refuses non-placeholder expressions in snippets', () => {
     expect(snippet('{a.b}\n\n{name()}')).toEqual([
       expect.stringContaining('_snippets/s.mdx:1:1: expression {a.b} is not allowed'),

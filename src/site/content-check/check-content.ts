@@ -292,6 +292,51 @@ function checkRawHtml(node: MdNode, report: Report) {
   const component = new RegExp(`<(${COMPONENT_NAMES.join('|')})\\b`).exec(html)?.[1];
   if (component) report(node, `<${component}> works in .mdx files only: rename this file to .mdx`);
   if (containsScriptUrl(html)) report(node, 'javascript: URLs are not allowed in Folio content (they run script in the reader\'s browser)');
+  if (endsInsideTag(html)) {
+    report(node, 'raw HTML must close the tags it opens: this block ends inside a tag, so the browser would read the text after it as attributes');
+  }
+}
+
+/**
+ * True when a browser reading `html` would still be inside a tag at its end (an open `<a title="`).
+ * Markdown output after it (text keeps its quotes) would then become that tag's attributes.
+ */
+function endsInsideTag(html: string): boolean {
+  let i = 0;
+  while (i < html.length) {
+    if (html.startsWith('<!--', i)) {
+      const end = html.indexOf('-->', i + 4);
+      if (end < 0) return false; // an open comment only hides what follows
+      i = end + 3;
+    } else if (/^<(?:\/?[a-z]|[!?])/i.test(html.slice(i, i + 3))) {
+      i = tagEnd(html, i + 1);
+      if (i < 0) return true;
+    } else i++;
+  }
+  return false;
+}
+
+/** The index after the `>` closing the tag that starts before `from`, or -1 when it never closes. */
+function tagEnd(html: string, from: number): number {
+  let i = from;
+  while (i < html.length) {
+    const c = html[i];
+    if (c === '>') return i + 1;
+    if (c === '=') {
+      i++;
+      while (/\s/.test(html[i] ?? '')) i++;
+      const quote = html[i];
+      if (quote === '"' || quote === "'") {
+        const close = html.indexOf(quote, i + 1);
+        if (close < 0) return -1;
+        i = close + 1;
+        continue;
+      }
+      continue;
+    }
+    i++;
+  }
+  return -1;
 }
 
 /** A Markdown link, image or link definition may not point to a script URL. */
