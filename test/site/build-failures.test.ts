@@ -163,6 +163,28 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toBe('content/index.mdx:3:1: image "./run.mjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)');
   });
 
+  it('refuses page and snippet file names that a module loader reads as a query (no code runs)', async () => {
+    const marker = path.join(os.tmpdir(), `folio-query-ran-${process.pid}`);
+    const script = `import fs from "node:fs"; fs.writeFileSync(${JSON.stringify(marker)}, "ran"); export default function X() { return ""; }\n`;
+    const { error } = await failingBuild({
+      ...page('Hello'),
+      'content/a?x=.mdx': '# A\n',
+      'content/a': script,
+      'content/b#c.md': '# B\n',
+      'content/d%3Fe.mdx': '# D\n',
+      '_snippets/s?raw.mdx': 'S\n',
+    });
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(error.code).toBe('content_invalid');
+    const reason = 'file names in content/ and _snippets/ may not contain "?", "#", "%" or "\\" (the build would read them as a module query)';
+    expect(error.message.split('\n').sort()).toEqual([
+      `_snippets/s?raw.mdx:1:1: ${reason}`,
+      `content/a?x=.mdx:1:1: ${reason}`,
+      `content/b#c.md:1:1: ${reason}`,
+      `content/d%3Fe.mdx:1:1: ${reason}`,
+    ]);
+  });
+
   it('builds with an environment holding only the build inputs', () => {
     process.env.FOLIO_API_TOKEN = SECRET;
     const env = workerEnv('/tmp/b', '/tmp/root', '/tmp/out', 'https://x.example');

@@ -111,6 +111,10 @@ async function walk(root: string, rel: string, files: string[], problems: Proble
   const dir = path.join(root, rel);
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
     const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+    if (!relPath.startsWith('public/') && MODULE_QUERY.test(entry.name)) {
+      problems.push({ file: relPath, line: 1, column: 1, message: 'file names in content/ and _snippets/ may not contain "?", "#", "%" or "\\" (the build would read them as a module query)' });
+      continue;
+    }
     // Dirent types have lstat semantics: a symlink is reported as a symlink, never followed.
     if (entry.isDirectory()) await walk(root, relPath, files, problems);
     else if (entry.isFile() && relPath.startsWith('public/') && SCRIPTABLE_DOCUMENT.test(entry.name)) problems.push(scriptableInPublic(relPath));
@@ -130,6 +134,13 @@ async function checkLinkFree(root: string, file: string): Promise<Problem[]> {
   }
   return [];
 }
+
+/**
+ * Pages and snippets are imported as modules by their path: `a?x=.mdx` would load the module `a`
+ * (a repository's script) and run it. public/ files are only copied.
+ */
+// eslint-disable-next-line no-control-regex
+const MODULE_QUERY = /[?#%\\\u0000-\u001f]/;
 
 /**
  * Files of public/ are served as they are, on the site's own origin: an HTML or XML document there
