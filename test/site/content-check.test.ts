@@ -171,6 +171,8 @@ describe('refused content', () => {
     const open = 'raw HTML must close the tags it opens: this block ends inside a tag, so the browser would read the text after it as attributes';
     expect(md('<div><a title="\n\n`" onmouseover="alert(1)" x="`\n\n">hover</a></div>')).toEqual([`content/p.md:1:1: ${open}`]);
     expect(md("<div>\n<a title='x' href=\n\ntext")).toEqual([`content/p.md:1:1: ${open}`]);
+    expect(md('<div><!--> <a title=" -->\n\nx')).toEqual([`content/p.md:1:1: ${open}`]);
+    expect(md('<div><!-- x --!> <a title=" -->\n\nx')).toEqual([`content/p.md:1:1: ${open}`]);
     expect(md('<div class="a>b" title=\'c"d\'>\n<!-- <a title=" -->\n1 < 2 and <br/>\n</div>\n\n<p>ok</p>')).toEqual([]);
   });
 

@@ -305,9 +305,10 @@ function endsInsideTag(html: string): boolean {
   let i = 0;
   while (i < html.length) {
     if (html.startsWith('<!--', i)) {
-      const end = html.indexOf('-->', i + 4);
-      if (end < 0) return false; // an open comment only hides what follows
-      i = end + 3;
+      // As browsers close comments: `<!-->` and `<!--->` are whole comments, `--!>` closes one too.
+      const end = /-->|--!>/.exec(html.slice(i + 2));
+      if (!end) return false; // an open comment only hides what follows
+      i += 2 + end.index + end[0].length;
     } else if (/^<(?:\/?[a-z]|[!?])/i.test(html.slice(i, i + 3))) {
       i = tagEnd(html, i + 1);
       if (i < 0) return true;
