@@ -218,7 +218,17 @@ describe('ApiMethod and Snippet errors name the page and the value', () => {
       '_snippets/link.md': 'Say javascript: in text.\n\n<a href="java{target}">open</a>\n',
     });
     expect(error.code).toBe('build_failed');
-    expect(error.message).toContain('Snippet file "link.md" on page / is not allowed: its vars put a javascript: URL into _snippets/link.md');
+    expect(error.message).toContain('Snippet file "link.md" on page / is not allowed: its vars put markup that runs script into _snippets/link.md');
+  });
+
+  it('fails when vars would put an element or an event handler into a Markdown snippet\'s HTML', async () => {
+    for (const vars of ['{ attr: "onmouseover" }', '{ tag: "script" }', '{ title: "a onclick=alert(1)" }']) {
+      const { error } = await failingBuild({
+        'content/index.mdx': `# Home\n\n<Snippet file="raw.md" vars={${vars}} />\n`,
+        '_snippets/raw.md': 'Say onclick= in text.\n\n<div>\n<span {attr}=alert(1) title={title}>x</span> <{tag}>alert(2)</{tag}>\n</div>\n',
+      });
+      expect(error.message, vars).toContain('Snippet file "raw.md" on page / is not allowed: its vars put markup that runs script into _snippets/raw.md');
+    }
   });
 
   it('fails on a missing snippet file, naming page and path', async () => {

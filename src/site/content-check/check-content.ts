@@ -12,7 +12,7 @@ import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Node as EstreeNode, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
-import { containsScriptUrl, isScriptUrl } from './script-urls.ts';
+import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
   file: string;
@@ -62,8 +62,6 @@ const mdxParser = unified().use(remarkParse).use(remarkMdx);
 const mdParser = unified().use(remarkParse);
 
 const PLACEHOLDER = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
-/** Elements that run code or change the page's origin, base or metadata. */
-const FORBIDDEN_ELEMENTS = ['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link'] as const;
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
@@ -284,10 +282,9 @@ function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentA
 /** Raw HTML in Markdown pages follows the same element rules as JSX in MDX. */
 function checkRawHtml(node: MdNode, report: Report) {
   const html = String(node.value ?? '');
-  const element = new RegExp(`<\\s*(${FORBIDDEN_ELEMENTS.join('|')})\\b`, 'i').exec(html)?.[1];
+  const element = new RegExp(FORBIDDEN_ELEMENT_SOURCE, 'i').exec(html)?.[1];
   if (element) report(node, `the <${element.toLowerCase()}> element is not allowed in Folio content`);
-  // An attribute name starts after white space, a `/` or a quoted value: `<img/onerror=…>`.
-  const handler = /[\s/"'](on[a-z]+)\s*=/i.exec(html)?.[1];
+  const handler = new RegExp(EVENT_HANDLER_SOURCE, 'i').exec(html)?.[1];
   if (handler) report(node, `event handler attribute "${handler}" is not allowed`);
   const component = new RegExp(`<(${COMPONENT_NAMES.join('|')})\\b`).exec(html)?.[1];
   if (component) report(node, `<${component}> works in .mdx files only: rename this file to .mdx`);

@@ -1,5 +1,12 @@
-// `javascript:` (and `vbscript:`) URLs run script when a reader clicks a link or a browser loads
-// an attribute: untrusted content may not hold them anywhere a browser reads a URL.
+// Markup that runs script in a reader's browser: `javascript:` (and `vbscript:`) URLs, script-like
+// elements and event handler attributes. Untrusted content may hold none of them.
+
+/** Elements that run code or change the page's origin, base or metadata. */
+export const FORBIDDEN_ELEMENTS = ['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link'] as const;
+/** The opening of a forbidden element in HTML source (capture: its name). */
+export const FORBIDDEN_ELEMENT_SOURCE = `<\\s*(${FORBIDDEN_ELEMENTS.join('|')})\\b`;
+/** An event handler attribute in HTML source: a name starts after white space, a `/` or a quoted value (`<img/onerror=…>`). */
+export const EVENT_HANDLER_SOURCE = `[\\s/"'](on[a-z]+)\\s*=`;
 
 const SCRIPT_SCHEME = /(?:javascript|vbscript):/gi;
 
@@ -28,7 +35,12 @@ export function isScriptUrl(url: string): boolean {
   return /^(?:javascript|vbscript):/i.test(asBrowserReadsIt(url).replace(/^[\x00-\x20]+/, ''));
 }
 
-/** How many script URLs `text` holds: filling placeholders must not add one. */
-export function countScriptUrls(text: string): number {
+function countScriptUrls(text: string): number {
   return asBrowserReadsIt(text).match(SCRIPT_SCHEME)?.length ?? 0;
+}
+
+/** How many script URLs, forbidden elements and event handlers `html` holds: filling placeholders must not add one. */
+export function countScriptingMarkup(html: string): number {
+  const count = (source: string) => html.match(new RegExp(source, 'gi'))?.length ?? 0;
+  return countScriptUrls(html) + count(FORBIDDEN_ELEMENT_SOURCE) + count(EVENT_HANDLER_SOURCE);
 }
