@@ -99,7 +99,7 @@ describe('refused content', () => {
       '![i](JavaScript:alert(2))', '',
       '[r]: <javascript:alert(3)>', '',
       '<a href=" javascript:alert(4)">b</a>', '',
-      '<a href={"vbscript:x"}>c</a>', '',
+      '<a href={"vbscript:x"}>c</a> <a href={[["javascript:alert(6)"]]}>n</a>', '',
       '<svg><a><animate attributeName="href" values="#;javascript:alert(5)" /></a></svg>',
     ].join('\n'))).toEqual([
       'content/p.mdx:1:1: URL "javascript:alert(1)" is not allowed: javascript: URLs run script in the reader\'s browser',
@@ -107,6 +107,7 @@ describe('refused content', () => {
       'content/p.mdx:5:1: URL "javascript:alert(3)" is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/p.mdx:7:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/p.mdx:9:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:9:33: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/p.mdx:11:39: attribute values on <animate> is not allowed: javascript: URLs run script in the reader\'s browser',
     ]);
     const md = (text: string) => checkContent(text, { file: 'content/p.md', kind: 'page' }).map(formatProblem);

@@ -344,8 +344,8 @@ function checkScriptUrl(node: MdNode, report: Report) {
 
 /** No attribute of an HTML element may carry a script URL (href, src, action, SVG animation values …). */
 function checkScriptAttribute(at: { position?: MdNode['position'] }, element: string, attrName: string, value: unknown, report: Report) {
-  const strings = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  if (strings.some((v) => typeof v === 'string' && containsScriptUrl(v))) {
+  // Arrays and objects reach the HTML as text too (nested arrays flattened): all of it is checked.
+  if (containsScriptUrl(typeof value === 'string' ? value : JSON.stringify(value) ?? '')) {
     report(at, `attribute ${attrName} on <${element}> is not allowed: javascript: URLs run script in the reader's browser`);
   }
 }
