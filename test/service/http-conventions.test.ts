@@ -130,6 +130,23 @@ describe('request bodies (400, 413, 415)', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('answers 415 on every route that reads a body, and changes nothing', async () => {
+    const pages = `/v1/projects/${projectId}/pages`;
+    expect((await api('POST', pages, { body: { path: 'typed', title: 'Typed', content: 'Kept.\n' } })).status).toBe(201);
+    const routes: [string, string, unknown][] = [
+      ['PATCH', `/v1/projects/${projectId}`, { name: 'Untyped' }],
+      ['POST', pages, { path: 'untyped', title: 'Untyped', content: 'No.\n' }],
+      ['PATCH', `${pages}/typed`, { title: 'Untyped' }],
+    ];
+    for (const [method, route, body] of routes) {
+      expectError(await api(method, route, { body: JSON.stringify(body), headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type', 'Content-Type');
+      expectError(await api(method, route, { body: new Uint8Array(Buffer.from(JSON.stringify(body))) }), 415, 'unsupported_media_type', 'Content-Type');
+    }
+    expect((await api('GET', `/v1/projects/${projectId}`)).body.name).not.toBe('Untyped');
+    expect((await api('GET', `${pages}/untyped`)).status).toBe(404);
+    expect((await api('GET', `${pages}/typed`)).body.title).toBe('Typed');
+  });
+
   it('refuses bad JSON, non-objects, empty and non-UTF-8 bodies with 400', async () => {
     expectError(await post('{"name": "x",'), 400, 'invalid_request', 'not valid JSON');
     for (const body of ['[]', '"text"', '42', 'null', 'true']) {
