@@ -1,8 +1,8 @@
 // Finding the file a request path names inside one live build directory, safely and fast.
 //
 // A build directory never changes once it is live (a redeploy publishes a new one), so what a path
-// resolves to is cached per build directory: after the first request, serving a page costs one
-// `realpath` of the live link and a map lookup. Small files are kept in memory too.
+// resolves to is cached per build directory: after the first request, serving a page costs a map
+// lookup. Small files are kept in memory too.
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -11,8 +11,6 @@ export interface SiteFile {
   abs: string;
   size: number;
   etag: string;
-  contentType: string;
-  cacheControl: string;
   /** The file's bytes when small enough to keep in memory. */
   body?: Buffer;
   /** The response headers of a 200/404 (flat name, value list) and of a 304, computed once. */
@@ -172,8 +170,6 @@ async function regularFileInside(buildDir: string, rel: string): Promise<SiteFil
     abs,
     size: stat.size,
     etag,
-    contentType,
-    cacheControl,
     headers: [...notModifiedHeaders, 'content-length', String(stat.size)],
     notModifiedHeaders,
   };
