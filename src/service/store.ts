@@ -219,7 +219,6 @@ class JsonFileStore implements Store {
       this.indexProject(project);
       projectShards.added(project.id);
     }
-    for (const list of this.projectsByOrg.values()) list.sort(compareNewestFirst);
     for (const deployment of Object.values(db.data.deployments)) {
       this.indexDeployment(deployment);
       deploymentShards.added(deployment.id);
