@@ -29,11 +29,17 @@ export function robotsTxt(): string {
   return `User-agent: *\nAllow: /\n${sitemap}`;
 }
 
+/** Every page in reading order: the sidebar's order, then pages the sidebar does not show. */
+async function readingOrder(): Promise<SitePage[]> {
+  const { sequence, pages } = await siteModel();
+  const inSidebar = new Set(sequence);
+  return [...sequence, ...pages.filter((p) => !inSidebar.has(p))];
+}
+
 /** llms.txt (llmstxt.org): the site's name and summary, then a link per page in reading order. */
 export async function llmsTxt(): Promise<string> {
-  const { sequence, pages } = await siteModel();
+  const listed = await readingOrder();
   const config = loadDocsConfig(siteSettings().contentRoot);
-  const listed = [...sequence, ...pages.filter((p) => !sequence.includes(p))];
   const lines = [`# ${siteName()}`, ''];
   if (config.description) lines.push(`> ${config.description}`, '');
   lines.push('## Pages', '');
@@ -43,8 +49,7 @@ export async function llmsTxt(): Promise<string> {
 
 /** llms-full.txt: every page's Markdown source, in reading order. */
 export async function llmsFullTxt(): Promise<string> {
-  const { sequence, pages } = await siteModel();
-  const listed = [...sequence, ...pages.filter((p) => !sequence.includes(p))];
+  const listed = await readingOrder();
   // Only when used: Astro warns when asked for an empty collection.
   const usesSnippets = listed.some((p) => p.kind === 'content' && p.entry.body?.includes('<Snippet'));
   const entries: CollectionEntry<'snippets'>[] = usesSnippets ? await getCollection('snippets') : [];
