@@ -7,6 +7,7 @@ import { siteSettings } from './settings.ts';
 import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
 import { loadOpenApiPages, type OperationPageModel } from './openapi/index.ts';
 import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-rules.ts';
+import { navLinks } from './layouts/nav-html.ts';
 
 interface PageBase {
   /** Page path without extension: `index`, `guides/install` (CONTRACT §7). */
@@ -90,9 +91,9 @@ async function buildModel(): Promise<SiteModel> {
   const nav = config.navigation
     ? config.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
     : derivedNav(pages.filter((p) => p.kind === 'content'));
-  const placed = new Set(flatten(nav).map((l) => l.path));
+  const placed = new Set(navLinks(nav).map((l) => l.path));
   for (const r of results) nav.push(...(r.navGroups ?? []).map((g) => withoutPlaced(g, placed)).filter((g) => g.items.length > 0));
-  const sequence = flatten(nav).map((link) => byPath.get(link.path)!);
+  const sequence = navLinks(nav).map((link) => byPath.get(link.path)!);
   return { pages, byPath, nav, sequence };
 }
 
@@ -216,8 +217,4 @@ function withoutPlaced(group: NavGroup, placed: ReadonlySet<string>): NavGroup {
     .map((item) => (item.type === 'link' ? item : withoutPlaced(item, placed)))
     .filter((item) => (item.type === 'link' ? !placed.has(item.path) : item.items.length > 0));
   return { ...group, items };
-}
-
-function flatten(items: NavItem[]): NavLink[] {
-  return items.flatMap((item) => (item.type === 'link' ? [item] : flatten(item.items)));
 }

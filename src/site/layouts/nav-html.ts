@@ -14,14 +14,15 @@ const collapsedCache = new WeakMap<NavGroup, string>();
 const fullCache = new WeakMap<NavItem[], string>();
 const linkCountCache = new WeakMap<NavItem[], number>();
 
-function links(items: NavItem[]): NavLink[] {
-  return items.flatMap((item) => (item.type === 'link' ? [item] : links(item.items)));
+/** The links of a navigation tree, in order. */
+export function navLinks(items: NavItem[]): NavLink[] {
+  return items.flatMap((item) => (item.type === 'link' ? [item] : navLinks(item.items)));
 }
 
 function hrefsOf(group: NavGroup): Set<string> {
   let hrefs = hrefsCache.get(group);
   if (!hrefs) {
-    hrefs = new Set(links(group.items).map((l) => l.href));
+    hrefs = new Set(navLinks(group.items).map((l) => l.href));
     hrefsCache.set(group, hrefs);
   }
   return hrefs;
@@ -30,7 +31,7 @@ function hrefsOf(group: NavGroup): Set<string> {
 function collapsedHtml(group: NavGroup): string {
   let html = collapsedCache.get(group);
   if (html === undefined) {
-    const first = links(group.items)[0];
+    const first = navLinks(group.items)[0];
     html = first ? `<li><a class="group-link" href="${escapeHtml(first.href)}">${escapeHtml(group.title || first.title)}</a></li>` : '';
     collapsedCache.set(group, html);
   }
@@ -57,7 +58,7 @@ function listHtml(items: NavItem[], current: string | undefined, collapse: boole
 export function navHtml(nav: NavItem[], currentHref: string | undefined): string {
   let count = linkCountCache.get(nav);
   if (count === undefined) {
-    count = links(nav).length;
+    count = navLinks(nav).length;
     linkCountCache.set(nav, count);
   }
   if (count > FULL_NAV_LIMIT) return listHtml(nav, currentHref, true);
