@@ -136,6 +136,20 @@ describe('paths', () => {
     expect(plain.body).toBe(slash.body);
   });
 
+  it('serves sitemap.xml, robots.txt and llms.txt, addressing pages at the project url', async () => {
+    const { url } = (await api('GET', `/v1/projects/${project.id}`)).body;
+    const [sitemap, robots, llms] = await Promise.all(['/sitemap.xml', '/robots.txt', '/llms.txt'].map((p) => raw(p)));
+    expect([sitemap.status, robots.status, llms.status]).toEqual([200, 200, 200]);
+    expect(url).toBe(`http://${project.slug}.localhost:${server.port}/`);
+    expect(sitemap.body).toContain(`<loc>${url}guides/install/</loc>`);
+    expect(sitemap.body).toContain(`<loc>${url}</loc>`);
+    expect(robots.body).toContain(`Sitemap: ${url}sitemap.xml`);
+    expect(llms.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(llms.body.startsWith('# Served Site\n')).toBe(true);
+    expect(llms.body).toContain(`- [Home](${url})`);
+    expect(llms.body).toContain(`- [Install](${url}guides/install/)`);
+  });
+
   it('a missing page gets the site’s own 404 page with status 404', async () => {
     const res = await raw('/no/such/page');
     expect(res.status).toBe(404);
