@@ -164,6 +164,11 @@ function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPo
   return { items: list.slice(start, start + limit).map((r) => ({ ...r })), hasMore: start + limit < list.length };
 }
 
+/** The record stored under `id`, never one inherited from Object.prototype (`__proto__`, …). */
+function own<T>(records: Record<string, T>, id: string): T | undefined {
+  return Object.hasOwn(records, id) ? records[id] : undefined;
+}
+
 const LAZY_FLUSH_MS = 30_000;
 
 /** Creates and loads the embedded store in `dataDir`. */
@@ -300,7 +305,7 @@ class JsonFileStore implements Store {
   }
 
   async findOrg(nameOrId: string): Promise<Org | undefined> {
-    const org = Object.hasOwn(this.db.data.orgs, nameOrId) ? this.db.data.orgs[nameOrId] : this.orgsByName.get(nameOrId);
+    const org = own(this.db.data.orgs, nameOrId) ?? this.orgsByName.get(nameOrId);
     return org && { ...org };
   }
 
@@ -333,7 +338,7 @@ class JsonFileStore implements Store {
   }
 
   async revokeKey(id: string, at: string): Promise<ApiKeyRecord> {
-    const key = Object.hasOwn(this.db.data.keys, id) ? this.db.data.keys[id] : undefined;
+    const key = own(this.db.data.keys, id);
     if (!key) throw new DomainError('not_found', `key ${id} not found`);
     key.revoked_at ??= at;
     await this.commit();
@@ -362,7 +367,7 @@ class JsonFileStore implements Store {
   }
 
   async getProject(id: string): Promise<ProjectRecord | undefined> {
-    const project = Object.hasOwn(this.db.data.projects, id) ? this.db.data.projects[id] : undefined;
+    const project = own(this.db.data.projects, id);
     return project && { ...project };
   }
 
@@ -371,7 +376,7 @@ class JsonFileStore implements Store {
   }
 
   async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {
-    const project = Object.hasOwn(this.db.data.projects, id) ? this.db.data.projects[id] : undefined;
+    const project = own(this.db.data.projects, id);
     if (!project) throw new DomainError('not_found', `project ${id} not found`);
     const domain = changes.custom_domain;
     if (domain && domain !== project.custom_domain && this.projectsByDomain.has(domain)) {
@@ -391,7 +396,7 @@ class JsonFileStore implements Store {
   }
 
   async deleteProject(id: string): Promise<void> {
-    const project = Object.hasOwn(this.db.data.projects, id) ? this.db.data.projects[id] : undefined;
+    const project = own(this.db.data.projects, id);
     if (!project) throw new DomainError('not_found', `project ${id} not found`);
     this.unindexProject(project);
     delete this.db.data.projects[id];
@@ -431,7 +436,7 @@ class JsonFileStore implements Store {
   }
 
   async getDeployment(id: string): Promise<DeploymentRecord | undefined> {
-    const deployment = Object.hasOwn(this.db.data.deployments, id) ? this.db.data.deployments[id] : undefined;
+    const deployment = own(this.db.data.deployments, id);
     return deployment && { ...deployment };
   }
 
@@ -447,7 +452,7 @@ class JsonFileStore implements Store {
   }
 
   async updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord> {
-    const deployment = Object.hasOwn(this.db.data.deployments, id) ? this.db.data.deployments[id] : undefined;
+    const deployment = own(this.db.data.deployments, id);
     if (!deployment) throw new DomainError('not_found', `deployment ${id} not found`);
     Object.assign(deployment, changes);
     this.deploymentShards.changed(id);
