@@ -21,6 +21,7 @@ describe('start, restart and a second server', () => {
     const first = await startServer({ dataDir: dir });
     expect(first.defaultKey).toMatch(KEY_PATTERN);
     expect(first.output()).toContain('"default"');
+    expect(first.output().split(first.defaultKey!)).toHaveLength(2); // printed exactly once
     const created = await request(first.url, 'POST', '/v1/projects', { key: first.defaultKey, body: { name: 'Kept', slug: uniqueSlug('kept') } });
     expect(created.status).toBe(201);
     expect(await first.stop()).toBe(0);
@@ -164,6 +165,9 @@ describe('admin CLI', () => {
     const table = await admin(dir, 'key', 'list', '--org', 'offline-org');
     expect(table.stdout).toContain(key1.slice(0, 12));
     expect(table.stdout).toContain('projects:read,projects:write');
+    const everyKey = await admin(dir, 'key', 'list');
+    expect(everyKey.stdout).toContain(created.key.slice(0, 12));
+    for (const value of [key1, created.key]) expect(everyKey.stdout + table.stdout).not.toContain(value);
 
     const missing = await admin(dir, 'key', 'create', '--org', 'nobody');
     expect(missing.code).not.toBe(0);
