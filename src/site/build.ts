@@ -238,10 +238,7 @@ function startChild(
   limits.signal.addEventListener('abort', onAbort, { once: true });
   if (limits.signal.aborted) onAbort();
   child.stdin?.on('error', () => undefined); // the worker may be gone already
-  for (const stream of [child.stdout, child.stderr]) if (stream) lineReader(stream, (line) => {
-    const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
-    if (clean) emit(clean);
-  });
+  for (const stream of [child.stdout, child.stderr]) if (stream) lineReader(stream, emit);
   const done = new Promise<number | StopReason>((resolve) => {
     child.on('close', (code) => {
       limits.signal.removeEventListener('abort', onAbort);
@@ -255,15 +252,20 @@ function startChild(
   };
 }
 
+/** Calls `onLine` with each non-blank line of a child's output, without colour codes or trailing space. */
 export function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
   let rest = '';
+  const emit = (line: string) => {
+    const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
+    if (clean) onLine(clean);
+  };
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop() ?? '';
-    lines.forEach(onLine);
+    lines.forEach(emit);
   });
-  stream.on('end', () => rest && onLine(rest));
+  stream.on('end', () => rest && emit(rest));
 }
 
 /** The failure lines of the worker, with their file:line:column when Astro gave one. */

@@ -103,10 +103,9 @@ export class WarmWorker implements AstroRunner {
     child.stdin!.on('error', () => undefined);
     const onLine = (line: string) => {
       const current = proc.current;
-      const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
-      if (!current || !clean) return;
-      if (clean.startsWith(DONE_MARKER)) {
-        const status = clean.slice(DONE_MARKER.length).trim();
+      if (!current) return;
+      if (line.startsWith(DONE_MARKER)) {
+        const status = line.slice(DONE_MARKER.length).trim();
         if (status) {
           const { ok, rss } = JSON.parse(status) as { ok: boolean; rss: number };
           current.ok = ok;
@@ -116,7 +115,7 @@ export class WarmWorker implements AstroRunner {
         if (++current.markers === 2) current.finish(current.ok ? 0 : 1);
         return;
       }
-      current.emit(clean);
+      current.emit(line);
     };
     lineReader(child.stdout!, onLine);
     lineReader(child.stderr!, onLine);
