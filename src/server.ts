@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
 import { SERVICE_ENTRY } from './api/build-service.ts';
+import { JSON_TYPE } from './api/http.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
 import { ConfigError, loadConfig, type Config } from './service/config.ts';
@@ -45,9 +46,10 @@ async function bootstrap(store: Store): Promise<void> {
   );
 }
 
-function notFoundJson(res: ServerResponse): void {
-  const body = JSON.stringify({ error: 'not_found', message: 'no such route: the API lives under /v1' });
-  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+/** An error in the API's shape (CONTRACT §3), for answers given outside the Astro handler. */
+function sendJsonError(res: ServerResponse, status: number, error: string, message: string): void {
+  const body = JSON.stringify({ error, message });
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -71,13 +73,11 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       // Routing trusts Host only: X-Forwarded-Host is never consulted.
       const project = host === serviceDomain ? undefined : await folio.projects.findByHost(host);
       if (project || isSiteHost(host)) return sites.serve(project, req, res);
-      await astro(req, res, () => notFoundJson(res), locals);
+      await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route: the API lives under /v1'), locals);
     } catch (err) {
       console.error(err);
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: 'internal_error', message: 'internal error' }));
-      } else res.destroy();
+      if (!res.headersSent) sendJsonError(res, 500, 'internal_error', 'internal error');
+      else res.destroy();
     }
   };
 }
