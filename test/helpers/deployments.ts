@@ -1,7 +1,8 @@
-// Helpers of the deployment and hosting tests: wait for a deployment to end, read a site page.
+// Helpers of the deployment and hosting tests: servers that sync local repositories, waiting for
+// a deployment to end, reading a site page.
 import { expect } from 'vitest';
 import { repoHost, type RepoHost } from './git-repos.ts';
-import { client, removeDir, startServer, type TestServer } from './server.ts';
+import { client, removeDir, startServer, tempDataDir, type TestServer } from './server.ts';
 
 type Api = ReturnType<typeof client>;
 
@@ -15,20 +16,40 @@ export interface DeployingServer {
   close(): Promise<void>;
 }
 
-/** A real server that syncs repositories made by the test (FOLIO_GIT_URL at a local repo host). */
-export async function startDeployingServer(env: Record<string, string> = {}): Promise<DeployingServer> {
+/**
+ * A repository host and a data dir that outlive the servers a test starts on them one after
+ * another (restarts, changed settings). Each server syncs from the host over file://.
+ */
+export interface ServerSeries {
+  host: RepoHost;
+  start(env?: Record<string, string>): Promise<TestServer>;
+  /** Stops the last server started and removes the data dir and the repositories. */
+  close(): Promise<void>;
+}
+
+export async function serverSeries(): Promise<ServerSeries> {
   const host = repoHost();
-  const server = await startServer({ env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file', ...env } });
+  const dataDir = await tempDataDir();
+  let last: TestServer | undefined;
   return {
-    server,
     host,
-    api: client(server.url, server.defaultKey),
+    async start(env = {}) {
+      last = await startServer({ dataDir, env: { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file', ...env } });
+      return last;
+    },
     async close() {
-      await server.stop();
-      await removeDir(server.dataDir);
+      await last?.stop();
+      await removeDir(dataDir);
       host.remove();
     },
   };
+}
+
+/** A real server that syncs repositories made by the test (FOLIO_GIT_URL at a local repo host). */
+export async function startDeployingServer(env: Record<string, string> = {}): Promise<DeployingServer> {
+  const series = await serverSeries();
+  const server = await series.start(env);
+  return { server, host: series.host, api: client(server.url, server.defaultKey), close: series.close };
 }
 
 const FINAL = new Set(['succeeded', 'failed', 'canceled']);

@@ -1,30 +1,22 @@
 // A server killed during a build (CONTRACT §8): after a restart on the same data dir the deployment
 // left `building` is failed `interrupted`, and the one still `queued` runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleOf, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
-import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
-import { client, getWithHost, removeDir, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { articleOf, latestDeployment, serverSeries, waitForDeployment, type ServerSeries } from '../helpers/deployments.ts';
+import { client, getWithHost, uniqueSlug } from '../helpers/server.ts';
 
-let host: RepoHost;
-let dataDir: string;
-let restarted: TestServer | undefined;
+let series: ServerSeries;
 
 beforeAll(async () => {
-  host = repoHost();
-  dataDir = await tempDataDir();
+  series = await serverSeries();
 });
-afterAll(async () => {
-  await restarted?.stop();
-  await removeDir(dataDir);
-  host.remove();
-});
+afterAll(() => series.close());
 
 describe('restart during a build', () => {
   it('marks the running deployment interrupted and resumes the queued one', async () => {
-    const repo = host.repo('acme', 'restart');
+    const repo = series.host.repo('acme', 'restart');
     repo.commit({ 'content/index.mdx': '# Restart\n\nBuilt after the restart.\n' });
-    const env = { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file', FOLIO_BUILD_CONCURRENCY: '1' };
-    const first = await startServer({ dataDir, env });
+    const env = { FOLIO_BUILD_CONCURRENCY: '1' };
+    const first = await series.start(env);
     const api = client(first.url, first.defaultKey);
     const running = (await api('POST', '/v1/projects', { body: { name: 'Running', slug: uniqueSlug('running'), source_repo: repo.slug } })).body;
     const waiting = (await api('POST', '/v1/projects', { body: { name: 'Waiting', slug: uniqueSlug('waiting'), source_repo: repo.slug } })).body;
@@ -41,7 +33,7 @@ describe('restart during a build', () => {
     first.process.kill('SIGKILL');
     await first.exited;
 
-    restarted = await startServer({ dataDir, env });
+    const restarted = await series.start(env);
     const again = client(restarted.url, first.defaultKey);
     const interrupted = (await again('GET', `/v1/projects/${running.id}/deployments/${runningDeployment.id}`)).body;
     expect(interrupted).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });

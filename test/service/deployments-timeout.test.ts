@@ -3,9 +3,8 @@
 // live and returns to `active`. Two servers on one data dir: a generous limit deploys the first
 // version, then a 1 s limit (the smallest allowed) meets a build that cannot finish within it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleOf, deploy, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
-import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
-import { client, getWithHost, removeDir, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { articleOf, deploy, latestDeployment, serverSeries, waitForDeployment, type ServerSeries } from '../helpers/deployments.ts';
+import { client, getWithHost, uniqueSlug } from '../helpers/server.ts';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /**
@@ -14,27 +13,18 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  */
 const SLOW_PAGES = 400;
 
-let host: RepoHost;
-let dataDir: string;
-let server: TestServer | undefined;
+let series: ServerSeries;
 
 beforeAll(async () => {
-  host = repoHost();
-  dataDir = await tempDataDir();
+  series = await serverSeries();
 });
-afterAll(async () => {
-  await server?.stop();
-  await removeDir(dataDir);
-  host.remove();
-});
+afterAll(() => series.close());
 
 describe('build time limit', () => {
   it('fails a deployment that runs past FOLIO_BUILD_TIMEOUT_S with `timeout`; the old site stays live', async () => {
-    const repo = host.repo('acme', 'slow');
+    const repo = series.host.repo('acme', 'slow');
     repo.commit({ 'content/index.mdx': '# Home\n\nVersion one.\n' });
-    const env = { FOLIO_GIT_URL: host.gitUrl, FOLIO_GIT_PROTOCOLS: 'file' };
-
-    server = await startServer({ dataDir, env: { ...env, FOLIO_BUILD_TIMEOUT_S: '600' } });
+    let server = await series.start({ FOLIO_BUILD_TIMEOUT_S: '600' });
     const key = server.defaultKey;
     const generous = client(server.url, key);
     const slug = uniqueSlug('slow');
@@ -47,7 +37,7 @@ describe('build time limit', () => {
     const pages: Record<string, string> = { 'content/index.mdx': '# Home\n\nVersion two.\n' };
     for (let i = 0; i < SLOW_PAGES; i++) pages[`content/guides/page-${i}.mdx`] = `# Page ${i}\n\nText of page ${i}.\n\n## Part\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n`;
     repo.commit(pages);
-    server = await startServer({ dataDir, env: { ...env, FOLIO_BUILD_TIMEOUT_S: '1' } });
+    server = await series.start({ FOLIO_BUILD_TIMEOUT_S: '1' });
     const api = client(server.url, key);
     const timedOut = await deploy(api, created.id);
     const log = (await api('GET', `/v1/projects/${created.id}/deployments/${timedOut.id}/log`)).text;
