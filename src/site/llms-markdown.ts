@@ -7,6 +7,7 @@ import type { Node as EstreeNode } from 'estree';
 import { mdxToMdast } from 'satteri';
 import { isLiteral, literalValue } from './content-check/check-content.ts';
 import { snippetKey } from './snippet-paths.ts';
+import { PLACEHOLDER_TEXT } from './markdown/snippet-placeholders.ts';
 
 interface MdNode {
   type: string;
@@ -59,7 +60,7 @@ function snippetText(body: string, node: MdNode, snippets: ReadonlyMap<string, s
     .trim()
     // An attribute placeholder (`method={verb}`) becomes a quoted attribute value.
     .replace(/=\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}/g, (text, name: string) => (has(name) ? `=${JSON.stringify(String(values[name]))}` : text))
-    .replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (text, name: string) => (has(name) ? String(values[name]) : text));
+    .replace(PLACEHOLDER_TEXT, (text, name: string) => (has(name) ? String(values[name]) : text));
   return inlineSnippets(filled, snippets, depth + 1);
 }
 

@@ -12,6 +12,7 @@ import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Node as EstreeNode, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
+import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
 import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
@@ -61,7 +62,6 @@ export function checkContent(text: string, options: CheckOptions): Problem[] {
 const mdxParser = unified().use(remarkParse).use(remarkMdx);
 const mdParser = unified().use(remarkParse);
 
-const PLACEHOLDER = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
@@ -211,7 +211,7 @@ function checkExpression(node: MdNode, kind: CheckOptions['kind'], result: Conte
   const program = node.data?.estree;
   if (!program || program.body.length === 0) return; // `{/* comment */}` or `{}`
   if (kind === 'snippet') {
-    const name = PLACEHOLDER.exec(source)?.[1];
+    const name = PLACEHOLDER_EXPR.exec(source)?.[1];
     if (name) {
       if (!result.placeholders.includes(name)) result.placeholders.push(name);
       return;
@@ -256,7 +256,7 @@ function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentA
       continue;
     }
     const expr = value.data?.estree?.body[0];
-    const placeholder = PLACEHOLDER.exec(value.value)?.[1];
+    const placeholder = PLACEHOLDER_EXPR.exec(value.value)?.[1];
     if (expr?.type === 'ExpressionStatement' && isLiteral(expr.expression)) {
       const literal = literalValue(expr.expression);
       attrs.set(attrName, literal);

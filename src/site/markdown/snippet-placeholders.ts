@@ -19,8 +19,10 @@ import type {
 import { COMPONENT_NAMES } from '../components/catalog.ts';
 import type { Code, InlineCode } from 'mdast';
 
-const PLACEHOLDER_EXPR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
-const PLACEHOLDER_TEXT = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** A placeholder written as an expression (`{name}`, `method={name}`): the expression's source. */
+export const PLACEHOLDER_EXPR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
+/** Every `{name}` placeholder in a text. */
+export const PLACEHOLDER_TEXT = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 // Letters only, so highlighters keep it inside one token.
 const MARKER = /FOLIOPLACEHOLDERx([A-Za-z0-9_]+?)xEND/g;
 const marker = (name: string) => `FOLIOPLACEHOLDERx${name}xEND`;
