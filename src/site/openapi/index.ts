@@ -1,24 +1,12 @@
 /**
  * OpenAPI reference pages (CONTRACT §11, spec 2.4 rule 4).
  *
- * How the site build plugs them in:
- *
- * 1. When `docs.json` has `openapi` (a path inside the content root), call once at build time
- *      const { pages, groups } = await loadOpenApiPages(contentRoot, docs.openapi, { prefix: 'api-reference' });
- *    (`docs.openapi` may be one path or a list of paths, all relative to the content root.)
- *    It throws an `OpenApiError` whose message names the file and the location of the problem
- *    (file:line:column and a JSON pointer): let it fail the build as it is.
- * 2. The catch-all route adds one entry per page to `getStaticPaths()` with `params` from
- *    `page.path` and props `{ kind: 'openapi', operation: page }`, and renders
- *      <OperationPage operation={page} />   (import OperationPage from 'src/site/openapi/OperationPage.astro')
- *    inside the normal docs layout (title = `page.title`, description = `page.summary`,
- *    headings = `operationHeadings(page)` for the table of contents). The component renders its
- *    own <h1> (the title with the ApiMethod badge beside it), so the route must not add another.
- *    Page models are plain JSON, so they can be passed as props or cached between builds.
- * 3. The sidebar appends `groups` (one per tag in the document's order, untagged last as "Other");
- *    each item has `path`, `title`, `method` (for a small badge) and `deprecated`.
- * 4. Search and sitemap need nothing: the pages are real HTML pages. `llms.txt` lists them like
- *    other pages; for its full-text variant use `operationToMarkdown(page)`.
+ * `loadOpenApiPages` runs once per build (pages.ts): one page model per visible operation, plus
+ * the sidebar groups (one per tag in the document's order, untagged last). An invalid file throws
+ * an `OpenApiError` naming the file and the location (file:line:column and a JSON pointer), which
+ * fails the build. The catch-all route renders a model with `<OperationPage>` (it renders its own
+ * <h1> with the method badge) and `operationHeadings` for the table of contents; llms-full.txt
+ * uses `operationToMarkdown`. Page models are plain JSON.
  */
 import { loadOpenApiDocument } from './load.ts';
 import type { OpenApiPages } from './model.ts';
