@@ -2,9 +2,8 @@
 // @astrojs/node in middleware mode so src/server.ts can route by Host before Astro sees a request.
 import node from '@astrojs/node';
 import type { AstroUserConfig } from 'astro';
+import { SERVICE_OUT_DIR } from './build-service.ts';
 import { folioApi } from './integration.ts';
-
-export const SERVICE_OUT_DIR = 'dist/service';
 
 export function roleConfig(): AstroUserConfig {
   return {

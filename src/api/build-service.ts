@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-export const SERVICE_ENTRY = path.join(root, 'dist/service/server/entry.mjs');
+/** Where the service role is built (the Astro config's outDir, relative to the project root). */
+export const SERVICE_OUT_DIR = 'dist/service';
+export const SERVICE_ENTRY = path.join(root, SERVICE_OUT_DIR, 'server/entry.mjs');
 const SOURCES = ['src/api', 'src/service', 'astro.config.mjs', 'package.json'];
 
 function newestMtime(target: string): number {
