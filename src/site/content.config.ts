@@ -6,6 +6,7 @@ import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { siteSettings } from './settings.ts';
+import { SNIPPETS_DIR } from './snippet-paths.ts';
 
 const { contentRoot } = siteSettings();
 
@@ -23,7 +24,7 @@ const pages = defineCollection({
   }),
 });
 
-const snippetsDir = path.join(contentRoot, '_snippets');
+const snippetsDir = path.join(contentRoot, SNIPPETS_DIR);
 const snippets = defineCollection({
   // `_snippets/` is optional; the glob loader would warn about a missing base.
   loader: fs.existsSync(snippetsDir) ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir, generateId: ({ entry }) => entry }) : () => [],

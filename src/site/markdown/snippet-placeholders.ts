@@ -17,6 +17,7 @@ import type {
   PluginFactoryContext,
 } from 'satteri';
 import { COMPONENT_NAMES } from '../components/catalog.ts';
+import { SNIPPETS_DIR } from '../snippet-paths.ts';
 import type { Code, InlineCode } from 'mdast';
 
 /** A placeholder written as an expression (`{name}`, `method={name}`): the expression's source. */
@@ -35,7 +36,7 @@ function fillExpression(name: string): string {
 
 function isSnippetFile(contentRoot: string, ctx: PluginFactoryContext): boolean {
   if (!ctx.fileURL || ctx.fileURL.protocol !== 'file:') return false;
-  const rel = path.relative(path.join(contentRoot, '_snippets'), fileURLToPath(ctx.fileURL));
+  const rel = path.relative(path.join(contentRoot, SNIPPETS_DIR), fileURLToPath(ctx.fileURL));
   return !!rel && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
