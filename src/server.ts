@@ -73,6 +73,8 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       // Routing trusts Host only: X-Forwarded-Host is never consulted.
       const project = host === serviceDomain ? undefined : await folio.projects.findByHost(host);
       if (project || isSiteHost(host)) return sites.serve(project, req, res);
+      // Every API answer, errors included, even those given outside the Astro handler.
+      res.setHeader('x-content-type-options', 'nosniff');
       await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route: the API lives under /v1'), locals);
     } catch (err) {
       console.error(err);
