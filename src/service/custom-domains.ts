@@ -2,6 +2,7 @@
 // token Folio chose for that project and domain. A domain is served only while verified. Every
 // domain is looked up every FOLIO_DOMAIN_CHECK_S seconds; a newly set one also at once and then
 // every few seconds for a few minutes (its owner is adding the record now); any on demand.
+// The rules and their reasons: docs/decisions.md#projects.
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Config } from './config.ts';
