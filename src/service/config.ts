@@ -58,6 +58,7 @@ const envSchema = z.object({
   // Extensions (README): how project URLs are written when Folio sits behind a proxy.
   FOLIO_PUBLIC_SCHEME: z.enum(['http', 'https'], 'must be http or https').default('http'),
   FOLIO_PUBLIC_PORT: integer(1, 65535).optional(),
+  FOLIO_MIN_FREE_MB: integer(0, 1_000_000).default(100),
 });
 
 export interface Config {
@@ -73,6 +74,8 @@ export interface Config {
   /** Scheme and port used in project URLs (`url` field); no publicPort means the listening port. */
   publicScheme: 'http' | 'https';
   publicPort?: number;
+  /** Below this much free space in the data dir (MB), /healthz answers 503. */
+  minFreeMb: number;
 }
 
 export class ConfigError extends Error {
@@ -106,5 +109,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.FOLIO_RATE_LIMITS,
     publicScheme: e.FOLIO_PUBLIC_SCHEME,
     publicPort: e.FOLIO_PUBLIC_PORT,
+    minFreeMb: e.FOLIO_MIN_FREE_MB,
   };
 }
