@@ -75,46 +75,39 @@ async function send(api: ReturnType<typeof client>, method: string, url: string,
   }
 }
 
-/** One write of a page (create, update or delete), recorded by its outcome. */
+/**
+ * Sends one page write and records its outcome in `state`: acknowledged (`expected` status),
+ * refused (a violation: the load only sends valid writes), or unknown (the server died first).
+ */
+async function pageWrite(state: PageState, value: string | null, expected: number, what: string, request: () => ReturnType<typeof send>): Promise<void> {
+  state.unknown.push(value);
+  const res = await request();
+  if (!res) return;
+  state.unknown = [];
+  if (res.status === expected) {
+    state.acked = value;
+    acknowledged++;
+  } else violations.push(`${what} answered ${res.status}: ${res.text}`);
+}
+
+/** One write of a page: a create, an update or a delete. */
 async function writePage(api: ReturnType<typeof client>, project: ProjectState): Promise<void> {
-  const paths = [...project.pages.keys()];
-  const existing = paths.filter((p) => project.pages.get(p)!.acked !== null && project.pages.get(p)!.unknown.length === 0);
+  const settled = [...project.pages.keys()].filter((p) => project.pages.get(p)!.acked !== null && project.pages.get(p)!.unknown.length === 0);
+  const deletable = settled.filter((p) => p !== 'index');
   const roll = random();
   const content = `Content ${++serial} of the soak.`;
-  const deletable = existing.filter((p) => p !== 'index');
-  if ((roll < 0.45 && project.pages.size < 30) || existing.length === 0) {
+  const pages = `/v1/projects/${project.id}/pages`;
+  if ((roll < 0.45 && project.pages.size < 30) || settled.length === 0) {
     const pagePath = `${pick(['guides', 'api/v1', 'faq'])}/p${serial}`;
-    const state: PageState = { acked: null, unknown: [content] };
+    const state: PageState = { acked: null, unknown: [] };
     project.pages.set(pagePath, state);
-    const res = await send(api, 'POST', `/v1/projects/${project.id}/pages`, { path: pagePath, title: `Page ${serial}`, content });
-    if (!res) return;
-    state.unknown = [];
-    if (res.status === 201) {
-      state.acked = content;
-      acknowledged++;
-    } else violations.push(`page create answered ${res.status}: ${res.text}`);
+    await pageWrite(state, content, 201, 'page create', () => send(api, 'POST', pages, { path: pagePath, title: `Page ${serial}`, content }));
   } else if (roll < 0.85 || deletable.length === 0) {
-    const pagePath = pick(existing);
-    const state = project.pages.get(pagePath)!;
-    state.unknown.push(content);
-    const res = await send(api, 'PATCH', `/v1/projects/${project.id}/pages/${pagePath}`, { content });
-    if (!res) return;
-    state.unknown = [];
-    if (res.status === 200) {
-      state.acked = content;
-      acknowledged++;
-    } else violations.push(`page update answered ${res.status}: ${res.text}`);
+    const pagePath = pick(settled);
+    await pageWrite(project.pages.get(pagePath)!, content, 200, 'page update', () => send(api, 'PATCH', `${pages}/${pagePath}`, { content }));
   } else {
     const pagePath = pick(deletable);
-    const state = project.pages.get(pagePath)!;
-    state.unknown.push(null);
-    const res = await send(api, 'DELETE', `/v1/projects/${project.id}/pages/${pagePath}`);
-    if (!res) return;
-    state.unknown = [];
-    if (res.status === 204) {
-      state.acked = null;
-      acknowledged++;
-    } else violations.push(`page delete answered ${res.status}: ${res.text}`);
+    await pageWrite(project.pages.get(pagePath)!, null, 204, 'page delete', () => send(api, 'DELETE', `${pages}/${pagePath}`));
   }
 }
 
@@ -130,13 +123,10 @@ async function createProject(api: ReturnType<typeof client>, busy = new Set<Proj
   const project: ProjectState = { id: res.body.id, slug, pages: new Map(), deployments: [], live: false };
   busy.add(project); // its index page comes first
   projects.push(project);
-  const index: PageState = { acked: null, unknown: ['Welcome to the soak.'] };
+  const index: PageState = { acked: null, unknown: [] };
   project.pages.set('index', index);
-  const page = await send(api, 'POST', `/v1/projects/${project.id}/pages`, { path: 'index', title: 'Home', content: 'Welcome to the soak.' });
-  if (page) {
-    index.unknown = [];
-    if (page.status === 201) index.acked = 'Welcome to the soak.';
-  }
+  const body = { path: 'index', title: 'Home', content: 'Welcome to the soak.' };
+  await pageWrite(index, body.content, 201, 'page create', () => send(api, 'POST', `/v1/projects/${project.id}/pages`, body));
   busy.delete(project);
   return project;
 }

@@ -6,7 +6,8 @@
 // a container restart, a recycled pid), and a zombie still answers kill(pid, 0).
 //
 // - The guard is a Linux abstract Unix socket (no file; its name comes from a random id kept in
-//   the data dir, so only processes that can read the data dir know it). Binding it is atomic:
+//   the data dir, so only processes that can read the data dir know it, and from the directory's
+//   device and inode). Binding it is atomic:
 //   while a live process holds it, bind fails with EADDRINUSE, so two processes starting at the
 //   same instant can never both pass.
 // - `folio.lock` is a Unix socket file in the data dir, listened on by the owner. It serves
@@ -78,7 +79,15 @@ async function lockId(dataDir: string): Promise<string> {
   throw new Error(`cannot read or create ${file}`);
 }
 
-const guardAddress = (id: string) => `\0folio-lock-${id}`;
+/**
+ * The guard's abstract name: the data dir's id and its device and inode, so a copy of a data dir
+ * (same id, another inode) is a data dir of its own, and another path to the same directory (a
+ * bind mount, a symlink) is the same one.
+ */
+async function guardAddress(dataDir: string): Promise<string> {
+  const { dev, ino } = await stat(dataDir);
+  return `\0folio-lock-${await lockId(dataDir)}-${dev}-${ino}`;
+}
 
 /** Listens on `address`, answering every connection with the owner. Rejects with the listen error. */
 function listenAsOwner(address: string, owner: LockOwner): Promise<net.Server> {
@@ -137,7 +146,7 @@ const closeServer = (server: net.Server) => new Promise<void>((resolve) => serve
 export async function acquireLock(dataDir: string, role: LockRole): Promise<DataDirLock> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const owner: LockOwner = { pid: process.pid, role };
-  const guard = guardAddress(await lockId(dataDir));
+  const guard = await guardAddress(dataDir);
   let guardServer: net.Server | undefined;
   for (let attempt = 0; !guardServer; attempt++) {
     try {
