@@ -219,6 +219,8 @@ async function check(iteration: number, server: TestServer, api: ReturnType<type
       cursor = list?.body?.next_cursor ?? null;
     } while (cursor);
     for (const id of project.deployments) if (!deployments.has(id)) fail(`acknowledged deployment ${id} of ${project.slug} is missing`);
+    // A deployment that succeeded before the kill made a site that must be served from now on.
+    if ([...deployments.values()].includes('succeeded')) project.live = true;
     const builds = await readdir(path.join(server.dataDir, 'projects', project.id, 'builds')).catch(() => [] as string[]);
     for (const build of builds) {
       const status = deployments.get(build);
