@@ -1,6 +1,8 @@
 // The service's settings, read from environment variables (CONTRACT §1) and validated once.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { HOSTNAME } from './project-rules.ts';
 
 export const PLANS = ['free', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -32,6 +34,19 @@ function parseRateLimits(value: string, ctx: z.RefinementCtx): RateLimits {
   return limits;
 }
 
+/** A comma-separated list, blanks dropped. */
+const list = z.string().transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
+
+/** `ip` or `ip:port` (IPv6 with a port in brackets: `[::1]:53`), as node:dns setServers takes them. */
+function dnsServerProblem(server: string): string | undefined {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(server);
+  const withPort = /^([^:]+):(\d+)$/.exec(server);
+  const [ip, port] = bracketed ? [bracketed[1], bracketed[2]] : withPort ? [withPort[1], withPort[2]] : [server, undefined];
+  if (!isIP(ip) || (bracketed && isIP(ip) !== 6)) return `"${server}" is not an IP address with an optional port (examples: 1.1.1.1, 127.0.0.1:5353, [::1]:53)`;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return `"${server}" has a port outside 1–65535`;
+  return undefined;
+}
+
 const GIT_PROTOCOLS = ['https', 'http', 'ssh', 'git', 'file'] as const;
 
 const envSchema = z.object({
@@ -41,15 +56,13 @@ const envSchema = z.object({
   FOLIO_SERVICE_DOMAIN: z
     .string()
     .transform((d) => d.toLowerCase())
-    .pipe(z.string().regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/, 'must be a hostname such as localhost or docs.example.com'))
+    .pipe(z.string().regex(HOSTNAME, 'must be a hostname such as localhost or docs.example.com'))
     .default('localhost'),
   FOLIO_GIT_URL: z
     .string()
     .refine((u) => u.includes('{owner}') && u.includes('{name}'), 'must contain {owner} and {name}')
     .default('https://github.com/{owner}/{name}.git'),
-  FOLIO_GIT_PROTOCOLS: z
-    .string()
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+  FOLIO_GIT_PROTOCOLS: list
     .pipe(z.array(z.enum(GIT_PROTOCOLS, `each protocol must be one of ${GIT_PROTOCOLS.join(', ')}`)).min(1, 'must name at least one protocol'))
     .default(['https']),
   FOLIO_BUILD_CONCURRENCY: integer(1, 64).default(1),
@@ -58,6 +71,17 @@ const envSchema = z.object({
   // Extensions (README): how project URLs are written when Folio sits behind a proxy.
   FOLIO_PUBLIC_SCHEME: z.enum(['http', 'https'], 'must be http or https').default('http'),
   FOLIO_PUBLIC_PORT: integer(1, 65535).optional(),
+  // Custom domains: where verification records are looked up, how often, and the hosts no
+  // project may claim.
+  FOLIO_DNS_SERVERS: list.superRefine((servers, ctx) => {
+    const problem = servers.map(dnsServerProblem).find(Boolean);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }).default([]),
+  FOLIO_DOMAIN_CHECK_S: integer(1, 86_400).default(300),
+  FOLIO_API_HOSTS: list
+    .transform((hosts) => hosts.map((h) => h.toLowerCase()))
+    .pipe(z.array(z.string().regex(HOSTNAME, 'must be a comma-separated list of hostnames such as api.example.com')))
+    .default([]),
   FOLIO_MIN_FREE_MB: integer(0, 1_000_000).default(100),
 });
 
@@ -74,6 +98,12 @@ export interface Config {
   /** Scheme and port used in project URLs (`url` field); no publicPort means the listening port. */
   publicScheme: 'http' | 'https';
   publicPort?: number;
+  /** DNS servers for custom-domain verification (`ip` or `ip:port`); empty: the system's. */
+  dnsServers: string[];
+  /** Seconds between two checks of every custom domain. */
+  domainCheckS: number;
+  /** Host names the API is served on outside the service domain: never a project's custom domain. */
+  apiHosts: string[];
   /** Below this much free space in the data dir (MB), /healthz answers 503. */
   minFreeMb: number;
 }
@@ -109,6 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.FOLIO_RATE_LIMITS,
     publicScheme: e.FOLIO_PUBLIC_SCHEME,
     publicPort: e.FOLIO_PUBLIC_PORT,
+    dnsServers: e.FOLIO_DNS_SERVERS,
+    domainCheckS: e.FOLIO_DOMAIN_CHECK_S,
+    apiHosts: e.FOLIO_API_HOSTS,
     minFreeMb: e.FOLIO_MIN_FREE_MB,
   };
 }

@@ -3,6 +3,7 @@
 import type { Config, Plan } from './config.ts';
 import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
+import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
@@ -25,6 +26,7 @@ export interface Folio {
   projects: ProjectsService;
   pages: PagesService;
   deployments: DeploymentsService;
+  customDomains: DomainVerifier;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
@@ -39,6 +41,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   const limiter: RateLimiter = createMemoryRateLimiter();
   const limitOf = (plan: Plan) => config.rateLimits[plan];
   const diskSpace = createDiskSpace(config.dataDir);
+  const customDomains = createDomainVerifier(store, config);
   // A deleted project's files go with it (CONTRACT §6), after any hook of the caller.
   const projectHooks: ProjectHooks = {
     ...hooks,
@@ -53,6 +56,8 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       await pages.forgetProject(project.id);
       await removeProjectFiles(config.dataDir, project.id);
     },
+    onCustomDomainSet: (projectId) => customDomains.domainSet(projectId),
+    checkCustomDomain: (projectId) => customDomains.check(projectId),
   };
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
@@ -64,6 +69,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     projects,
     pages,
     deployments,
+    customDomains,
 
     async authenticate(token) {
       if (!looksLikeKey(token)) return undefined;
@@ -91,6 +97,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
 
     async close() {
       await deployments.close();
+      await customDomains.close();
       limiter.close();
       await store.close();
     },
