@@ -260,12 +260,11 @@ async function main(): Promise<number> {
     // A few live sites first, so there is something that must stay served through the kills.
     for (let i = 0; i < 2; i++) {
       const project = await createProject(api);
-      if (!project) continue;
-      await triggerDeployment(api, project);
-      for (let t = 0; t < 600 && !project.live; t++) {
-        await observeDeployments(api, project);
-        await sleep(200);
-      }
+      if (project) await triggerDeployment(api, project);
+    }
+    for (let t = 0; t < 600 && projects.some((p) => !p.live); t++) {
+      for (const project of projects) await observeDeployments(api, project);
+      await sleep(200);
     }
     for (let iteration = 1; iteration <= ITERATIONS; iteration++) {
       const deadline = Date.now() + 300 + random() * 2_700;
