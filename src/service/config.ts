@@ -82,6 +82,7 @@ const envSchema = z.object({
     .transform((hosts) => hosts.map((h) => h.toLowerCase()))
     .pipe(z.array(z.string().regex(HOSTNAME, 'must be a comma-separated list of hostnames such as api.example.com')))
     .default([]),
+  FOLIO_MIN_FREE_MB: integer(0, 1_000_000).default(100),
 });
 
 export interface Config {
@@ -103,6 +104,8 @@ export interface Config {
   domainCheckS: number;
   /** Host names the API is served on outside the service domain: never a project's custom domain. */
   apiHosts: string[];
+  /** Below this much free space in the data dir (MB), /healthz answers 503. */
+  minFreeMb: number;
 }
 
 export class ConfigError extends Error {
@@ -139,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServers: e.FOLIO_DNS_SERVERS,
     domainCheckS: e.FOLIO_DOMAIN_CHECK_S,
     apiHosts: e.FOLIO_API_HOSTS,
+    minFreeMb: e.FOLIO_MIN_FREE_MB,
   };
 }

@@ -5,6 +5,8 @@ import { WarmWorker } from '../../site/warm-worker.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 import type { StopCause } from './runner.ts';
 
+const CRASH_PAUSE_MS = 5_000;
+
 export type RunDeployment = (deployment: DeploymentRecord, worker: WarmWorker, signal: AbortSignal) => Promise<void>;
 
 interface Running {
@@ -33,7 +35,12 @@ export function createBuildQueue(store: Store, concurrency: number, run: RunDepl
   const start = (deployment: DeploymentRecord, worker: WarmWorker) => {
     const controller = new AbortController();
     const done = run(deployment, worker, controller.signal)
-      .catch((error) => console.error(`deployment ${deployment.id} crashed:`, error))
+      .catch(async (error) => {
+        console.error(`deployment ${deployment.id} crashed:`, error);
+        // A run that could not even record itself (a store write refused by a full disk) stays
+        // queued: it is tried again after a pause, not in a busy loop.
+        if (!closed) await new Promise((r) => setTimeout(r, CRASH_PAUSE_MS));
+      })
       .finally(() => {
         running.delete(deployment.project_id);
         idleWorkers.push(worker);

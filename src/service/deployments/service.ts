@@ -32,9 +32,27 @@ export interface DeploymentsService {
   forgetProject(projectId: string): Promise<void>;
   /** Calls `listener` after a project's live site was switched (a publish) or removed (a delete). */
   onLiveChange(listener: (projectId: string) => void): void;
-  /** Restart recovery (`building` → failed `interrupted`), then starts the queue. */
-  start(): Promise<void>;
+  /** Starts the queue: queued deployments run (after recoverDeployments). */
+  start(): void;
   close(): Promise<void>;
+}
+
+/**
+ * Restart recovery, before anything else runs: deployments left `building` by a stopped server
+ * fail with `interrupted` (or succeeded, when their build went live just before the stop), and
+ * their snapshots and unfinished builds go.
+ */
+export async function recoverDeployments(dataDir: string, store: Store): Promise<void> {
+  for (const deployment of await store.deploymentsWithStatus('building')) {
+    await rm(snapshotDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+    // Stopped in the moment between its publish and its record: it is live, so it succeeded.
+    if (await isLive(dataDir, deployment)) {
+      await recordSuccess(store, deployment.id, deployment.project_id);
+      continue;
+    }
+    await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
+    await rm(buildDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+  }
 }
 
 export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService): DeploymentsService {
@@ -102,17 +120,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       liveListeners.push(listener);
     },
 
-    async start() {
-      for (const deployment of await store.deploymentsWithStatus('building')) {
-        await rm(snapshotDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
-        // Stopped in the moment between its publish and its record: it is live, so it succeeded.
-        if (await isLive(config.dataDir, deployment)) {
-          await recordSuccess(store, deployment.id, deployment.project_id);
-          continue;
-        }
-        await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
-        await rm(buildDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
-      }
+    start() {
       queue = createBuildQueue(store, config.buildConcurrency, (deployment, worker, signal) =>
         runDeployment(runContext, deployment, worker, signal));
       queue.kick();
