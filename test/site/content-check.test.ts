@@ -61,7 +61,7 @@ describe('refused content', () => {
     ['{{ [k]: 1 }}', '1:1: expression {{ [k]: 1 }} is not allowed'],
     ['{{ ...process.env }}', '1:1: expression {{ ...process.env }} is not allowed'],
     ['{name}', '1:1: expression {name} is not allowed'],
-    ['<Snippet file="a.mdx" vars={{ a: process.env.X }} />', '1:23: attribute vars={{ a: process.env.X }} on <Snippet> is not allowed'],
+    ['<Snippet file="a.mdx" vars={{ a: process.env.X }} />', '1:1: attribute vars={{ a: process.env.X }} on <Snippet> is not allowed'],
     ['<ApiMethod {...props} />', 'spread attributes are not allowed on <ApiMethod>'],
     ['<Tabs />', '1:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet'],
     ['<foo.Bar />', '1:1: unknown component <foo.Bar>'],
@@ -105,10 +105,10 @@ describe('refused content', () => {
       'content/p.mdx:1:1: URL "javascript:alert(1)" is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/p.mdx:3:1: URL "JavaScript:alert(2)" is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/p.mdx:5:1: URL "javascript:alert(3)" is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:7:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:9:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:9:33: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:11:39: attribute values on <animate> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:7:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:9:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:9:30: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:11:9: attribute values on <animate> is not allowed: javascript: URLs run script in the reader\'s browser',
     ]);
     const md = (text: string) => checkContent(text, { file: 'content/p.md', kind: 'page' }).map(formatProblem);
     expect(md('[l](javascript:alert(1))\n\n<javascript:alert(2)>')).toEqual([
@@ -130,10 +130,10 @@ describe('refused content', () => {
       '<Callout title="t" set:html={"<script>alert(2)</script>"}>c</Callout>', '',
       '<p is:raw define:vars={{ a: "b" }}>x</p>',
     ].join('\n'))).toEqual([
-      'content/p.mdx:1:6: directive set:html on <div> is not allowed in Folio content',
-      'content/p.mdx:3:20: directive set:html on <Callout> is not allowed in Folio content',
-      'content/p.mdx:5:4: directive is:raw on <p> is not allowed in Folio content',
-      'content/p.mdx:5:11: directive define:vars on <p> is not allowed in Folio content',
+      'content/p.mdx:1:1: directive set:html on <div> is not allowed in Folio content',
+      'content/p.mdx:3:1: directive set:html on <Callout> is not allowed in Folio content',
+      'content/p.mdx:5:1: directive is:raw on <p> is not allowed in Folio content',
+      'content/p.mdx:5:1: directive define:vars on <p> is not allowed in Folio content',
     ]);
   });
 
@@ -143,7 +143,7 @@ describe('refused content', () => {
     expect(page('--- # note\nlayout: ./x.mjs\n---\n')).toEqual(['content/p.mdx:1:1: frontmatter key "layout" is not allowed (it would import code at build time)']);
     // Astro's frontmatter ends at the first line starting with ---: what follows is MDX, checked as such.
     expect(page('---\ntitle: a\n---x: 1\nz: "{process.env.SECRET}"\n---\n')).toEqual([
-      'content/p.mdx:4:5: expression {process.env.SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces',
+      'content/p.mdx:4:5: expression {process.env.SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
     ]);
     expect(page('+++\ntitle = 1\n+++\n')).toEqual(['content/p.mdx:1:1: frontmatter "title" must be a string']);
     expect(page('+++\ntitle = \n+++\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:1:1: frontmatter is not valid TOML: /)]);
@@ -190,7 +190,7 @@ describe('refused content', () => {
     ]);
     expect(page('# Title\n\n  <div>\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:3: MDX syntax error: Expected a closing tag for `<div>`/)]);
     expect(page('a\n\n<div>\n\n</span>\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:5:1: MDX syntax error: Unexpected closing tag `<\/span>`/)]);
-    expect(page('Line one\n\nan {unclosed expression\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:24: MDX syntax error: /)]);
+    expect(page('Line one\n\nan {unclosed expression\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:4: MDX syntax error: Unexpected end of file in expression/)]);
   });
 
   it('lets children stand in for a missing file (no lookup)', () => {
