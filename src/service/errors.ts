@@ -7,7 +7,8 @@ export type DomainErrorCode =
   | 'domain_taken'
   | 'name_taken'
   | 'page_exists'
-  | 'source_managed';
+  | 'source_managed'
+  | 'content_too_complex';
 
 export class DomainError extends Error {
   override name = 'DomainError';

@@ -172,11 +172,9 @@ function shifted(start: { line: number; column: number }, shift: SourceShift): {
  */
 export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceShift = { lines: 0, firstColumns: 0 }): ContentAnalysis {
   const result: ContentAnalysis = { problems: [], snippetCalls: [], placeholders: [] };
-  const report: Report = (at, message) => {
-    const start = at?.position?.start ? shifted(at.position.start, shift) : { line: 1, column: 1 };
-    result.problems.push({ file: options.file, line: start.line, column: start.column, message });
-  };
-  const check: Check = { options, result, report, declared: new Set() };
+  const place = (at: { position?: MdNode['position'] } | undefined) => (at?.position?.start ? shifted(at.position.start, shift) : { line: 1, column: 1 });
+  const report: Report = (at, message) => result.problems.push({ file: options.file, ...place(at), message });
+  const check: Check = { options, result, report, place, declared: new Set() };
   // ESM is top-level only; components it declares may be used above it.
   for (const node of tree.children ?? []) if (node.type === 'mdxjsEsm') checkEsm(node, check);
 
@@ -230,6 +228,8 @@ interface Check {
   options: CheckOptions;
   result: ContentAnalysis;
   report: Report;
+  /** Where a node is in the file. */
+  place(at: { position?: MdNode['position'] } | undefined): { line: number; column: number };
   /** Names the file imports or defines with `export const` (only with code): usable as components. */
   declared: Set<string>;
 }
@@ -433,7 +433,7 @@ function checkElement(node: MdNode, check: Check) {
     }
   }
   if (name === 'ApiMethod') checkApiMethod(node, attrs, report);
-  if (name === 'Snippet') checkSnippet(node, attrs, result, report);
+  if (name === 'Snippet') checkSnippet(node, attrs, check);
   const calloutKind = attrs.get('kind');
   if (name === 'Callout' && attrs.has('kind') && calloutKind !== NOT_LITERAL && !(CALLOUT_KINDS as readonly unknown[]).includes(calloutKind)) {
     report(node, `Callout kind ${JSON.stringify(calloutKind)} is not one of ${CALLOUT_KINDS.join(', ')}`);
@@ -522,7 +522,7 @@ function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Repor
   }
 }
 
-function checkSnippet(node: MdNode, attrs: Map<string, unknown>, result: ContentAnalysis, report: Report) {
+function checkSnippet(node: MdNode, attrs: Map<string, unknown>, { result, report, place }: Check) {
   const hasChildren = (node.children ?? []).length > 0;
   const file = attrs.get('file');
   if (attrs.has('vars') && attrs.get('vars') !== NOT_LITERAL) {
@@ -541,8 +541,7 @@ function checkSnippet(node: MdNode, attrs: Map<string, unknown>, result: Content
     report(node, `Snippet file must be a path under _snippets/, got ${JSON.stringify(file)}`);
     return;
   }
-  const start = node.position?.start ?? { line: 1, column: 1 };
-  result.snippetCalls.push({ file, key: snippetKey(file), line: start.line, column: start.column });
+  result.snippetCalls.push({ file, key: snippetKey(file), ...place(node) });
 }
 
 const IMAGE_FILE = /^[^?#]*\.(?:jpe?g|png|apng|gif|webp|avif|svg|tiff?)$/i;
