@@ -16,6 +16,8 @@ export const CHECK_TIME_LIMIT_MS = 1500;
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
 /** How long a new check process may take to start (loading the parser), not counted against a page. */
 const START_LIMIT_MS = 30_000;
+/** Nice value of the check processes (19 is the lowest priority). */
+const CHECK_PRIORITY = 10;
 const CHECK_PROCESS = fileURLToPath(new URL('./check-process.ts', import.meta.url));
 
 /** A page or snippet that the checker could not finish within its time limit. */
@@ -90,6 +92,13 @@ class CheckPool {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'json',
     });
+    // Below the server's priority: a page that keeps its checker busy for the whole time limit must
+    // not take CPU time from requests (on a small machine the checkers can fill every core).
+    try {
+      if (child.pid) os.setPriority(child.pid, CHECK_PRIORITY);
+    } catch {
+      // not permitted here: checks then compete at the same priority
+    }
     const checker: Checker = { child, ready: false };
     this.checkers.add(checker);
     // A timer, not the process, keeps the caller alive while a check is pending.
