@@ -47,6 +47,15 @@ async function put(root: string, rel: string, text: string): Promise<void> {
 
 const createPage = (p: TestProject, body: Record<string, unknown>, as = api) => as('POST', p.pages, { body });
 
+/** Creates a page with `content` that the content check must refuse (400, nothing written); returns the message. */
+async function refusedPage(p: TestProject, content: string): Promise<string> {
+  const res = await createPage(p, { path: 'checked', title: 'Checked', content });
+  expect(res.status, content).toBe(400);
+  expect(res.body.error).toBe('invalid_request');
+  expect(existsSync(path.join(p.content, 'checked.mdx'))).toBe(false);
+  return res.body.message as string;
+}
+
 async function listAll(p: TestProject, limit = 100): Promise<any[]> {
   const items: any[] = [];
   let cursor: string | null = null;
@@ -199,13 +208,7 @@ describe('content checks (the build rules, before anything is stored)', () => {
     p = await newProject();
   });
 
-  const refused = async (content: string) => {
-    const res = await createPage(p, { path: 'checked', title: 'Checked', content });
-    expect(res.status, content).toBe(400);
-    expect(res.body.error).toBe('invalid_request');
-    expect(existsSync(path.join(p.content, 'checked.mdx'))).toBe(false);
-    return res.body.message as string;
-  };
+  const refused = (content: string) => refusedPage(p, content);
 
   it('an MDX syntax error names line and column', async () => {
     expect(await refused('# Title\n\nSome text\n\n<Callout kind="note">\nunclosed\n')).toMatch(/^content:5:1: MDX syntax error: /);
@@ -261,13 +264,7 @@ describe('what the build reads differently from other parsers (GFM tables and fo
     await put(p.root, 'content/plain.md', '# Plain\n\nA Markdown page.\n');
   });
 
-  const refusedMdx = async (content: string) => {
-    const res = await createPage(p, { path: 'attack', title: 'Attack', content });
-    expect(res.status, content).toBe(400);
-    expect(res.body.error).toBe('invalid_request');
-    expect(existsSync(path.join(p.content, 'attack.mdx'))).toBe(false);
-    return res.body.message as string;
-  };
+  const refusedMdx = (content: string) => refusedPage(p, content);
 
   it('an expression in a table cell that another parser reads as inside a code span', async () => {
     expect(await refusedMdx('| a | b |\n|---|---|\n| `x | <b data-leak={process.env.HOME}>t</b> | ` |\n')).toMatch(
