@@ -42,7 +42,7 @@ const SCOPES: Record<string, string | null> = {
 
 const ERROR_CODES = [
   'invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'method_not_allowed', 'slug_taken', 'domain_taken',
-  'page_exists', 'source_managed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error',
+  'page_exists', 'source_managed', 'content_too_complex', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error',
 ];
 
 beforeAll(async () => {
