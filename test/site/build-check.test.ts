@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coldAstro, workerEnv } from '../../src/site/build.ts';
+import { buildSite, coldAstro, workerEnv } from '../../src/site/build.ts';
 import { projectDir } from '../../src/site/settings.ts';
 import { listFiles, makeContentRoot } from './helpers.ts';
 
 /** Runs only the Astro step of a build (no check before it) on `files`; returns its exit and log. */
-async function astroOnly(files: Record<string, string>) {
+async function astroOnly(files: Record<string, string>, allowCode = false) {
   const root = makeContentRoot(files);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
   const buildRoot = path.join(projectDir, '.folio-builds', randomUUID());
@@ -20,7 +20,7 @@ async function astroOnly(files: Record<string, string>) {
   const log: string[] = [];
   const limits = { timeoutMs: 180_000, signal: new AbortController().signal, dispose: () => undefined };
   try {
-    const child = coldAstro.start(buildRoot, workerEnv(buildRoot, root, out), limits, (line) => log.push(line));
+    const child = coldAstro.start(buildRoot, workerEnv(buildRoot, root, out, undefined, allowCode), limits, (line) => log.push(line));
     child.go();
     const outcome = await child.done;
     const html = listFiles(out).filter((f) => f.endsWith('.html')).map((f) => fs.readFileSync(path.join(out, f), 'utf8')).join('\n');
@@ -79,5 +79,20 @@ describe('the build refuses what the check refuses, on its own tree', () => {
     expect(errors).toEqual([]);
     expect(outcome).toBe(0);
     expect(html).toContain('literal');
+  });
+});
+
+describe('a build that allows code (buildSite allowCode)', () => {
+  it('builds export const and expressions, and still refuses event handlers, both before and inside the build', async () => {
+    const root = makeContentRoot({ 'content/index.mdx': '# Home\n\nexport const answer = 40 + 2\n\nThe answer is {answer}.\n' });
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+    const built = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
+    expect(built.error).toBeUndefined();
+    expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('The answer is 42.');
+    expect((await buildSite({ contentRoot: root, outDir: out, timeoutMs: 180_000 })).error?.message).toMatch(/^content\/index\.mdx:3:1: import and export are not allowed/);
+
+    const { outcome, errors } = await astroOnly({ 'content/index.mdx': '# Home\n\n<img src="x" onerror={() => 1} />\n' }, true);
+    expect(outcome).toBe(1);
+    expect(errors).toEqual(['content/index.mdx:3:1: event handler attribute "onerror" is not allowed']);
   });
 });
