@@ -5,17 +5,36 @@
 // every other request of the server keeps its latency. Used by page writes and by the check of a
 // whole content root before a build.
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
 import type { CheckRequest } from './check-process.ts';
 
-/** How long one page or snippet may take to check (FOLIO_CHECK_TIMEOUT_MS overrides it). */
+/** CPU time one page or snippet may take to check (FOLIO_CHECK_TIMEOUT_MS overrides it). */
 export const CHECK_TIME_LIMIT_MS = 1500;
 /** The largest page or snippet checked (and so built), in bytes. */
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
 /** How long a new check process may take to start (loading the parser), not counted against a page. */
 const START_LIMIT_MS = 30_000;
+/** However busy the machine, a check ends after this many times its limit in wall-clock time. */
+const WALL_FACTOR = 10;
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+/** CPU time (user + system) a process has used, in ms; undefined where /proc cannot tell. */
+function cpuTimeMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Nice value of the check processes (19 is the lowest priority). */
 const CHECK_PRIORITY = 10;
 const CHECK_PROCESS = fileURLToPath(new URL('./check-process.ts', import.meta.url));
@@ -127,11 +146,22 @@ class CheckPool {
   private assign(checker: Checker, job: Job): void {
     const id = this.nextId++;
     const limit = timeLimitMs();
-    const timer = setTimeout(() => {
+    const started = Date.now();
+    const cpuAtStart = cpuTimeMs(checker.child.pid);
+    // The limit is the checker's CPU time where the system tells it (a busy machine, or the lower
+    // priority, may keep a checker waiting), and at most WALL_FACTOR times the limit in any case.
+    const expire = () => {
+      const cpu = cpuAtStart === undefined ? undefined : cpuTimeMs(checker.child.pid);
+      const used = cpu === undefined || cpuAtStart === undefined ? Date.now() - started : cpu - cpuAtStart;
+      if (used < limit && Date.now() - started < limit * WALL_FACTOR) {
+        current.timer = setTimeout(expire, Math.max(limit - used, 50));
+        return;
+      }
       const file = job.request.options.file;
       this.retire(checker, new ContentTooComplexError(file, `too complex to check within ${(limit / 1000).toFixed(1)} s: split it into smaller pages, or simplify deeply nested or repeated markup`));
-    }, limit);
-    checker.job = { id, job, timer };
+    };
+    const current = { id, job, timer: setTimeout(expire, limit) };
+    checker.job = current;
     checker.child.send({ id, ...job.request } satisfies CheckRequest);
   }
 
