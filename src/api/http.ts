@@ -25,6 +25,8 @@ const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   page_exists: 409,
   source_managed: 409,
   insufficient_storage: 507,
+  // Well-formed but beyond what the content check can read in its time limit.
+  content_too_complex: 422,
 };
 
 /** Turns any thrown value into an ApiError; unknown errors become a 500 without details. */

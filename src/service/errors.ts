@@ -8,7 +8,8 @@ export type DomainErrorCode =
   | 'name_taken'
   | 'page_exists'
   | 'source_managed'
-  | 'insufficient_storage';
+  | 'insufficient_storage'
+  | 'content_too_complex';
 
 export class DomainError extends Error {
   override name = 'DomainError';

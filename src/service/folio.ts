@@ -12,6 +12,7 @@ import { createProjectsService, type ProjectHooks, type ProjectsService } from '
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import type { Scope } from './scopes.ts';
 import type { Store } from './store.ts';
+import { closeContentChecks } from '../site/content-check/check-pool.ts';
 
 /** Who is calling: the org and scopes of a valid, unrevoked key. */
 export interface Principal {
@@ -99,6 +100,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       await deployments.close();
       await customDomains.close();
       limiter.close();
+      await closeContentChecks();
       await store.close();
     },
   };

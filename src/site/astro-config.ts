@@ -8,8 +8,11 @@ import { satteri } from '@astrojs/markdown-satteri';
 import { siteSettings, siteSrcDir } from './settings.ts';
 import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
+import { MARKDOWN_FEATURES } from './markdown/features.ts';
+import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
 
-export function roleConfig(): AstroUserConfig {
+/** `guard` collects what the content check inside this build refused (the build then fails). */
+export function roleConfig(guard: ContentGuard = { problems: [] }): AstroUserConfig {
   const settings = siteSettings();
   return {
     root: settings.buildRoot,
@@ -23,15 +26,18 @@ export function roleConfig(): AstroUserConfig {
     build: { format: 'directory' },
     devToolbar: { enabled: false },
     markdown: {
+      // MDX uses this processor too (@astrojs/mdx extends the Markdown config): one parser, one
+      // set of features and the content check first, for every file the build compiles.
       processor: satteri({
-        mdastPlugins: [snippetMdastPlugin(settings.contentRoot)],
+        features: { ...MARKDOWN_FEATURES },
+        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetMdastPlugin(settings.contentRoot)],
         hastPlugins: [snippetHastPlugin(settings.contentRoot)],
       }),
       // One tokenization per block, coloured by CSS variables with light and dark values (theme.css);
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables' },
     },
-    integrations: [mdx({ optimize: true }), folioSite(settings)],
+    integrations: [mdx({ optimize: true }), folioSite(settings, guard)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

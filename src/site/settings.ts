@@ -18,6 +18,8 @@ export interface SiteSettings {
   buildRoot: string;
   /** Public address of the site (no trailing slash), if known; used for canonical URLs and the sitemap. */
   siteUrl: string | undefined;
+  /** The project runs code (FOLIO_BUILD_ALLOW_CODE=1): the content checks allow imports of its own files and expressions. */
+  allowCode: boolean;
 }
 
 export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings {
@@ -25,5 +27,5 @@ export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings
   const buildRoot = path.resolve(env.FOLIO_BUILD_ROOT || projectDir);
   const outDir = path.resolve(env.FOLIO_OUT_DIR || path.join(projectDir, 'dist/site'));
   const siteUrl = env.FOLIO_SITE_URL ? env.FOLIO_SITE_URL.replace(/\/+$/, '') : undefined;
-  return { contentRoot, outDir, buildRoot, siteUrl };
+  return { contentRoot, outDir, buildRoot, siteUrl, allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1' };
 }

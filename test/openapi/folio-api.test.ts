@@ -47,7 +47,7 @@ const OUTSIDE_V1: Record<string, string[]> = { '/healthz': ['200', '503'], '/int
 
 const ERROR_CODES = [
   'invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'method_not_allowed', 'slug_taken', 'domain_taken',
-  'page_exists', 'source_managed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'insufficient_storage',
+  'page_exists', 'source_managed', 'content_too_complex', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'insufficient_storage',
   'internal_error',
 ];
 

@@ -166,7 +166,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   async function create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page> {
     const project = await writable(orgId, projectId);
     const contentDir = contentOf(project.id);
-    await checkPageContent(input.content, 'mdx', rootOf(project.id), true); // title makes a frontmatter block
+    await checkPageContent(input.content, 'mdx', rootOf(project.id), true, { path: input.path }); // title makes a frontmatter block
     // One create at a time per project: the page limit and the address checks stay exact.
     return locks.run(`create:${project.id}`, async () => {
       const count = (await catalog.list(contentDir)).length;
@@ -209,7 +209,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         : (page.yaml ?? '').replace(/^\r?\n/, '');
       const content = input.content ?? page.body;
       const text = pageFileText(yaml, content);
-      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content);
+      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content, { path: pagePath });
       await writeFileAtomic(page.abs, text).catch((err) => {
         throw asStorageError(err, `the change to page "${pagePath}"`);
       });
