@@ -1,6 +1,7 @@
 // The service's settings, read from environment variables (CONTRACT §1) and validated once.
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
 export const PLANS = ['free', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -58,6 +59,10 @@ const envSchema = z.object({
   // Extensions (README): how project URLs are written when Folio sits behind a proxy.
   FOLIO_PUBLIC_SCHEME: z.enum(['http', 'https'], 'must be http or https').default('http'),
   FOLIO_PUBLIC_PORT: integer(1, 65535).optional(),
+  // The build sandbox (README, "Build sandbox").
+  FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
+  FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
+  FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
 });
 
 export interface Config {
@@ -73,6 +78,10 @@ export interface Config {
   /** Scheme and port used in project URLs (`url` field); no publicPort means the listening port. */
   publicScheme: 'http' | 'https';
   publicPort?: number;
+  /** Whether builds run in the bubblewrap sandbox, which bwrap, and each build process's memory limit. */
+  sandbox: SandboxMode;
+  bwrapPath: string;
+  buildMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -106,5 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.FOLIO_RATE_LIMITS,
     publicScheme: e.FOLIO_PUBLIC_SCHEME,
     publicPort: e.FOLIO_PUBLIC_PORT,
+    sandbox: e.FOLIO_SANDBOX,
+    bwrapPath: e.FOLIO_BWRAP_PATH,
+    buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
   };
 }

@@ -58,7 +58,7 @@ export interface ProjectChanges {
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
-export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted';
+export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted' | 'sandbox_unavailable';
 
 export interface DeploymentRecord {
   id: string;

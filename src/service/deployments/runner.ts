@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import { isDomainError } from '../errors.ts';
 import { buildDir, contentRootDir, deploymentLogFile, gitDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store } from '../store.ts';
+import { buildSandbox } from './build-sandbox.ts';
 import { openDeploymentLog, type DeploymentLog } from './log.ts';
 import { KEPT_BUILDS, publishBuild, pruneBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
@@ -34,6 +35,7 @@ class DeploymentFailure extends Error {
 }
 
 const BUILD_ERRORS: Record<string, DeploymentErrorCode> = {
+  sandbox_unavailable: 'sandbox_unavailable',
   content_invalid: 'build_failed',
   build_failed: 'build_failed',
   no_pages: 'no_pages',
@@ -46,12 +48,10 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   const projectId = queued.project_id;
   const snapshot = snapshotDir(config.dataDir, projectId, queued.id);
   const output = buildDir(config.dataDir, projectId, queued.id);
-  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), [
-    { path: `${snapshot}/`, as: '' },
-    { path: snapshot, as: '.' },
-    { path: config.dataDir, as: '…' },
-    { path: projectDir, as: '…' },
-  ]);
+  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), {
+    contentRoots: [snapshot],
+    hidden: [config.dataDir, projectDir],
+  });
   try {
     const project = await store.getProject(projectId);
     if (!project) return;
@@ -147,13 +147,15 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     signal,
     onLog: (line) => log.line(`build: ${line}`),
     astro,
+    sandbox: buildSandbox(config),
+    hiddenDirs: [config.dataDir],
   });
   if (!result.ok) {
     const error = result.error!;
     if (error.code === 'canceled') throw new DeploymentFailure('interrupted', 'the deployment was stopped');
     const code = BUILD_ERRORS[error.code] ?? 'build_failed';
     const message = code === 'no_pages' ? 'the content root has no pages: add .md or .mdx files under content/' : error.message;
-    throw new DeploymentFailure(code, message.replaceAll(`${snapshot}/`, ''));
+    throw new DeploymentFailure(code, message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
   await publishBuild(config.dataDir, project.id, deploymentId);

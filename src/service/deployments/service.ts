@@ -8,6 +8,7 @@ import { buildDir, deploymentLogFile, snapshotDir } from '../project-files.ts';
 import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
 import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
 import { readDeploymentLog } from './log.ts';
+import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { createBuildQueue, type BuildQueue } from './queue.ts';
 import { isLive } from './publish.ts';
 import { recordFailure, recordSuccess, runDeployment } from './runner.ts';
@@ -113,7 +114,8 @@ export function createDeploymentsService(config: Config, store: Store, projects:
         await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
         await rm(buildDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
       }
-      queue = createBuildQueue(store, config.buildConcurrency, (deployment, worker, signal) =>
+      await checkSandboxAtStart(config);
+      queue = createBuildQueue(store, config.buildConcurrency, buildSandbox(config), (deployment, worker, signal) =>
         runDeployment(runContext, deployment, worker, signal));
       queue.kick();
     },
