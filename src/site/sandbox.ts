@@ -119,8 +119,10 @@ export function sandboxArgv(cmd: SandboxedCommand, options: SandboxOptions): str
   if (root) rlimits.push(`--nproc=${limits.processes}`);
   const args = ['prlimit', ...rlimits, '--', options.bwrapPath];
   for (const dir of SYSTEM_DIRS) args.push('--ro-bind', dir, dir);
+  // A private /tmp for everyone (sticky, like the host's), before the mounts that may lie below it.
+  args.push('--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--tmpfs', '/tmp');
   // bwrap creates missing mount points 0700, which an unprivileged uid could not walk through.
-  const made = new Set<string>(['/', ...SYSTEM_DIRS]);
+  const made = new Set<string>(['/', '/dev', '/proc', '/tmp', ...SYSTEM_DIRS]);
   const parents = (target: string) => {
     const dirs: string[] = [];
     for (let dir = path.dirname(target); !made.has(dir); dir = path.dirname(dir)) dirs.unshift(dir);
@@ -137,7 +139,6 @@ export function sandboxArgv(cmd: SandboxedCommand, options: SandboxOptions): str
     made.add(at);
     args.push(mount.writable ? '--bind' : '--ro-bind', mount.from, at);
   }
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   if (root) {
     // No user namespace: bwrap keeps only what setpriv needs to drop to the build's uid.
     args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');

@@ -3,6 +3,7 @@
 // node_modules, build roots, the sandbox's own mount points, `../../…` forms that climb out of a
 // build root) becomes a neutral placeholder, so nothing of the host's layout reaches a tenant.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const PATH_PLACEHOLDER = '…';
@@ -18,17 +19,23 @@ export interface PathView {
   hiddenRelative?: string[];
 }
 
-/** Top-level host directories: an absolute path that starts with one of them is a server path. */
-const TOP_LEVEL = new Set(fs.readdirSync('/'));
-
 // A path token: absolute (`/a/b`, `file:///a/b`) or climbing (`../a`), not part of a URL
 // (`https://x/a`) nor of a relative name (`content/a`). It ends at white space, quotes or brackets.
 const TOKEN = /(?<![\w:/.~-])(?:file:\/\/)?(?:\/|(?:\.\.\/)+)[^\s'"`()<>[\]{},;]*/g;
 
 const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 
-/** `text` with every server path replaced: content files relative to the root, anything else hidden. */
+/** Directories of every server: temp files and the home of the user Folio runs as. */
+const SERVER_DIRS = [os.tmpdir(), os.homedir()].filter((d) => d && d !== '/');
+
+/**
+ * `text` with every server path replaced: content files relative to the root, anything else hidden.
+ * Paths a tenant wrote itself and a message quotes back (`"../../etc/passwd"` in a docs.json) stay,
+ * so the message still says what to fix: an absolute path is hidden when it lies in a server
+ * directory, a climbing one when it leads to an existing server file or names a server directory.
+ */
 export function scrubPaths(text: string, view: PathView): string {
+  const hidden = [...(view.hidden ?? []), ...SERVER_DIRS];
   for (const name of view.hiddenRelative ?? []) {
     text = text.replace(new RegExp(`(?<![\\w/.-])${RegExp.escape(name)}[^\\s'"\`()<>[\\]{},;]*`, 'g'), PATH_PLACEHOLDER);
   }
@@ -39,16 +46,22 @@ export function scrubPaths(text: string, view: PathView): string {
     const m = /^(.*?)((?::\d+)*)$/.exec(bare)!;
     const name = m[1]!;
     const suffix = m[2]!;
-    const absolute = name.startsWith('/') ? path.posix.normalize(name) : view.base ? path.posix.resolve(view.base, name) : undefined;
-    if (!absolute) return PATH_PLACEHOLDER + suffix;
-    for (const root of view.contentRoots) {
-      if (inside(absolute, root)) return (path.posix.relative(root, absolute) || '.') + suffix;
+    const climbing = !name.startsWith('/');
+    const absolute = !climbing ? path.posix.normalize(name) : view.base ? path.posix.resolve(view.base, name) : undefined;
+    if (absolute) {
+      for (const root of view.contentRoots) {
+        if (inside(absolute, root)) return (path.posix.relative(root, absolute) || '.') + suffix;
+      }
     }
-    // A climbing path that does not end in the content root, any known server dir, and any path
-    // under a top-level directory of the host (site routes such as /guides/intro stay).
-    const first = absolute.split('/')[1] ?? '';
-    if (!name.startsWith('/') || (view.hidden ?? []).some((d) => inside(absolute, d)) || (TOP_LEVEL.has(first) && absolute.includes('/', 1)) ) {
-      return PATH_PLACEHOLDER + suffix;
+    const inHidden = absolute !== undefined && hidden.some((d) => inside(absolute, d));
+    if (!climbing && inHidden) return PATH_PLACEHOLDER + suffix;
+    if (climbing) {
+      const rest = name.replace(/^(?:\.\.\/)+/, '');
+      // Relative to some other directory than `base`, but plainly a content root's file.
+      const root = view.contentRoots.find((r) => inside(`/${rest}`, r));
+      if (root) return (path.posix.relative(root, `/${rest}`) || '.') + suffix;
+      const namesServerDir = rest.split('/').includes('node_modules') || hidden.some((d) => `/${rest}/`.includes(`${d}/`));
+      if (namesServerDir || (inHidden && fs.existsSync(absolute!))) return PATH_PLACEHOLDER + suffix;
     }
     return token;
   });
