@@ -19,7 +19,10 @@ import {
   type Mount,
   type SandboxLimits,
 } from '../../src/site/sandbox.ts';
+import { buildSite } from '../../src/site/build.ts';
 import { projectDir } from '../../src/site/settings.ts';
+import { WarmWorker } from '../../src/site/warm-worker.ts';
+import { makeContentRoot } from './helpers.ts';
 
 const CANARY = 'canary-5a7d-must-not-cross';
 let work: string;
@@ -197,5 +200,71 @@ describe('the build sandbox', () => {
     // Node ignores SIGXFSZ, so the write past the limit fails with EFBIG.
     expect(run.stdout.trim()).toBe('refused EFBIG');
     expect(fs.statSync(big).size).toBe(4 * 2 ** 20);
+  });
+});
+
+describe('site builds in the sandbox', () => {
+  const site = { 'content/index.mdx': '# Home\n\nSANDBOXED-PAGE\n', 'content/guide.md': '# Guide\n\nText.\n' };
+
+  async function buildWith(options: Partial<Parameters<typeof buildSite>[0]>) {
+    const root = makeContentRoot(site);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+    try {
+      const result = await buildSite({ contentRoot: root, outDir: out, timeoutMs: 180_000, ...options });
+      const index = result.ok ? fs.readFileSync(path.join(out, 'index.html'), 'utf8') : '';
+      return { result, index, pagefind: fs.existsSync(path.join(out, 'pagefind')) };
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  }
+
+  it('a cold build (Astro and Pagefind) succeeds with the sandbox required', async () => {
+    const { result, index, pagefind } = await buildWith({ sandbox: { mode: 'required' } });
+    expect(result.ok, result.log.join('\n')).toBe(true);
+    expect(result.log).toContain('checking content (the build runs in the sandbox)');
+    expect(index).toContain('SANDBOXED-PAGE');
+    expect(pagefind).toBe(true);
+  });
+
+  it('a warm worker runs under bwrap and builds in the sandbox, twice', async () => {
+    const worker = new WarmWorker({ sandbox: { mode: 'required' } });
+    try {
+      const first = await buildWith({ sandbox: { mode: 'required' }, astro: worker });
+      expect(first.result.ok, first.result.log.join('\n')).toBe(true);
+      const pid = worker.pid!;
+      expect(path.basename(fs.readlinkSync(`/proc/${pid}/exe`))).toBe('bwrap');
+      const second = await buildWith({ sandbox: { mode: 'required' }, astro: worker });
+      expect(second.result.ok, second.result.log.join('\n')).toBe(true);
+      expect(second.index).toContain('SANDBOXED-PAGE');
+      expect(worker.pid).toBe(pid);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('content that may run code never goes to a warm worker', async () => {
+    const worker = new WarmWorker({ sandbox: { mode: 'required' } });
+    try {
+      const { result } = await buildWith({ sandbox: { mode: 'off' }, allowCode: true, astro: worker });
+      expect(result.ok, result.log.join('\n')).toBe(true);
+      expect(result.log).toContain('checking content (the build runs in the sandbox)'); // off is overruled
+      expect(worker.pid).toBeUndefined(); // a fresh process of its own built it
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('without bubblewrap: required and allowCode fail with sandbox_unavailable, auto builds without it, off does not look', async () => {
+    const missing = '/nonexistent/bwrap';
+    expect((await sandboxAvailable({ bwrapPath: missing })).ok).toBe(false);
+    for (const options of [{ sandbox: { mode: 'required' as const, bwrapPath: missing } }, { sandbox: { mode: 'off' as const, bwrapPath: missing }, allowCode: true }]) {
+      const { result } = await buildWith(options);
+      expect(result.error?.code).toBe('sandbox_unavailable');
+      expect(result.error?.message).not.toContain(missing);
+    }
+    const auto = await buildWith({ sandbox: { mode: 'auto', bwrapPath: missing } });
+    expect(auto.result.ok, auto.result.log.join('\n')).toBe(true);
+    expect(auto.result.log).toContain('checking content (the build runs without a sandbox)');
   });
 });
