@@ -58,18 +58,19 @@ describe('deployments in the sandbox', () => {
     expect(page.status).toBe(200);
     expect(articleOf(page.text)).toContain('SECOND-VERSION');
     const log = await fixture.api('GET', `/v1/projects/${p.id}/deployments/${second.id}/log`);
-    expect(log.body).toContain('checking content (the build runs in the sandbox)');
+    expect(log.text).toContain('checking content (the build runs in the sandbox)');
   });
 
-  it('a missing image fails the deployment; its error and log name the page, and no server path', async () => {
+  it('a missing image fails the deployment; its error and log name the image, and no server path', async () => {
     const p = await project({ 'content/index.md': '# Home\n\n![diagram](./images/missing.png)\n' });
     const failed = await deploy(fixture.api, p.id);
     expect(failed.status).toBe('failed');
     expect(failed.error.code).toBe('build_failed');
-    const log = (await fixture.api('GET', `/v1/projects/${p.id}/deployments/${failed.id}/log`)).body as string;
+    const log = (await fixture.api('GET', `/v1/projects/${p.id}/deployments/${failed.id}/log`)).text;
     for (const text of [failed.error.message as string, log]) {
-      expect(text).toContain('content/index.md');
-      expect(text).not.toContain('..');
+      expect(text).toContain('Could not find requested image `./images/missing.png`');
+      expect(text).not.toContain('../'); // (Astro's own "Collecting build info..." is not a path)
+      expect(text).not.toMatch(/^\s+at /m); // no stack frames
       expect(text).not.toContain(fixture.server.dataDir);
       expect(text).not.toContain('node_modules');
       expect(text).not.toContain(ROOT);
