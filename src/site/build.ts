@@ -228,7 +228,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     let outcome = await worker.done;
     // Search indexing runs once Astro has exited, so their memory peaks never add up.
     if (outcome === 0) {
-      const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox) };
+      const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox);
       const launch = buildLaunch([PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
       outcome = await startProcess(launch, limits, emit, true).done;
     }
