@@ -14,8 +14,9 @@
 //   build's processes never count against another's limit), no capabilities, no new privileges;
 // - limits: RLIMIT_NPROC (processes and threads of that uid), RLIMIT_DATA (each process's heap and
 //   private writable memory; unlike RLIMIT_AS it ignores V8's and WebAssembly's large address
-//   space reservations, so Astro still runs), RLIMIT_FSIZE (largest file), no core dumps; the build
-//   step's own time limit kills the sandbox (bwrap's --die-with-parent takes every process in it).
+//   space reservations, so Astro still runs), RLIMIT_FSIZE (largest file), no core dumps, a size for
+//   the /tmp tmpfs; the build step's own time limit kills the sandbox (bwrap's --die-with-parent
+//   takes every process in it).
 //
 // A process that must run as another user is started as root by bwrap (which then needs only the
 // capabilities to change uid) and enters `setpriv` before anything of the build runs. When Folio
@@ -43,6 +44,8 @@ export interface SandboxLimits {
   processes: number;
   /** Largest file a process may write (RLIMIT_FSIZE), in MiB. */
   fileSizeMb: number;
+  /** Size of the private /tmp (a tmpfs, so memory), in MiB; builds write their temp files in their build root. */
+  tmpMb: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
@@ -50,6 +53,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   // Node, Vite's and Rolldown's thread pools and Pagefind's scale with the cores.
   processes: Math.max(256, 8 * os.availableParallelism()),
   fileSizeMb: 1024,
+  tmpMb: 256,
 };
 
 export interface SandboxOptions {
@@ -120,7 +124,7 @@ export function sandboxArgv(cmd: SandboxedCommand, options: SandboxOptions): str
   const args = ['prlimit', ...rlimits, '--', options.bwrapPath];
   for (const dir of SYSTEM_DIRS) args.push('--ro-bind', dir, dir);
   // A private /tmp for everyone (sticky, like the host's), before the mounts that may lie below it.
-  args.push('--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--tmpfs', '/tmp');
+  args.push('--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--size', mib(limits.tmpMb), '--tmpfs', '/tmp');
   // bwrap creates missing mount points 0700, which an unprivileged uid could not walk through.
   const made = new Set<string>(['/', '/dev', '/proc', '/tmp', ...SYSTEM_DIRS]);
   const parents = (target: string) => {

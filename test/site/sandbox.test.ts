@@ -203,6 +203,13 @@ describe('the build sandbox', () => {
   });
 });
 
+describe('the sandbox\'s /tmp', () => {
+  it('is a tmpfs of limited size (it is memory)', async () => {
+    const run = await sandboxed(attempt(`require('node:fs').writeFileSync('/tmp/fill', Buffer.alloc(2 * 2 ** 20));`), { limits: { tmpMb: 1 } });
+    expect(run.stdout.trim()).toBe('refused ENOSPC');
+  });
+});
+
 describe('site builds in the sandbox', () => {
   const site = { 'content/index.mdx': '# Home\n\nSANDBOXED-PAGE\n', 'content/guide.md': '# Guide\n\nText.\n' };
 
@@ -255,7 +262,7 @@ describe('site builds in the sandbox', () => {
     }
   });
 
-  it('without bubblewrap: required and allowCode fail with sandbox_unavailable, auto builds without it, off does not look', async () => {
+  it('without bubblewrap: required and allowCode fail with sandbox_unavailable, auto builds without it', async () => {
     const missing = '/nonexistent/bwrap';
     expect((await sandboxAvailable({ bwrapPath: missing })).ok).toBe(false);
     for (const options of [{ sandbox: { mode: 'required' as const, bwrapPath: missing } }, { sandbox: { mode: 'off' as const, bwrapPath: missing }, allowCode: true }]) {
