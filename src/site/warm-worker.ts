@@ -129,7 +129,10 @@ export class WarmWorker implements AstroRunner {
       go: () => {
         if (settled) return;
         // A process that died since start cannot see this build's directories: the build fails.
-        if (this.process !== proc || !proc) return finish(1);
+        if (this.process !== proc || !proc) {
+          emit('[folio] error: the build worker stopped before the build began; deploy again');
+          return finish(1);
+        }
         started = proc;
         started.current = { emit, markers: 0, ok: false, finish };
         started.child.stdin!.write(`${JSON.stringify({ env })}\n`);
