@@ -55,6 +55,8 @@ interface Process {
   /** Where the lines of the build in progress go, and how it ends. */
   current?: { emit(line: string): void; markers: number; ok: boolean; finish(outcome: number | StopReason): void };
   exited: Promise<void>;
+  /** Resolves once it has exited and its work and input dirs are removed. */
+  gone?: Promise<void>;
 }
 
 const keyOf = (sandbox: SandboxOptions | undefined) => JSON.stringify(sandbox ?? null);
@@ -154,7 +156,7 @@ export class WarmWorker implements AstroRunner {
     if (!proc) return;
     proc.current?.finish('canceled');
     this.retire(proc);
-    await proc.exited;
+    await proc.gone;
   }
 
   private spawn(sandbox: SandboxOptions | undefined): Process {
@@ -198,7 +200,7 @@ export class WarmWorker implements AstroRunner {
     };
     lineReader(child.stdout!, onLine);
     lineReader(child.stderr!, onLine);
-    void proc.exited.then(async () => {
+    proc.gone = proc.exited.then(async () => {
       if (this.process === proc) this.process = undefined;
       proc.current?.finish(1); // died mid-build
       liveBuildDirs.delete(workDir);
