@@ -119,7 +119,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       void handle(req, res);
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
-    folio.deployments.start(); // queued deployments resume
+    await folio.deployments.start(); // checks the build sandbox, then queued deployments resume
     await folio.customDomains.start();
 
     return {

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { HOSTNAME } from './project-rules.ts';
+import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
 export const PLANS = ['free', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -83,6 +84,10 @@ const envSchema = z.object({
     .pipe(z.array(z.string().regex(HOSTNAME, 'must be a comma-separated list of hostnames such as api.example.com')))
     .default([]),
   FOLIO_MIN_FREE_MB: integer(0, 1_000_000).default(100),
+  // The build sandbox (README, "Build sandbox").
+  FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
+  FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
+  FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
 });
 
 export interface Config {
@@ -106,6 +111,10 @@ export interface Config {
   apiHosts: string[];
   /** Below this much free space in the data dir (MB), /healthz answers 503. */
   minFreeMb: number;
+  /** Whether builds run in the bubblewrap sandbox, which bwrap, and each build process's memory limit. */
+  sandbox: SandboxMode;
+  bwrapPath: string;
+  buildMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -143,5 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainCheckS: e.FOLIO_DOMAIN_CHECK_S,
     apiHosts: e.FOLIO_API_HOSTS,
     minFreeMb: e.FOLIO_MIN_FREE_MB,
+    sandbox: e.FOLIO_SANDBOX,
+    bwrapPath: e.FOLIO_BWRAP_PATH,
+    buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
   };
 }

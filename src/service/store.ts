@@ -69,7 +69,7 @@ export interface ProjectChanges {
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
-export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted' | 'disk_full';
+export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted' | 'disk_full' | 'sandbox_unavailable';
 
 export interface DeploymentRecord {
   id: string;

@@ -52,7 +52,9 @@ function reportError(error: unknown): void {
   const e = error as { message?: string; loc?: { file?: string; line?: number; column?: number } };
   const where = e.loc?.file ? `${e.loc.file}:${e.loc.line ?? 1}:${e.loc.column ?? 1}: ` : '';
   // Every line marked, so the parent keeps all of a multi-line message (an OpenAPI file's problems).
-  for (const line of `${where}${e.message ?? String(error)}`.split('\n')) console.error(`[folio] error: ${line}`);
+  // Stack frames (Rolldown puts them in its messages) say nothing to an author: left out.
+  const lines = `${where}${e.message ?? String(error)}`.split('\n').filter((line) => !/^\s+at /.test(line));
+  for (const line of lines) console.error(`[folio] error: ${line}`);
 }
 
 /** The variables a build may set; all of them are cleared before each warm build. */

@@ -188,7 +188,7 @@ describe('schemas per CONTRACT §6–8 and spec 2.1', () => {
     expect(Object.keys(deployment.properties).sort()).toEqual([
       'commit_sha', 'created_at', 'error', 'finished_at', 'id', 'page_count', 'project_id', 'source_branch', 'started_at', 'status', 'trigger', 'url',
     ]);
-    expect(schema('DeploymentError').properties.code.enum).toEqual(['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted', 'disk_full']);
+    expect(schema('DeploymentError').properties.code.enum).toEqual(['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted', 'disk_full', 'sandbox_unavailable']);
     expect(schema('Error').required).toEqual(['error', 'message']);
     expect(schema('Error').properties.error.enum).toEqual(ERROR_CODES);
     for (const list of ['ProjectList', 'PageList', 'DeploymentList']) {

@@ -2,31 +2,27 @@
 // step alone, without the check that normally runs before it, still refuses untrusted content.
 // Each case is one of the parser differences a security review used to get code and script past a
 // check that read pages with another parser.
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite, coldAstro, workerEnv } from '../../src/site/build.ts';
-import { projectDir } from '../../src/site/settings.ts';
+import { buildOutDir, buildSite, coldAstro } from '../../src/site/build.ts';
 import { listFiles, makeContentRoot } from './helpers.ts';
 
 /** Runs only the Astro step of a build (no check before it) on `files`; returns its exit and log. */
 async function astroOnly(files: Record<string, string>, allowCode = false) {
   const root = makeContentRoot(files);
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
-  const buildRoot = path.join(projectDir, '.folio-builds', randomUUID());
-  fs.mkdirSync(path.join(buildRoot, 'tmp'), { recursive: true });
   const log: string[] = [];
   const limits = { timeoutMs: 180_000, signal: new AbortController().signal, dispose: () => undefined };
+  const child = await coldAstro.start({ contentRoot: root, allowCode }, limits, (line) => log.push(line));
   try {
-    const child = coldAstro.start(buildRoot, workerEnv(buildRoot, root, out, undefined, allowCode), limits, (line) => log.push(line));
     child.go();
     const outcome = await child.done;
-    const html = listFiles(out).filter((f) => f.endsWith('.html')).map((f) => fs.readFileSync(path.join(out, f), 'utf8')).join('\n');
+    const out = buildOutDir(child.buildRoot);
+    const html = fs.existsSync(out) ? listFiles(out).filter((f) => f.endsWith('.html')).map((f) => fs.readFileSync(path.join(out, f), 'utf8')).join('\n') : '';
     return { outcome, errors: log.filter((l) => l.startsWith('[folio] error: ')).map((l) => l.slice('[folio] error: '.length)), html };
   } finally {
-    fs.rmSync(buildRoot, { recursive: true, force: true });
+    await child.cleanup();
   }
 }
 

@@ -1,6 +1,7 @@
 // The build queue: the store's `queued` deployments are the queue (so it survives a restart);
 // FOLIO_BUILD_CONCURRENCY slots run them oldest first, never two of one project at a time. Each
-// slot has its own warm build worker.
+// slot has its own warm build worker, started in the build sandbox (FOLIO_SANDBOX).
+import type { BuildSandbox } from '../../site/build.ts';
 import { WarmWorker } from '../../site/warm-worker.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 import type { StopCause } from './runner.ts';
@@ -24,9 +25,9 @@ export interface BuildQueue {
   close(): Promise<void>;
 }
 
-export function createBuildQueue(store: Store, concurrency: number, run: RunDeployment): BuildQueue {
+export function createBuildQueue(store: Store, concurrency: number, sandbox: BuildSandbox, run: RunDeployment): BuildQueue {
   const running = new Map<string, Running>();
-  const idleWorkers = Array.from({ length: concurrency }, () => new WarmWorker());
+  const idleWorkers = Array.from({ length: concurrency }, () => new WarmWorker({ sandbox }));
   const allWorkers = [...idleWorkers];
   let closed = false;
   let kicking = false;

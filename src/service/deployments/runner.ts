@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import { isDomainError, isOutOfSpace } from '../errors.ts';
 import { buildDir, contentRootDir, deploymentLogFile, gitDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store } from '../store.ts';
+import { buildSandbox } from './build-sandbox.ts';
 import { openDeploymentLog, type DeploymentLog } from './log.ts';
 import { KEPT_BUILDS, publishBuild, pruneBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
@@ -57,6 +58,7 @@ async function untilStored(write: () => Promise<void>, signal: AbortSignal): Pro
 }
 
 const BUILD_ERRORS: Record<string, DeploymentErrorCode> = {
+  sandbox_unavailable: 'sandbox_unavailable',
   content_invalid: 'build_failed',
   build_failed: 'build_failed',
   no_pages: 'no_pages',
@@ -69,12 +71,10 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   const projectId = queued.project_id;
   const snapshot = snapshotDir(config.dataDir, projectId, queued.id);
   const output = buildDir(config.dataDir, projectId, queued.id);
-  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), [
-    { path: `${snapshot}/`, as: '' },
-    { path: snapshot, as: '.' },
-    { path: config.dataDir, as: '…' },
-    { path: projectDir, as: '…' },
-  ]);
+  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), {
+    contentRoots: [snapshot],
+    hidden: [config.dataDir, projectDir],
+  });
   try {
     const project = await store.getProject(projectId);
     if (!project) return;
@@ -176,6 +176,8 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
       log.line(`build: ${line}`);
     },
     astro,
+    sandbox: buildSandbox(config),
+    hiddenDirs: [config.dataDir],
   });
   if (!result.ok) {
     const error = result.error!;
@@ -183,7 +185,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     if (ranOutOfSpace || NO_SPACE.test(error.message)) throw new DeploymentFailure('disk_full', DISK_FULL_MESSAGE);
     const code = BUILD_ERRORS[error.code] ?? 'build_failed';
     const message = code === 'no_pages' ? 'the content root has no pages: add .md or .mdx files under content/' : error.message;
-    throw new DeploymentFailure(code, message.replaceAll(`${snapshot}/`, ''));
+    throw new DeploymentFailure(code, message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
   await publishBuild(config.dataDir, project.id, deploymentId);

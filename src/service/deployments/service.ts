@@ -8,6 +8,7 @@ import { buildDir, deploymentLogFile, snapshotDir } from '../project-files.ts';
 import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
 import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
 import { readDeploymentLog } from './log.ts';
+import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { createBuildQueue, type BuildQueue } from './queue.ts';
 import { isLive } from './publish.ts';
 import { recordFailure, recordSuccess, runDeployment } from './runner.ts';
@@ -33,7 +34,7 @@ export interface DeploymentsService {
   /** Calls `listener` after a project's live site was switched (a publish) or removed (a delete). */
   onLiveChange(listener: (projectId: string) => void): void;
   /** Starts the queue: queued deployments run (after recoverDeployments). */
-  start(): void;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -120,8 +121,9 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       liveListeners.push(listener);
     },
 
-    start() {
-      queue = createBuildQueue(store, config.buildConcurrency, (deployment, worker, signal) =>
+    async start() {
+      await checkSandboxAtStart(config);
+      queue = createBuildQueue(store, config.buildConcurrency, buildSandbox(config), (deployment, worker, signal) =>
         runDeployment(runContext, deployment, worker, signal));
       queue.kick();
     },
