@@ -2,6 +2,7 @@
 // that markup slipping past the content check (an `onerror` attribute, a `<script>`) cannot run
 // script on a reader's page. Folio's own pages need no inline script: the site's scripts are
 // files under /_astro/ (src/site/astro-config.ts keeps them out of the HTML).
+// Why each directive: docs/decisions.md#untrusted-content.
 import { EMBED_ORIGINS } from '../site/embeds.ts';
 
 export interface SitePolicyOptions {

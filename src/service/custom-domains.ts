@@ -2,13 +2,14 @@
 // token Folio chose for that project and domain. A domain is served only while verified. Every
 // domain is looked up every FOLIO_DOMAIN_CHECK_S seconds; a newly set one also at once and then
 // every few seconds for a few minutes (its owner is adding the record now); any on demand.
+// The rules and their reasons: docs/decisions.md#projects.
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Config } from './config.ts';
 import { isDomainError } from './errors.ts';
 import type { CustomDomainStatus, ProjectRecord, Store } from './store.ts';
 
-export const VERIFY_LABEL = '_folio-verify';
+const VERIFY_LABEL = '_folio-verify';
 const VALUE_PREFIX = 'folio-verify=';
 
 /** The DNS record a project's owner creates to prove the domain is theirs. */
@@ -36,8 +37,8 @@ const ABSENT_CODES = new Set(['ENOTFOUND', 'ENODATA']);
 /** How many domains a periodic round looks up at the same time. */
 const ROUND_CONCURRENCY = 4;
 /** After a domain is set, it is looked up this often for this long, until verified. */
-export const FOLLOW_UP_EVERY_S = 5;
-export const FOLLOW_UP_FOR_S = 300;
+const FOLLOW_UP_EVERY_S = 5;
+const FOLLOW_UP_FOR_S = 300;
 
 export interface DomainVerifier {
   /** Gives domains stored before verification existed a token, then starts the periodic checks. */
@@ -51,7 +52,7 @@ export interface DomainVerifier {
 }
 
 /** The status a definite answer leads to: found is verified; not found keeps a domain never verified pending. */
-export function nextStatus(current: CustomDomainStatus | undefined, lookup: 'found' | 'absent'): CustomDomainStatus {
+function nextStatus(current: CustomDomainStatus | undefined, lookup: 'found' | 'absent'): CustomDomainStatus {
   if (lookup === 'found') return 'verified';
   return current === 'verified' || current === 'failed' ? 'failed' : 'pending';
 }
