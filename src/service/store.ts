@@ -1,7 +1,7 @@
 // The store: every record of the service, behind one small interface (the future PostgreSQL seam).
 // The embedded implementation keeps everything in memory with indexes and persists the whole
 // state to one lowdb JSON file with group commit.
-import { constants, readFileSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { access, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
@@ -250,9 +250,15 @@ export async function openStore(dataDir: string): Promise<Store> {
   }
   const backups = new StoreBackups(dataDir);
   await backups.opened(text);
-  file.onWritten = (written) => backups.written(written);
+  // The text last written whole: what the store goes back to after a failed write.
+  let durable = text;
+  file.onWritten = (written) => {
+    durable = written;
+    backups.written(written);
+  };
+  const durableData = () => (durable === undefined ? emptyData() : parseStore(file.file, durable));
   const db = new Low<StoreData>(file, data);
-  return new JsonFileStore(db, file, shards.projects, shards.deployments, backups);
+  return new JsonFileStore(db, file, shards.projects, shards.deployments, backups, durableData);
 }
 
 class JsonFileStore implements Store {
@@ -280,13 +286,23 @@ class JsonFileStore implements Store {
   private lazyTimer: NodeJS.Timeout;
 
   private backups: StoreBackups;
+  /** The data as last written whole to the file. */
+  private durableData: () => StoreData;
 
-  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>, projectShards: RecordShards, deploymentShards: RecordShards, backups: StoreBackups) {
+  constructor(
+    db: Low<StoreData>,
+    file: DurableJsonFile<StoreData>,
+    projectShards: RecordShards,
+    deploymentShards: RecordShards,
+    backups: StoreBackups,
+    durableData: () => StoreData,
+  ) {
     this.db = db;
     this.file = file;
     this.projectShards = projectShards;
     this.deploymentShards = deploymentShards;
     this.backups = backups;
+    this.durableData = durableData;
     this.index();
     this.lazyTimer = setInterval(() => {
       if (this.keysTouched) this.commit().catch(() => {});
@@ -314,17 +330,12 @@ class JsonFileStore implements Store {
   }
 
   /**
-   * After a failed write, memory is ahead of the disk: it goes back to what the file holds, so a
-   * change whose caller was told it failed never appears later (synchronous: no change can slip
-   * in meanwhile). When even the file cannot be read, memory stays as it is.
+   * After a failed write, memory is ahead of the disk: it goes back to what the file holds (the
+   * text last written whole), so a change whose caller was told it failed never appears later.
+   * Synchronous: no change can slip in meanwhile.
    */
   private returnToDisk(): void {
-    try {
-      this.db.data = parseStore(this.file.file, readFileSync(this.file.file, 'utf8'));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return;
-      this.db.data = emptyData();
-    }
+    this.db.data = this.durableData();
     this.index();
   }
 

@@ -1,5 +1,5 @@
 // HTTP conventions, authentication and scopes over HTTP against the real server (CONTRACT §3, §4).
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -218,16 +218,21 @@ describe('request bodies (400, 413, 415)', () => {
 
 describe('server errors (500)', () => {
   it('answers internal_error without a stack trace when the store cannot be written, and recovers', async () => {
-    // A directory where the store's temporary file goes makes the next file write fail.
-    const blocker = path.join(server.dataDir, '.folio.json.tmp');
-    await mkdir(blocker);
+    // A non-empty directory in the store file's place makes the next file write (its rename) fail.
+    const file = path.join(server.dataDir, 'folio.json');
+    await rename(file, `${file}.away`);
+    await mkdir(file);
+    await writeFile(path.join(file, 'blocker'), '');
     try {
       const res = await api('POST', '/v1/projects', { body: { name: 'Unlucky', slug: uniqueSlug('err') } });
       expectError(res, 500, 'internal_error');
       expect(res.text).not.toContain('EISDIR');
     } finally {
-      await rm(blocker, { recursive: true });
+      await rm(file, { recursive: true });
+      await rename(`${file}.away`, file);
     }
+    // The refused change was undone: it does not go out with the next write.
+    expect((await api('GET', '/v1/projects?limit=100')).body.data.map((p: { name: string }) => p.name)).not.toContain('Unlucky');
     expect((await api('POST', '/v1/projects', { body: { name: 'Lucky', slug: uniqueSlug('ok') } })).status).toBe(201);
   });
 });
@@ -245,7 +250,7 @@ describe('public endpoints', () => {
     try {
       const res = await request(server.url, 'GET', '/healthz');
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ status: 'unavailable' });
+      expect(res.body).toEqual({ status: 'unavailable', reason: 'the store file is not readable' });
     } finally {
       await rename(`${file}.away`, file);
     }
