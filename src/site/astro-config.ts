@@ -9,8 +9,10 @@ import { siteSettings, siteSrcDir } from './settings.ts';
 import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 
-export function roleConfig(): AstroUserConfig {
+export async function roleConfig(): Promise<AstroUserConfig> {
   const settings = siteSettings();
+  // Only a build with code loads React and the code plugins (code/integration.ts).
+  const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
   return {
     root: settings.buildRoot,
     srcDir: siteSrcDir,
@@ -31,7 +33,7 @@ export function roleConfig(): AstroUserConfig {
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables' },
     },
-    integrations: [mdx({ optimize: true }), folioSite(settings)],
+    integrations: [...code, mdx({ optimize: true }), folioSite(settings)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

@@ -19,7 +19,7 @@ export const DONE_MARKER = '@@folio-build-done@@';
 /** Builds the site described by the FOLIO_* environment (build.ts then indexes it for search). */
 export async function runSiteBuild(): Promise<void> {
   // The config is computed here from this build's environment, never loaded from a cached module.
-  await build({ ...roleConfig(), configFile: false, mode: 'production', force: true });
+  await build({ ...(await roleConfig()), configFile: false, mode: 'production', force: true });
 }
 
 /** Resolves true when the parent writes "go" on stdin (the content passed its checks), false on EOF. */

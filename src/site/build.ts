@@ -22,6 +22,12 @@ export interface BuildSiteOptions {
   onLog?: (line: string) => void;
   /** Runs the Astro step; default: a fresh child process per build (a warm worker is faster). */
   astro?: AstroRunner;
+  /**
+   * The project's content may hold code (imports of .js/.jsx/.ts/.tsx files in the content root,
+   * `export const` components, expressions; React components rendered and hydrated). Such a build
+   * always runs in a fresh process of its own, never in a shared warm worker.
+   */
+  allowCode?: boolean;
 }
 
 /** Runs the Astro step of one build in some process, given that build's whole environment. */
@@ -87,12 +93,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const buildRoot = path.join(BUILDS_DIR, randomUUID());
   await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
   const limits = buildLimits(options);
-  const env = workerEnv(buildRoot, contentRoot, outDir, options.siteUrl);
+  const allowCode = options.allowCode === true;
+  const env = workerEnv(buildRoot, contentRoot, outDir, options.siteUrl, allowCode);
   // The worker loads Astro while the content is checked here; it reads no content before "go".
-  const worker = (options.astro ?? coldAstro).start(buildRoot, env, limits, emit);
+  const worker = (allowCode ? coldAstro : (options.astro ?? coldAstro)).start(buildRoot, env, limits, emit);
   try {
-    emit(`checking content in ${contentRoot}`);
-    const report = await checkContentRoot(contentRoot);
+    emit(`checking content in ${contentRoot}${allowCode ? ' (code allowed)' : ''}`);
+    const report = await checkContentRoot(contentRoot, { allowCode });
     if (report.problems.length) {
       worker.cancel();
       await worker.done;
@@ -160,7 +167,7 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
 }
 
 /** The child's whole environment: the build inputs and nothing of the parent's secrets. */
-export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string): NodeJS.ProcessEnv {
+export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, allowCode = false): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: path.join(buildRoot, 'tmp'),
@@ -173,6 +180,7 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
     FOLIO_BUILD_ROOT: buildRoot,
   };
   if (siteUrl) env.FOLIO_SITE_URL = siteUrl;
+  if (allowCode) env.FOLIO_SITE_ALLOW_CODE = '1';
   return env;
 }
 

@@ -13,6 +13,7 @@ import type { Node as EstreeNode, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
+import { pageImportProblem } from '../code/imports.ts';
 import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
@@ -30,6 +31,12 @@ export interface CheckOptions {
   format?: 'md' | 'mdx';
   /** False when `text` is a body stored after a frontmatter block: none is read from it. */
   frontmatter?: boolean;
+  /**
+   * The project has code enabled: imports of code and content files inside the content root,
+   * `export const`, expressions and components that are not Folio's are allowed; every other rule
+   * stays.
+   */
+  allowCode?: boolean;
 }
 
 /** A `<Snippet file="…">` without children: the snippet it needs at build time. */
@@ -65,6 +72,8 @@ const mdParser = unified().use(remarkParse);
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
+/** How an author whose page holds code gets it built. */
+export const ENABLE_CODE = 'to build pages with code, enable it for the project (allow_code: true; npm run build:site -- <root> <out> --allow-code)';
 
 interface MdNode {
   type: string;
@@ -110,15 +119,16 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
   const visit = (node: MdNode) => {
     switch (node.type) {
       case 'mdxjsEsm':
-        report(node, `import and export are not allowed in Folio content (they would run code at build time): ${shorten(String(node.value ?? '').split('\n')[0] ?? '')}`);
+        if (options.allowCode) checkCodeImports(node, options.file, report);
+        else report(node, `import and export are not allowed in Folio content (they would run code at build time): ${shorten(String(node.value ?? '').split('\n')[0] ?? '')}; ${ENABLE_CODE}`);
         return;
       case 'mdxFlowExpression':
       case 'mdxTextExpression':
-        checkExpression(node, options.kind, result, report);
+        if (!options.allowCode) checkExpression(node, options.kind, result, report);
         return;
       case 'mdxJsxFlowElement':
       case 'mdxJsxTextElement':
-        checkElement(node, options.kind, result, report);
+        checkElement(node, options, result, report);
         break;
       case 'image':
         checkImageFile(node, report);
@@ -219,17 +229,37 @@ function checkExpression(node: MdNode, kind: CheckOptions['kind'], result: Conte
   }
   const statement = program.body[0];
   if (program.body.length === 1 && statement?.type === 'ExpressionStatement' && isLiteral(statement.expression)) return;
-  report(node, `expression {${shorten(source)}} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces${kind === 'snippet' ? ', and {name} placeholders in snippets' : ''}`);
+  report(node, `expression {${shorten(source)}} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces${kind === 'snippet' ? ', and {name} placeholders in snippets' : ''}; ${ENABLE_CODE}`);
+}
+
+/** With code enabled, ESM may import only files inside the content root (and React); no re-exports from elsewhere. */
+function checkCodeImports(node: MdNode, file: string, report: Report) {
+  for (const statement of node.data?.estree?.body ?? []) {
+    const source = 'source' in statement && statement.source ? String(statement.source.value) : undefined;
+    if (source !== undefined) {
+      const problem = pageImportProblem(source, file);
+      if (problem) report(positionOf(node, statement), problem);
+    } else if (statement.type === 'ExportDefaultDeclaration') {
+      report(positionOf(node, statement), 'export default is not allowed: it would replace the page\'s layout');
+    }
+  }
+}
+
+/** Where an ESM statement starts, for a problem's line and column. */
+function positionOf(node: MdNode, statement: { loc?: { start: { line: number; column: number } } | null }): { position?: MdNode['position'] } {
+  const start = statement.loc?.start;
+  return start ? { position: { start: { line: start.line, column: start.column + 1 } } } : node;
 }
 
 /** An attribute value not known before rendering: a snippet placeholder, or an expression already reported. */
 const NOT_LITERAL = Symbol('not literal');
 
-function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentAnalysis, report: Report) {
+function checkElement(node: MdNode, options: CheckOptions, result: ContentAnalysis, report: Report) {
+  const { kind, allowCode } = options;
   const name = node.name;
   if (!name) return; // fragment <>…</>
   const isComponent = /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
-  if (isComponent && !(COMPONENT_NAMES as readonly string[]).includes(name)) {
+  if (isComponent && !(COMPONENT_NAMES as readonly string[]).includes(name) && !allowCode) {
     report(node, `unknown component <${name}>; ${AVAILABLE}`);
     return;
   }
@@ -239,7 +269,7 @@ function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentA
   const attrs = new Map<string, unknown>();
   for (const attr of node.attributes ?? []) {
     if (attr.type === 'mdxJsxExpressionAttribute') {
-      report(attr.position ? attr : node, `spread attributes are not allowed on <${name}> (only literal values)`);
+      if (!allowCode) report(attr.position ? attr : node, `spread attributes are not allowed on <${name}> (only literal values)`);
       continue;
     }
     const attrName = attr.name ?? '';
@@ -267,7 +297,7 @@ function checkElement(node: MdNode, kind: CheckOptions['kind'], result: ContentA
       if (!result.placeholders.includes(placeholder)) result.placeholders.push(placeholder);
       attrs.set(attrName, NOT_LITERAL);
     } else {
-      report(attr.position ? attr : node, `attribute ${attrName}={${shorten(value.value)}} on <${name}> is not allowed: only literal values`);
+      if (!allowCode) report(attr.position ? attr : node, `attribute ${attrName}={${shorten(value.value)}} on <${name}> is not allowed: only literal values`);
       attrs.set(attrName, NOT_LITERAL);
     }
   }

@@ -20,7 +20,12 @@ const CONTENT_FILE = /\.(md|mdx)$/;
 export const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
 const SITE_FILES = ['docs.json'];
 
-export async function checkContentRoot(root: string): Promise<ContentRootReport> {
+export interface CheckRootOptions {
+  /** The project has code enabled (see CheckOptions.allowCode). */
+  allowCode?: boolean;
+}
+
+export async function checkContentRoot(root: string, options: CheckRootOptions = {}): Promise<ContentRootReport> {
   const problems: Problem[] = [];
   const files: string[] = [];
   for (const dir of SITE_DIRS) {
@@ -55,7 +60,7 @@ export async function checkContentRoot(root: string): Promise<ContentRootReport>
   const texts = await readAll(root, [...pages, ...snippetFiles]);
   for (const [file, text] of texts) {
     const kind = file.startsWith('content/') ? 'page' : 'snippet';
-    const analysis = analyzeContent(text, { file, kind });
+    const analysis = analyzeContent(text, { file, kind, allowCode: options.allowCode });
     problems.push(...analysis.problems);
     calls.set(file, analysis.snippetCalls);
     problems.push(...checkSnippetCalls(file, analysis.snippetCalls, known));

@@ -1,0 +1,156 @@
+// How a page of a project with code becomes something Astro renders the way Mintlify does (React):
+//
+// - `export const Counter = () => …` in an MDX page would be compiled with Astro's JSX runtime,
+//   where React hooks cannot run. The page's export declarations (with the page's imports of code
+//   files and of react, which they may use) are moved to a companion module, `<page>.mdx` +
+//   COMPANION_SUFFIX, compiled as React JSX; the page imports them back from it.
+// - Mintlify authors never write `client:` directives: every element whose component comes from a
+//   code file (.js/.jsx/.ts/.tsx) or from the page's own export declarations is given
+//   `client:load`, so it is rendered to HTML at build time and hydrated as soon as the page loads.
+// - `/`-rooted import paths (`/snippets/x.jsx`) mean the content root, as in Mintlify: they are made
+//   absolute paths inside the content root, so Astro's hydration metadata names the real file.
+//
+// Positions come from remark's MDX parser; the rewrite keeps every line where it was, so build errors
+// still point at the author's lines.
+import path from 'node:path';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+import remarkGfm from 'remark-gfm';
+import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
+import type { Program, Pattern } from 'estree';
+import { CODE_FILE, REACT_PACKAGES, importTarget } from './imports.ts';
+
+/** Appended to a page's absolute path to name its companion module of React components. */
+export const COMPANION_SUFFIX = '.folio-components.jsx';
+
+const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMdx);
+
+interface Node {
+  type: string;
+  name?: string | null;
+  children?: Node[];
+  attributes?: Array<{ type: string; name?: string }>;
+  data?: { estree?: Program | null };
+  position?: { start: { offset?: number }; end: { offset?: number } };
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface PageCode {
+  /** The page as the MDX compiler should read it. */
+  page: string;
+  /** The companion module's source, when the page declares exports. */
+  companion?: string;
+}
+
+/**
+ * Rewrites one MDX page (`file`, its absolute path inside `contentRoot`) for a build with code.
+ * Returns the page unchanged when it holds no code.
+ */
+export function pageCode(text: string, file: string, contentRoot: string): PageCode {
+  const relFile = path.relative(contentRoot, file).split(path.sep).join('/');
+  // Frontmatter blanked out with spaces, so offsets are offsets in `text`.
+  const body = parseFrontmatter(text, { frontmatter: 'empty-with-spaces' }).content;
+  const tree = parser.parse(body) as Node;
+  const edits: Edit[] = [];
+  const codeNames = new Set<string>();
+  const companionImports: string[] = [];
+  const declarations: string[] = [];
+  const declared: string[] = [];
+  let firstDeclaration: Edit | undefined;
+
+  for (const node of tree.children ?? []) {
+    if (node.type !== 'mdxjsEsm') continue;
+    for (const statement of node.data?.estree?.body ?? []) {
+      const { start, end } = statement as unknown as { start: number; end: number };
+      if (statement.type === 'ImportDeclaration') {
+        const specifier = String(statement.source.value);
+        const source = statement.source as unknown as { start: number; end: number };
+        const target = importTarget(specifier, relFile);
+        let written = specifier;
+        if (target && specifier.startsWith('/')) {
+          written = path.join(contentRoot, target);
+          edits.push({ start: source.start, end: source.end, text: JSON.stringify(written) });
+        }
+        const isCode = REACT_PACKAGES.has(specifier) || (target !== undefined && CODE_FILE.test(target));
+        if (!isCode) continue;
+        for (const s of statement.specifiers) codeNames.add(s.local.name);
+        // The companion sits beside the page: relative paths mean the same file from there.
+        companionImports.push(text.slice(start, source.start) + JSON.stringify(written) + text.slice(source.end, end));
+      } else if (statement.type === 'ExportNamedDeclaration' && statement.declaration) {
+        const names = declaredNames(statement.declaration);
+        if (!names.length) continue;
+        names.forEach((n) => codeNames.add(n));
+        declared.push(...names);
+        declarations.push(text.slice(start, end));
+        const edit = { start, end, text: blank(text.slice(start, end)) };
+        firstDeclaration ??= edit;
+        edits.push(edit);
+      }
+    }
+  }
+
+  let companion: string | undefined;
+  if (firstDeclaration) {
+    const line = `import { ${declared.join(', ')} } from ${JSON.stringify(file + COMPANION_SUFFIX)};`;
+    // On the first declaration's first line; the lines it spanned stay (blank).
+    firstDeclaration.text = line + firstDeclaration.text.slice(firstDeclaration.text.indexOf('\n') < 0 ? firstDeclaration.text.length : firstDeclaration.text.indexOf('\n'));
+    companion = [...companionImports, ...declarations].join('\n') + '\n';
+  }
+
+  if (codeNames.size) {
+    const visit = (node: Node) => {
+      if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name) {
+        const root = node.name.split('.')[0] ?? '';
+        const hasClient = node.attributes?.some((a) => a.name?.startsWith('client:'));
+        const at = node.position?.start.offset;
+        if (codeNames.has(root) && !hasClient && at !== undefined) {
+          const nameEnd = text.indexOf(node.name, at) + node.name.length;
+          edits.push({ start: nameEnd, end: nameEnd, text: ' client:load' });
+        }
+      }
+      for (const child of node.children ?? []) visit(child);
+    };
+    visit(tree);
+  }
+
+  edits.sort((a, b) => b.start - a.start);
+  let page = text;
+  for (const edit of edits) page = page.slice(0, edit.start) + edit.text + page.slice(edit.end);
+  return { page, companion };
+}
+
+/** Spaces for every character but line breaks, so what follows keeps its line and column. */
+function blank(s: string): string {
+  return s.replace(/[^\n]/g, ' ');
+}
+
+type Declaration = NonNullable<Extract<Program['body'][number], { type: 'ExportNamedDeclaration' }>['declaration']>;
+
+function declaredNames(declaration: Declaration): string[] {
+  if (declaration.type === 'VariableDeclaration') return declaration.declarations.flatMap((d) => patternNames(d.id));
+  return declaration.id ? [declaration.id.name] : [];
+}
+
+/** The names a declaration's pattern binds (`const { a, b: [c] } = …` binds a and c). */
+export function patternNames(pattern: Pattern): string[] {
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((p) => patternNames(p.type === 'RestElement' ? p.argument : p.value));
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((e) => (e ? patternNames(e) : []));
+    case 'RestElement':
+      return patternNames(pattern.argument);
+    case 'AssignmentPattern':
+      return patternNames(pattern.left);
+    default:
+      return [];
+  }
+}
