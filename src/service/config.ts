@@ -58,6 +58,8 @@ const envSchema = z.object({
   // Extensions (README): how project URLs are written when Folio sits behind a proxy.
   FOLIO_PUBLIC_SCHEME: z.enum(['http', 'https'], 'must be http or https').default('http'),
   FOLIO_PUBLIC_PORT: integer(1, 65535).optional(),
+  // Whether projects may enable code (allow_code); false keeps every build free of tenant code.
+  FOLIO_ALLOW_CODE: z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true').default(true),
 });
 
 export interface Config {
@@ -73,6 +75,8 @@ export interface Config {
   /** Scheme and port used in project URLs (`url` field); no publicPort means the listening port. */
   publicScheme: 'http' | 'https';
   publicPort?: number;
+  /** Projects may enable code (`allow_code`); when false, no build runs tenant code. */
+  allowCode: boolean;
 }
 
 export class ConfigError extends Error {
@@ -106,5 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.FOLIO_RATE_LIMITS,
     publicScheme: e.FOLIO_PUBLIC_SCHEME,
     publicPort: e.FOLIO_PUBLIC_PORT,
+    allowCode: e.FOLIO_ALLOW_CODE,
   };
 }

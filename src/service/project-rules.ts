@@ -88,12 +88,15 @@ export const customDomain = text('custom_domain')
     if (problem) ctx.addIssue({ code: 'custom', message: `custom_domain ${problem}` });
   });
 
+export const allowCode = z.boolean({ error: typeError('allow_code', 'true or false') });
+
 export const createProjectBody = z.strictObject({
   name: projectName,
   slug: projectSlug,
   source_repo: sourceRepo.optional(),
   source_branch: sourceBranch.optional(),
   custom_domain: customDomain.optional(),
+  allow_code: allowCode.optional(),
 });
 
 const immutable = (field: string) =>
@@ -104,6 +107,7 @@ export const updateProjectBody = z.strictObject({
   source_repo: sourceRepo.nullable().optional(),
   source_branch: sourceBranch.nullable().optional(),
   custom_domain: customDomain.nullable().optional(),
+  allow_code: allowCode.optional(),
   id: immutable('id'),
   slug: immutable('slug'),
   status: immutable('status'),

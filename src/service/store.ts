@@ -45,6 +45,8 @@ export interface ProjectRecord {
   source_branch?: string;
   custom_domain?: string;
   last_deploy_at?: string;
+  /** The project's content may hold code (absent means false). */
+  allow_code?: boolean;
 }
 
 /** Fields a project update may set; `null` removes an optional field. */
@@ -55,6 +57,7 @@ export interface ProjectChanges {
   source_branch?: string | null;
   custom_domain?: string | null;
   last_deploy_at?: string | null;
+  allow_code?: boolean;
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';

@@ -7,6 +7,7 @@ import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/bu
 import { projectDir } from '../../site/settings.ts';
 import type { Config } from '../config.ts';
 import { isDomainError } from '../errors.ts';
+import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, deploymentLogFile, gitDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store } from '../store.ts';
 import { openDeploymentLog, type DeploymentLog } from './log.ts';
@@ -147,6 +148,8 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     signal,
     onLog: (line) => log.line(`build: ${line}`),
     astro,
+    // Read when the build starts: a PATCH of allow_code applies to the next deployment.
+    allowCode: codeAllowed((await store.getProject(project.id)) ?? project, config),
   });
   if (!result.ok) {
     const error = result.error!;

@@ -19,9 +19,9 @@ async function snippetKeys(root: string): Promise<Set<string>> {
  * will hold a frontmatter block before it). Problems are reported as the
  * build reports them, with the field name in place of the file: `content:3:5: unknown component…`.
  */
-export async function checkPageContent(content: string, format: 'md' | 'mdx', root: string, afterFrontmatter: boolean): Promise<void> {
+export async function checkPageContent(content: string, format: 'md' | 'mdx', root: string, afterFrontmatter: boolean, allowCode = false): Promise<void> {
   // Stored after a frontmatter block, the content is all body: nothing in it is read as frontmatter.
-  const analysis = analyzeContent(content, { file: 'content', kind: 'page', format, frontmatter: !afterFrontmatter });
+  const analysis = analyzeContent(content, { file: 'content', kind: 'page', format, frontmatter: !afterFrontmatter, allowCode });
   const problems = [...analysis.problems];
   if (analysis.snippetCalls.length > 0) problems.push(...checkSnippetCalls('content', analysis.snippetCalls, await snippetKeys(root)));
   if (problems.length === 0) return;

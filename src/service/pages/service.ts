@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { DomainError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
-import type { Project, ProjectsService } from '../projects.ts';
+import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './catalog.ts';
 import { checkPageContent } from './content-check.ts';
 import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, summaryOf, writeFileAtomic, type ParsedPage } from './files.ts';
@@ -165,7 +165,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   async function create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page> {
     const project = await writable(orgId, projectId);
     const contentDir = contentOf(project.id);
-    await checkPageContent(input.content, 'mdx', rootOf(project.id), true); // title makes a frontmatter block
+    await checkPageContent(input.content, 'mdx', rootOf(project.id), true, codeAllowed(project, config)); // title makes a frontmatter block
     // One create at a time per project: the page limit and the address checks stay exact.
     return locks.run(`create:${project.id}`, async () => {
       const count = (await catalog.list(contentDir)).length;
@@ -204,7 +204,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         : (page.yaml ?? '').replace(/^\r?\n/, '');
       const content = input.content ?? page.body;
       const text = pageFileText(yaml, content);
-      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content);
+      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content, codeAllowed(project, config));
       await writeFileAtomic(page.abs, text, false);
       return written(project, page.file, parsePage(text, pagePath), content);
     });
