@@ -1,0 +1,49 @@
+// A content root of a project with code (allow_code): a page that imports a React counter from a
+// .jsx snippet (with useState, used without an import, as Mintlify authors write it), a component
+// from a relative .jsx file, and defines an `export const` component; plus a plain Markdown page.
+export const CODE_PAGE = `---
+title: Widgets
+---
+
+import Tally from '/snippets/tally.jsx';
+import { Greeting } from './greeting.jsx';
+
+export const Shelf = ({ items }) => {
+  const [first] = useState(items[0]);
+  return <ul className="shelf">{items.map((item) => <li key={item}>{item === first ? \`\${item} (first)\` : item}</li>)}</ul>;
+};
+
+Counting presses of a button:
+
+<Tally start={3} />
+
+<Shelf items={["quill", "ink", "vellum"]} />
+
+<Greeting name="Ada" />
+
+<Callout kind="tip">The built-in components still work beside React ones.</Callout>
+`;
+
+export const CODE_ROOT: Record<string, string> = {
+  'content/index.mdx': CODE_PAGE,
+  'content/greeting.jsx': `import { useMemo } from 'react';
+
+export const Greeting = ({ name }) => {
+  const text = useMemo(() => \`Good morning, \${name}.\`, [name]);
+  return <p className="greeting">{text}</p>;
+};
+`,
+  'snippets/tally.jsx': `export default function Tally({ start = 0 }) {
+  const [count, setCount] = useState(start);
+  return (
+    <button type="button" className="tally" onClick={() => setCount(count + 1)}>
+      Pressed {count} times
+    </button>
+  );
+}
+`,
+  'content/plain.md': '# Plain page\n\nNo code here, **just Markdown**.\n',
+};
+
+/** Where the checker stops the page of CODE_ROOT when code is not enabled: its first import. */
+export const FIRST_CODE_LINE = 'content/index.mdx:5:1';
