@@ -73,6 +73,21 @@ describe('allow_code', () => {
     expect(articleOf((await getWithHost(server.url, '/', `${slug}.localhost`)).text)).toContain('Good morning, Ada.');
   });
 
+  it('lets pages written through the API hold code only while the project allows it', async () => {
+    const slug = uniqueSlug('api');
+    const project = (await api('POST', '/v1/projects', { body: { name: 'Api', slug, allow_code: true } })).body;
+    const content = 'export const Hello = ({ who }) => <strong className="hello">Hello, {who}!</strong>;\n\n<Hello who="reader" />\n';
+    const written = await api('POST', `/v1/projects/${project.id}/pages`, { body: { path: 'index', title: 'Home', content } });
+    expect(written.status).toBe(201);
+    expect((await deploy(api, project.id)).status).toBe('succeeded');
+    expect(articleOf((await getWithHost(server.url, '/', `${slug}.localhost`)).text)).toMatch(/<strong class="hello">Hello, <!-- -->reader<!-- -->!<\/strong>/);
+
+    await api('PATCH', `/v1/projects/${project.id}`, { body: { allow_code: false } });
+    const refused = await api('POST', `/v1/projects/${project.id}/pages`, { body: { path: 'more', title: 'More', content } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^content:1:1: import and export are not allowed .*allow_code: true/);
+  });
+
   it('is refused when the operator disabled code, and projects that kept it build without code', async () => {
     const repo = series.host.repo('acme', 'kept');
     repo.commit(CODE_ROOT);
