@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
+import { buildSite, type AstroRunner } from '../../src/site/build.ts';
 import { CODE_ROOT, FIRST_CODE_LINE } from '../helpers/code-fixture.ts';
 import { ROOT, runNode } from '../helpers/server.ts';
 import { article, buildRoot, makeContentRoot, serveStatic, text } from './helpers.ts';
@@ -89,7 +90,13 @@ describe('imports that leave the content root, even with code enabled', () => {
     const contentRoot = makeContentRoot(files);
     fs.writeFileSync(path.join(path.dirname(contentRoot), 'outside.js'), 'export default "outside";\n');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-code-out-'));
-    return import('../../src/site/build.ts').then(({ buildSite }) => buildSite({ contentRoot, outDir: dir, allowCode: true, timeoutMs: 180_000 }));
+    // A build with code never runs in a shared warm worker, whatever runner it is given.
+    const shared: AstroRunner = {
+      start() {
+        throw new Error('a build with code was given to a shared worker');
+      },
+    };
+    return buildSite({ contentRoot, outDir: dir, allowCode: true, timeoutMs: 180_000, astro: shared });
   };
 
   it('are refused by the content check in a page', async () => {
@@ -105,7 +112,7 @@ describe('imports that leave the content root, even with code enabled', () => {
     }
   });
 
-  it('fail the build when a code file imports them', async () => {
+  it('fail the build when a code file imports them (the build runs in a fresh process of its own)', async () => {
     for (const [line, specifier] of [
       ["import outside from '../../outside.js';", '../../outside.js'],
       ["import outside from 'node:fs';", 'node:fs'],
