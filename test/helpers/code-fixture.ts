@@ -1,12 +1,14 @@
 // A content root of a project with code (allow_code): a page that imports a React counter from a
 // .jsx snippet (with useState, used without an import, as Mintlify authors write it), a component
-// from a relative .jsx file, and defines an `export const` component; plus a plain Markdown page.
+// from a relative .jsx file and one defined in an MDX snippet, and defines an `export const`
+// component; beside Folio's own Callout and Snippet, and a plain Markdown page.
 export const CODE_PAGE = `---
 title: Widgets
 ---
 
 import Tally from '/snippets/tally.jsx';
 import { Greeting } from './greeting.jsx';
+import Intro, { Gauge } from '/snippets/gauge.mdx';
 
 export const Shelf = ({ items }) => {
   const [first] = useState(items[0]);
@@ -21,7 +23,13 @@ Counting presses of a button:
 
 <Greeting name="Ada" />
 
+<Gauge level={7} />
+
+<Intro />
+
 <Callout kind="tip">The built-in components still work beside React ones.</Callout>
+
+<Snippet file="signoff.mdx" vars={{ team: "the docs team" }} />
 `;
 
 export const CODE_ROOT: Record<string, string> = {
@@ -42,6 +50,11 @@ export const Greeting = ({ name }) => {
   );
 }
 `,
+  'snippets/gauge.mdx': `export const Gauge = ({ level }) => <meter className="gauge" min="0" max="10" value={level}>{level} of 10</meter>;
+
+Text of the gauge snippet itself.
+`,
+  '_snippets/signoff.mdx': 'Written by {team}.\n',
   'content/plain.md': '# Plain page\n\nNo code here, **just Markdown**.\n',
 };
 

@@ -38,9 +38,12 @@ describe('a build with code (build:site --allow-code)', () => {
     expect(text(html)).toContain('Pressed 3 times');
     expect(html).toMatch(/<li>quill \(first\)<\/li><li>ink<\/li><li>vellum<\/li>/);
     expect(html).toContain('<p class="greeting">Good morning, Ada.</p>');
-    expect(text(html)).toContain("The built-in components still work beside React ones.");
-    // Each of them is an island hydrated on load (authors write no client: directive).
-    expect(html.match(/<astro-island[^>]*client="load"/g)).toHaveLength(3);
+    expect(html).toMatch(/<meter class="gauge" min="0" max="10" value="7">7<!-- --> of 10<\/meter>/);
+    expect(text(html)).toContain('Text of the gauge snippet itself.');
+    expect(text(html)).toContain('The built-in components still work beside React ones.');
+    expect(text(html)).toContain('Written by the docs team.');
+    // Each React component is an island hydrated on load (authors write no client: directive).
+    expect(html.match(/<astro-island[^>]*client="load"/g)).toHaveLength(4);
     expect(fs.readFileSync(path.join(out, 'plain/index.html'), 'utf8')).toContain('<strong>just Markdown</strong>');
   });
 

@@ -59,6 +59,17 @@ export function codeVitePlugins(contentRoot: string): Plugin[] {
   const companionPage = (id: string) => (id.endsWith(COMPANION_SUFFIX) ? id.slice(0, -COMPANION_SUFFIX.length) : undefined);
   const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
 
+  /** The export declarations of an MDX file of the content root (none when it cannot be read). */
+  const exportsOf = (mdxFile: string): string[] => {
+    if (!isPage(mdxFile)) return [];
+    try {
+      if (!inside(fs.realpathSync(mdxFile))) return [];
+      return pageCode(fs.readFileSync(mdxFile, 'utf8'), mdxFile, root).declared;
+    } catch {
+      return []; // a missing file is reported by the bundler, with the import that names it
+    }
+  };
+
   const confine: Plugin = {
     name: 'folio-code-confine-imports',
     enforce: 'pre',
@@ -92,13 +103,13 @@ export function codeVitePlugins(contentRoot: string): Plugin[] {
     load(id) {
       const page = companionPage(clean(id));
       if (!page || !isPage(page)) return null;
-      return pageCode(fs.readFileSync(page, 'utf8'), page, root).companion ?? 'export {};\n';
+      return pageCode(fs.readFileSync(page, 'utf8'), page, root, exportsOf).companion ?? 'export {};\n';
     },
     transform: {
       filter: { id: /\.mdx$/ },
       handler(code, id) {
         if (!isPage(clean(id))) return null;
-        const { page } = pageCode(code, clean(id), root);
+        const { page } = pageCode(code, clean(id), root, exportsOf);
         return page === code ? null : { code: page, map: null };
       },
     },

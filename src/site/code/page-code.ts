@@ -46,13 +46,18 @@ export interface PageCode {
   page: string;
   /** The companion module's source, when the page declares exports. */
   companion?: string;
+  /** The names the page's export declarations define (now exported by the companion). */
+  declared: string[];
 }
 
 /**
  * Rewrites one MDX page (`file`, its absolute path inside `contentRoot`) for a build with code.
- * Returns the page unchanged when it holds no code.
+ * Returns the page unchanged when it holds no code. `exportsOf` gives the declared exports of
+ * another MDX file of the content root: a component a page imports from an MDX snippet
+ * (`import { Chart } from '/snippets/chart.mdx'`, as Mintlify documents) is imported from that
+ * snippet's companion instead, and hydrated like any other.
  */
-export function pageCode(text: string, file: string, contentRoot: string): PageCode {
+export function pageCode(text: string, file: string, contentRoot: string, exportsOf?: (mdxFile: string) => string[]): PageCode {
   const relFile = path.relative(contentRoot, file).split(path.sep).join('/');
   // Frontmatter blanked out with spaces, so offsets are offsets in `text`.
   const body = parseFrontmatter(text, { frontmatter: 'empty-with-spaces' }).content;
@@ -72,11 +77,18 @@ export function pageCode(text: string, file: string, contentRoot: string): PageC
         const specifier = String(statement.source.value);
         const source = statement.source as unknown as { start: number; end: number };
         const target = importTarget(specifier, relFile);
-        let written = specifier;
-        if (target && specifier.startsWith('/')) {
-          written = path.join(contentRoot, target);
-          edits.push({ start: source.start, end: source.end, text: JSON.stringify(written) });
+        const written = target && specifier.startsWith('/') ? path.join(contentRoot, target) : specifier;
+        const fromSnippet = target?.endsWith('.mdx') && exportsOf ? new Set(exportsOf(path.join(contentRoot, target))) : undefined;
+        if (fromSnippet?.size) {
+          const edit = snippetComponentImport(text, statement, written, path.join(contentRoot, target!) + COMPANION_SUFFIX, fromSnippet);
+          if (edit) {
+            edits.push(edit.edit);
+            edit.names.forEach((n) => codeNames.add(n));
+            companionImports.push(edit.companionImport);
+            continue;
+          }
         }
+        if (written !== specifier) edits.push({ start: source.start, end: source.end, text: JSON.stringify(written) });
         const isCode = REACT_PACKAGES.has(specifier) || (target !== undefined && CODE_FILE.test(target));
         if (!isCode) continue;
         for (const s of statement.specifiers) codeNames.add(s.local.name);
@@ -122,7 +134,36 @@ export function pageCode(text: string, file: string, contentRoot: string): PageC
   edits.sort((a, b) => b.start - a.start);
   let page = text;
   for (const edit of edits) page = page.slice(0, edit.start) + edit.text + page.slice(edit.end);
-  return { page, companion };
+  return { page, companion, declared };
+}
+
+type Import = Extract<Program['body'][number], { type: 'ImportDeclaration' }>;
+
+/**
+ * The import of an MDX snippet split in two: the snippet's own components (its export
+ * declarations) from its companion, anything else (its default export, the content) from the
+ * snippet as written. Lines are kept.
+ */
+function snippetComponentImport(text: string, statement: Import, written: string, companion: string, exported: ReadonlySet<string>) {
+  const name = (s: Import['specifiers'][number]) => (s.type === 'ImportSpecifier' ? (s.imported.type === 'Identifier' ? s.imported.name : String(s.imported.value)) : '');
+  const components = statement.specifiers.filter((s) => s.type === 'ImportSpecifier' && exported.has(name(s)));
+  if (!components.length) return undefined;
+  const rest = statement.specifiers.filter((s) => !components.includes(s));
+  const named = (list: typeof rest) => `{ ${list.map((s) => (name(s) === s.local.name ? s.local.name : `${name(s)} as ${s.local.name}`)).join(', ')} }`;
+  const restParts = [
+    ...rest.filter((s) => s.type === 'ImportDefaultSpecifier').map((s) => s.local.name),
+    ...rest.filter((s) => s.type === 'ImportNamespaceSpecifier').map((s) => `* as ${s.local.name}`),
+    ...(rest.some((s) => s.type === 'ImportSpecifier') ? [named(rest.filter((s) => s.type === 'ImportSpecifier'))] : []),
+  ];
+  const companionImport = `import ${named(components)} from ${JSON.stringify(companion)};`;
+  const replacement = (restParts.length ? `import ${restParts.join(', ')} from ${JSON.stringify(written)}; ` : '') + companionImport;
+  const { start, end } = statement as unknown as { start: number; end: number };
+  const lineBreaks = text.slice(start, end).split('\n').length - 1;
+  return {
+    edit: { start, end, text: replacement + '\n'.repeat(lineBreaks) },
+    names: components.map((s) => s.local.name),
+    companionImport,
+  };
 }
 
 /** Spaces for every character but line breaks, so what follows keeps its line and column. */
