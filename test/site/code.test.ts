@@ -102,6 +102,10 @@ describe('imports that leave the content root, even with code enabled', () => {
     return buildSite({ contentRoot, outDir: dir, allowCode: true, timeoutMs: 180_000, astro: shared });
   };
 
+  // What tenants see names no path outside the content root: such a specifier may show as "…".
+  const refusal = (where: string, specifier: string) =>
+    new RegExp(`${where}: import "(?:${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}|…)" is not allowed: code may import only`);
+
   it('are refused by the content check in a page', async () => {
     for (const [line, specifier] of [
       ["import Reach from '../../outside.js';", '../../outside.js'],
@@ -111,7 +115,7 @@ describe('imports that leave the content root, even with code enabled', () => {
       const result = await build(page(line));
       expect(result.ok, line).toBe(false);
       expect(result.error?.code).toBe('content_invalid');
-      expect(result.error?.message).toContain(`content/index.mdx:1:1: import "${specifier}" is not allowed`);
+      expect(result.error?.message).toMatch(refusal('content/index.mdx:1:1', specifier));
     }
   });
 
@@ -124,7 +128,7 @@ describe('imports that leave the content root, even with code enabled', () => {
       const result = await build(snippet(line));
       expect(result.ok, line).toBe(false);
       expect(result.error?.code).toBe('build_failed');
-      expect(result.error?.message).toContain(`snippets/reach.jsx: import "${specifier}" is not allowed`);
+      expect(result.error?.message).toMatch(refusal('snippets/reach.jsx', specifier));
     }
   }, 120_000);
 });
