@@ -180,7 +180,7 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
     FOLIO_BUILD_ROOT: buildRoot,
   };
   if (siteUrl) env.FOLIO_SITE_URL = siteUrl;
-  if (allowCode) env.FOLIO_SITE_ALLOW_CODE = '1';
+  if (allowCode) env.FOLIO_BUILD_ALLOW_CODE = '1';
   return env;
 }
 

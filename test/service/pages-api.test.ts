@@ -215,11 +215,11 @@ describe('content checks (the build rules, before anything is stored)', () => {
 
   it('imports, exports, expressions, unknown components and bad ApiMethod values, in the words of the build', async () => {
     expect(await refused('import X from "./x.js"\n\n# Hi\n')).toBe(
-      'content:1:1: import and export are not allowed in Folio content (they would run code at build time): import X from "./x.js"; to build pages with code, enable it for the project (allow_code: true; npm run build:site -- <root> <out> --allow-code)',
+      'content:1:1: import and export are not allowed in Folio content (they would run code at build time): import X from "./x.js"; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)',
     );
     expect(await refused('# Hi\n\nexport const a = 1\n')).toMatch(/^content:3:1: import and export are not allowed/);
     expect(await refused('Text {process.exit(1)} more\n')).toBe(
-      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to build pages with code, enable it for the project (allow_code: true; npm run build:site -- <root> <out> --allow-code)',
+      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)',
     );
     expect(await refused('\n<Tabs>\nx\n</Tabs>\n')).toMatch(/^content:2:1: unknown component <Tabs>; available components: .*ApiMethod/);
     expect(await refused('<ApiMethod method="FETCH" />\n')).toBe(
@@ -231,7 +231,7 @@ describe('content checks (the build rules, before anything is stored)', () => {
   it('content is checked as the body it becomes after the page\'s frontmatter (a page the API accepts must build)', async () => {
     // Alone, "\n---\n{…}\n---" reads as frontmatter; stored after the title's frontmatter it is MDX.
     expect(await refused('\n---\n{process.env.HOME}\n---\n')).toBe(
-      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to build pages with code, enable it for the project (allow_code: true; npm run build:site -- <root> <out> --allow-code)',
+      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)',
     );
   });
 

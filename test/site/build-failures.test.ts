@@ -40,7 +40,7 @@ describe('untrusted content fails the build with file:line:column', () => {
 
   it('refuses {process.env.X} while the parent holds a secret in X', async () => {
     const { error } = await failingBuild(page('Key: {process.env.FOLIO_TEST_SECRET}'));
-    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to build pages with code, enable it for the project (allow_code: true; npm run build:site -- <root> <out> --allow-code)');
+    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)');
   });
 
   it('refuses export const', async () => {

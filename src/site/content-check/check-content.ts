@@ -73,7 +73,7 @@ const mdParser = unified().use(remarkParse);
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
 /** How an author whose page holds code gets it built. */
-export const ENABLE_CODE = 'to build pages with code, enable it for the project (allow_code: true; npm run build:site -- <root> <out> --allow-code)';
+export const ENABLE_CODE = 'to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)';
 
 interface MdNode {
   type: string;
