@@ -9,6 +9,7 @@ title: Widgets
 import Tally from '/snippets/tally.jsx';
 import { Greeting } from './greeting.jsx';
 import Intro, { Gauge } from '/snippets/gauge.mdx';
+import { Stamp } from '../components/stamp.tsx';
 
 export const Shelf = ({ items }) => {
   const [first] = useState(items[0]);
@@ -24,6 +25,8 @@ Counting presses of a button:
 <Greeting name="Ada" />
 
 <Gauge level={7} />
+
+<Stamp label="approved" />
 
 <Intro />
 
@@ -53,6 +56,16 @@ export const Greeting = ({ name }) => {
   'snippets/gauge.mdx': `export const Gauge = ({ level }) => <meter className="gauge" min="0" max="10" value={level}>{level} of 10</meter>;
 
 Text of the gauge snippet itself.
+`,
+  // TypeScript, and React itself in scope without an import.
+  'components/stamp.tsx': `interface StampProps {
+  label: string;
+}
+
+export function Stamp({ label }: StampProps) {
+  const ref = React.useRef<HTMLElement>(null);
+  return <em className="stamp" ref={ref}>{label.toUpperCase()}</em>;
+}
 `,
   '_snippets/signoff.mdx': 'Written by {team}.\n',
   'content/plain.md': '# Plain page\n\nNo code here, **just Markdown**.\n',

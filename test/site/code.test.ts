@@ -43,7 +43,8 @@ describe('a build with code (build:site --allow-code)', () => {
     expect(text(html)).toContain('The built-in components still work beside React ones.');
     expect(text(html)).toContain('Written by the docs team.');
     // Each React component is an island hydrated on load (authors write no client: directive).
-    expect(html.match(/<astro-island[^>]*client="load"/g)).toHaveLength(4);
+    expect(html.match(/<astro-island[^>]*client="load"/g)).toHaveLength(5);
+    expect(html).toContain('<em class="stamp">APPROVED</em>');
     expect(fs.readFileSync(path.join(out, 'plain/index.html'), 'utf8')).toContain('<strong>just Markdown</strong>');
   });
 

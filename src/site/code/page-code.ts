@@ -60,8 +60,12 @@ export interface PageCode {
 export function pageCode(text: string, file: string, contentRoot: string, exportsOf?: (mdxFile: string) => string[]): PageCode {
   const relFile = path.relative(contentRoot, file).split(path.sep).join('/');
   // Frontmatter blanked out with spaces, so offsets are offsets in `text`.
-  const body = parseFrontmatter(text, { frontmatter: 'empty-with-spaces' }).content;
-  const tree = parser.parse(body) as Node;
+  let tree: Node;
+  try {
+    tree = parser.parse(parseFrontmatter(text, { frontmatter: 'empty-with-spaces' }).content) as Node;
+  } catch {
+    return { page: text, declared: [] }; // left as it is: the MDX compiler reports the error, with its place
+  }
   const edits: Edit[] = [];
   const codeNames = new Set<string>();
   const companionImports: string[] = [];
