@@ -5,6 +5,8 @@ import path from 'node:path';
 
 export interface DeploymentLog {
   line(text: string): void;
+  /** Resolves once every line written so far is in the file. */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,8 @@ export async function openDeploymentLog(file: string, hide: { path: string; as: 
       for (const { path: p, as } of hide) clean = clean.replaceAll(p, as);
       stream.write(`${new Date().toISOString()} ${clean}\n`);
     },
+    // Writes complete in order: the callback of an empty write runs after every earlier one.
+    flush: () => new Promise((resolve) => (stream.writable ? stream.write('', () => resolve()) : resolve())),
     close: () => new Promise((resolve) => stream.end(() => resolve())),
   };
 }

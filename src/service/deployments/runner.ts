@@ -64,13 +64,16 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     log.line(`deployment ${queued.id} (${queued.trigger}) started`);
     try {
       const pageCount = await deploy(ctx, project, queued.id, astro, signal, log);
-      await recordSuccess(store, queued.id, projectId, pageCount);
       log.line(`publish: live at ${ctx.siteUrl(project)}`);
+      // A client that sees the deployment ended reads its whole log.
+      await log.flush();
+      await recordSuccess(store, queued.id, projectId, pageCount);
     } catch (error) {
       await rm(output, { recursive: true, force: true });
       if (signal.aborted && signal.reason === 'deleted') return;
       const failure = asFailure(error, signal);
       log.line(`failed (${failure.code}): ${failure.message}`);
+      await log.flush();
       await recordFailure(store, queued.id, projectId, failure.code, failure.message);
     }
   } catch (error) {
