@@ -55,9 +55,10 @@ function sendJsonError(res: ServerResponse, status: number, error: string, messa
 
 function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
+  const apiHosts = new Set(folio.config.apiHosts);
   const siteSuffix = `.${serviceDomain}`;
   const locals: App.Locals = { folio, openapiFile: OPENAPI_FILE };
-  const sites = createSiteHandler(folio.config.dataDir);
+  const sites = createSiteHandler(folio.config.dataDir, folio.config.allowCode);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
@@ -70,9 +71,13 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const host = requestHost(req) ?? '';
-      // Routing trusts Host only: X-Forwarded-Host is never consulted.
-      const project = host === serviceDomain ? undefined : await folio.projects.findByHost(host);
+      // Routing trusts Host only: X-Forwarded-Host is never consulted. The operator's API hosts
+      // stay the API even if a project claimed one before it was listed in FOLIO_API_HOSTS.
+      const isApiHost = host === serviceDomain || apiHosts.has(host);
+      const project = isApiHost ? undefined : await folio.projects.findByHost(host);
       if (project || isSiteHost(host)) return sites.serve(project, req, res);
+      // Every API answer, errors included, even those given outside the Astro handler.
+      res.setHeader('x-content-type-options', 'nosniff');
       await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route: the API lives under /v1'), locals);
     } catch (err) {
       console.error(err);
@@ -109,6 +114,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
     await folio.deployments.start(); // restart recovery, then queued deployments resume
+    await folio.customDomains.start();
 
     return {
       port,

@@ -1,5 +1,6 @@
 // Injects the service's routes: the /v1 API (one catch-all, dispatched by our route table so that
-// authentication comes before a route's existence is revealed) and the health check.
+// authentication comes before a route's existence is revealed), the health check and the TLS
+// proxy's question whether a host is served.
 import type { AstroIntegration } from 'astro';
 
 export function folioApi(): AstroIntegration {
@@ -9,6 +10,7 @@ export function folioApi(): AstroIntegration {
       'astro:config:setup': ({ injectRoute }) => {
         injectRoute({ pattern: '/v1/[...path]', entrypoint: new URL('./endpoints/v1.ts', import.meta.url), prerender: false });
         injectRoute({ pattern: '/healthz', entrypoint: new URL('./endpoints/healthz.ts', import.meta.url), prerender: false });
+        injectRoute({ pattern: '/internal/tls-allowed', entrypoint: new URL('./endpoints/tls-allowed.ts', import.meta.url), prerender: false });
       },
     },
   };

@@ -44,6 +44,14 @@ export const projectRoutes: Route[] = [
     },
   },
   {
+    method: 'POST',
+    path: '/v1/projects/:id/custom-domain/verify',
+    scope: 'projects:write',
+    async handler({ folio, principal, params }) {
+      return { status: 200, body: await folio.projects.verifyCustomDomain(principal.orgId, params.id) };
+    },
+  },
+  {
     method: 'DELETE',
     path: '/v1/projects/:id',
     scope: 'projects:write',

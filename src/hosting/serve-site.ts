@@ -1,12 +1,15 @@
 // Serving a project's live site on its own host (CONTRACT §12): the build the project's `live`
 // link points at, resolved once per request (so a concurrent redeploy never mixes two builds),
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
-// rest, `nosniff`, a sandbox CSP for SVG, and the site's own 404 page.
+// rest, `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
+// the site's own 404 page.
 import { createReadStream, readlinkSync, realpathSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { liveLink } from '../service/project-files.ts';
+import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
+import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
@@ -28,12 +31,13 @@ export interface SiteHandler {
   liveChanged(projectId: string): void;
 }
 
-function sendText(req: IncomingMessage, res: ServerResponse, status: number, body: string, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}): void {
+function sendText(req: IncomingMessage, res: ServerResponse, policy: string, status: number, body: string, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'content-type': type,
     'content-length': Buffer.byteLength(body),
     'x-content-type-options': 'nosniff',
     'cache-control': REVALIDATE,
+    'content-security-policy': policy,
     ...headers,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
@@ -49,13 +53,14 @@ function notModified(req: IncomingMessage, etag: string): boolean {
   });
 }
 
-function sendFile(req: IncomingMessage, res: ServerResponse, file: SiteFile, status = 200): void {
+function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, file: SiteFile, status = 200): void {
+  const csp = ['content-security-policy', file.sandbox ? `${policy}; sandbox` : policy];
   if (status === 200 && notModified(req, file.etag)) {
-    res.writeHead(304, file.notModifiedHeaders);
+    res.writeHead(304, [...file.notModifiedHeaders, ...csp]);
     res.end();
     return;
   }
-  res.writeHead(status, file.headers);
+  res.writeHead(status, [...file.headers, ...csp]);
   if (req.method === 'HEAD') return void res.end();
   if (file.body) return void res.end(file.body);
   const stream = createReadStream(file.abs);
@@ -80,8 +85,14 @@ function readLiveLink(dataDir: string, projectId: string): string | undefined {
   return LIVE_TARGET.test(target) ? path.join(path.dirname(link), target) : undefined;
 }
 
-/** The handler of every site host, reading live builds under `dataDir`. */
-export function createSiteHandler(dataDir: string): SiteHandler {
+/**
+ * The handler of every site host, reading live builds under `dataDir`. `allowCode` is the
+ * operator's FOLIO_ALLOW_CODE: a project's site runs its own scripts only while code is allowed for
+ * it (codeAllowed), the rule its builds follow. The policy follows the project's setting now, not
+ * the build that is live: a site built with code and then turned off loses its hydration (its
+ * server-rendered HTML stays) until the next deployment, which refuses the code.
+ */
+export function createSiteHandler(dataDir: string, allowCode = true): SiteHandler {
   const files = new SiteFiles();
   // Real, so a file's real path equals its path exactly when no link was followed (site-files.ts).
   const root = realpathSync(dataDir);
@@ -98,20 +109,21 @@ export function createSiteHandler(dataDir: string): SiteHandler {
   };
 
   const serve: SiteHandler['serve'] = async (project, req, res) => {
-    if (!project) return sendText(req, res, 404, NO_SITE);
+    const policy = siteContentSecurityPolicy({ allowCode: !!project && codeAllowed(project, { allowCode }) });
+    if (!project) return sendText(req, res, policy, 404, NO_SITE);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendText(req, res, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
+      return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
     // The live build, captured once: everything this request reads comes from this directory.
     const live = liveBuild(project.id);
-    if (!live) return sendText(req, res, 404, NOT_DEPLOYED);
+    if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
     const checked = checkRequestPath(req.url ?? '/');
-    if (!checked.ok) return sendText(req, res, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
+    if (!checked.ok) return sendText(req, res, policy, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
     const file = files.cached(live, checked.rel) ?? (await files.find(live, checked.rel));
-    if (file) return sendFile(req, res, file);
+    if (file) return sendFile(req, res, policy, file);
     const notFound = await files.find(live, '404.html');
-    if (notFound) return sendFile(req, res, notFound, 404);
-    sendText(req, res, 404, NO_SITE);
+    if (notFound) return sendFile(req, res, policy, notFound, 404);
+    sendText(req, res, policy, 404, NO_SITE);
   };
 
   return {

@@ -16,6 +16,8 @@ export interface SiteFile {
   /** The response headers of a 200/404 (flat name, value list) and of a 304, computed once. */
   headers: string[];
   notModifiedHeaders: string[];
+  /** An SVG opened directly may carry scripts: its Content-Security-Policy adds `sandbox`. */
+  sandbox: boolean;
 }
 
 export type PathCheck = { ok: true; rel: string } | { ok: false };
@@ -164,14 +166,13 @@ async function regularFileInside(buildDir: string, rel: string): Promise<SiteFil
   const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${stat.ino.toString(16)}"`;
   const cacheControl = cacheControlOf(rel);
   const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControl, 'x-content-type-options', 'nosniff'];
-  // An SVG opened directly may carry scripts: a sandbox keeps it from acting as the site.
-  if (contentType === 'image/svg+xml') notModifiedHeaders.push('content-security-policy', 'sandbox');
   const file: SiteFile = {
     abs,
     size: stat.size,
     etag,
     headers: [...notModifiedHeaders, 'content-length', String(stat.size)],
     notModifiedHeaders,
+    sandbox: contentType === 'image/svg+xml',
   };
   if (stat.size <= MEMORY_FILE_BYTES) file.body = await readFile(abs);
   return file;

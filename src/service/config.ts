@@ -1,6 +1,8 @@
 // The service's settings, read from environment variables (CONTRACT §1) and validated once.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { HOSTNAME } from './project-rules.ts';
 
 export const PLANS = ['free', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -32,6 +34,19 @@ function parseRateLimits(value: string, ctx: z.RefinementCtx): RateLimits {
   return limits;
 }
 
+/** A comma-separated list, blanks dropped. */
+const list = z.string().transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
+
+/** `ip` or `ip:port` (IPv6 with a port in brackets: `[::1]:53`), as node:dns setServers takes them. */
+function dnsServerProblem(server: string): string | undefined {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(server);
+  const withPort = /^([^:]+):(\d+)$/.exec(server);
+  const [ip, port] = bracketed ? [bracketed[1], bracketed[2]] : withPort ? [withPort[1], withPort[2]] : [server, undefined];
+  if (!isIP(ip) || (bracketed && isIP(ip) !== 6)) return `"${server}" is not an IP address with an optional port (examples: 1.1.1.1, 127.0.0.1:5353, [::1]:53)`;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return `"${server}" has a port outside 1–65535`;
+  return undefined;
+}
+
 const GIT_PROTOCOLS = ['https', 'http', 'ssh', 'git', 'file'] as const;
 
 const envSchema = z.object({
@@ -41,15 +56,13 @@ const envSchema = z.object({
   FOLIO_SERVICE_DOMAIN: z
     .string()
     .transform((d) => d.toLowerCase())
-    .pipe(z.string().regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/, 'must be a hostname such as localhost or docs.example.com'))
+    .pipe(z.string().regex(HOSTNAME, 'must be a hostname such as localhost or docs.example.com'))
     .default('localhost'),
   FOLIO_GIT_URL: z
     .string()
     .refine((u) => u.includes('{owner}') && u.includes('{name}'), 'must contain {owner} and {name}')
     .default('https://github.com/{owner}/{name}.git'),
-  FOLIO_GIT_PROTOCOLS: z
-    .string()
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+  FOLIO_GIT_PROTOCOLS: list
     .pipe(z.array(z.enum(GIT_PROTOCOLS, `each protocol must be one of ${GIT_PROTOCOLS.join(', ')}`)).min(1, 'must name at least one protocol'))
     .default(['https']),
   FOLIO_BUILD_CONCURRENCY: integer(1, 64).default(1),
@@ -60,6 +73,17 @@ const envSchema = z.object({
   FOLIO_PUBLIC_PORT: integer(1, 65535).optional(),
   // Whether projects may enable code (allow_code); false keeps every build free of tenant code.
   FOLIO_ALLOW_CODE: z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true').default(true),
+  // Custom domains: where verification records are looked up, how often, and the hosts no
+  // project may claim.
+  FOLIO_DNS_SERVERS: list.superRefine((servers, ctx) => {
+    const problem = servers.map(dnsServerProblem).find(Boolean);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }).default([]),
+  FOLIO_DOMAIN_CHECK_S: integer(1, 86_400).default(300),
+  FOLIO_API_HOSTS: list
+    .transform((hosts) => hosts.map((h) => h.toLowerCase()))
+    .pipe(z.array(z.string().regex(HOSTNAME, 'must be a comma-separated list of hostnames such as api.example.com')))
+    .default([]),
 });
 
 export interface Config {
@@ -77,6 +101,12 @@ export interface Config {
   publicPort?: number;
   /** Projects may enable code (`allow_code`); when false, no build runs tenant code. */
   allowCode: boolean;
+  /** DNS servers for custom-domain verification (`ip` or `ip:port`); empty: the system's. */
+  dnsServers: string[];
+  /** Seconds between two checks of every custom domain. */
+  domainCheckS: number;
+  /** Host names the API is served on outside the service domain: never a project's custom domain. */
+  apiHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -111,5 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicScheme: e.FOLIO_PUBLIC_SCHEME,
     publicPort: e.FOLIO_PUBLIC_PORT,
     allowCode: e.FOLIO_ALLOW_CODE,
+    dnsServers: e.FOLIO_DNS_SERVERS,
+    domainCheckS: e.FOLIO_DOMAIN_CHECK_S,
+    apiHosts: e.FOLIO_API_HOSTS,
   };
 }

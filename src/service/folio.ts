@@ -2,6 +2,7 @@
 // endpoints (through Astro's `locals`), so the API has no state of its own.
 import type { Config, Plan } from './config.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
+import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
@@ -24,6 +25,7 @@ export interface Folio {
   projects: ProjectsService;
   pages: PagesService;
   deployments: DeploymentsService;
+  customDomains: DomainVerifier;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
@@ -35,6 +37,7 @@ export interface Folio {
 export function createFolio(config: Config, store: Store, hooks: ProjectHooks = {}): Folio {
   const limiter: RateLimiter = createMemoryRateLimiter();
   const limitOf = (plan: Plan) => config.rateLimits[plan];
+  const customDomains = createDomainVerifier(store, config);
   // A deleted project's files go with it (CONTRACT §6), after any hook of the caller.
   const projectHooks: ProjectHooks = {
     ...hooks,
@@ -49,6 +52,8 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       await pages.forgetProject(project.id);
       await removeProjectFiles(config.dataDir, project.id);
     },
+    onCustomDomainSet: (projectId) => customDomains.domainSet(projectId),
+    checkCustomDomain: (projectId) => customDomains.check(projectId),
   };
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
@@ -60,6 +65,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     projects,
     pages,
     deployments,
+    customDomains,
 
     async authenticate(token) {
       if (!looksLikeKey(token)) return undefined;
@@ -82,6 +88,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
 
     async close() {
       await deployments.close();
+      await customDomains.close();
       limiter.close();
       await store.close();
     },

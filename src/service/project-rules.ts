@@ -68,6 +68,9 @@ export const sourceBranch = text('source_branch').superRefine((s, ctx) => {
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/** A lower-case host name of one or more labels (`localhost`, `docs.example.com`). */
+export const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
 /** Why a lower-cased hostname is not acceptable as a custom domain, if it is not. */
 export function hostnameProblem(host: string): string | undefined {
   if (/[:/?#@]/.test(host)) return 'must be a bare hostname such as docs.example.com, without scheme, port or path';
@@ -89,6 +92,11 @@ export const customDomain = text('custom_domain')
   });
 
 export const allowCode = z.boolean({ error: typeError('allow_code', 'true or false') });
+/** The host a caller asks about (`?domain=` of the TLS check): any host name, lower-cased, without a trailing dot. */
+export const hostQuery = z
+  .string({ error: 'domain query parameter is required: ?domain=docs.example.com' })
+  .transform((s) => s.toLowerCase().replace(/\.$/, ''))
+  .pipe(z.string().regex(HOSTNAME, 'domain must be a host name such as docs.example.com, without scheme, port or path'));
 
 export const createProjectBody = z.strictObject({
   name: projectName,

@@ -1,11 +1,15 @@
 // Projects (CONTRACT §6): the domain operations behind the /v1/projects endpoints.
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
+import { newVerificationToken, verificationRecord, type VerificationRecord } from './custom-domains.ts';
 import { DomainError } from './errors.ts';
 import { RESERVED_SLUGS, type CreateProjectInput, type UpdateProjectInput } from './project-rules.ts';
-import type { ListPosition, ProjectChanges, ProjectRecord, Store } from './store.ts';
+import type { CustomDomainStatus, ListPosition, ProjectChanges, ProjectRecord, Store } from './store.ts';
 
-/** A project as the API shows it: spec 2.1 plus `url`; optional fields absent when unset. */
+/**
+ * A project as the API shows it: spec 2.1 plus `url`, and with a custom domain its verification;
+ * optional fields absent when unset.
+ */
 export interface Project {
   id: string;
   name: string;
@@ -14,6 +18,9 @@ export interface Project {
   created_at: string;
   source_repo?: string;
   custom_domain?: string;
+  custom_domain_status?: CustomDomainStatus;
+  custom_domain_verification?: VerificationRecord;
+  custom_domain_checked_at?: string;
   source_branch?: string;
   last_deploy_at?: string;
   /** The project's pages may hold code (React components, imports of code files). */
@@ -32,8 +39,15 @@ export interface ProjectsService {
   get(orgId: string, id: string): Promise<Project>;
   update(orgId: string, id: string, input: UpdateProjectInput): Promise<Project>;
   delete(orgId: string, id: string): Promise<void>;
-  /** The project whose site a request Host names (`{slug}.{service_domain}` or a custom domain). */
+  /** Looks the project's verification record up now and returns the project with the outcome. */
+  verifyCustomDomain(orgId: string, id: string): Promise<Project>;
+  /** The project whose site a request Host names (`{slug}.{service_domain}` or a verified custom domain). */
   findByHost(host: string): Promise<ProjectRecord | undefined>;
+  /**
+   * Whether a host may get a TLS certificate: an existing project's `{slug}.{service_domain}`, a
+   * verified custom domain, or a host the API is served on.
+   */
+  tlsAllowed(host: string): Promise<boolean>;
   /** A project's `url`: its live site address. */
   urlOf(project: ProjectRecord): string;
 }
@@ -46,6 +60,10 @@ export interface ProjectHooks {
   onRepositoryConnected?(project: ProjectRecord): void | Promise<void>;
   /** Called after a project is removed from the store, to remove its files and caches. */
   onProjectDeleted?(project: ProjectRecord): void | Promise<void>;
+  /** Called after a project's custom domain is set or changed, to start looking its record up. */
+  onCustomDomainSet?(projectId: string): void;
+  /** Looks a project's custom domain up in DNS now and records the outcome (verifyCustomDomain). */
+  checkCustomDomain?(projectId: string): Promise<void>;
 }
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/;
@@ -75,13 +93,22 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
   const port = config.publicPort ?? config.port;
   const portSuffix = port === defaultPort ? '' : `:${port}`;
   const siteSuffix = `.${domain}`;
+  const apiHosts = new Set(config.apiHosts);
+  /** Hosts that always answer the API: the service domain, its reserved labels, FOLIO_API_HOSTS. */
+  const isApiHost = (host: string) =>
+    host === domain || apiHosts.has(host) || (host.endsWith(siteSuffix) && RESERVED_SLUGS.has(host.slice(0, -siteSuffix.length)));
 
   const urlOf = (p: ProjectRecord) => `${config.publicScheme}://${p.slug}.${domain}${portSuffix}/`;
 
   const view = (p: ProjectRecord): Project => {
     const project: Project = { id: p.id, name: p.name, slug: p.slug, status: p.status, created_at: p.created_at } as Project;
     if (p.source_repo !== undefined) project.source_repo = p.source_repo;
-    if (p.custom_domain !== undefined) project.custom_domain = p.custom_domain;
+    if (p.custom_domain !== undefined) {
+      project.custom_domain = p.custom_domain;
+      project.custom_domain_status = p.custom_domain_status ?? 'pending';
+      if (p.custom_domain_token) project.custom_domain_verification = verificationRecord(p.custom_domain, p.custom_domain_token);
+      if (p.custom_domain_checked_at) project.custom_domain_checked_at = p.custom_domain_checked_at;
+    }
     if (p.source_branch !== undefined) project.source_branch = p.source_branch;
     if (p.last_deploy_at !== undefined) project.last_deploy_at = p.last_deploy_at;
     project.allow_code = p.allow_code === true;
@@ -93,6 +120,9 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     if (host && (host === domain || host.endsWith(siteSuffix))) {
       throw new DomainError('invalid_request', `custom_domain must not be the service domain ${domain} or under it`);
     }
+    if (host && apiHosts.has(host)) {
+      throw new DomainError('domain_taken', `custom_domain "${host}" is a host this Folio server answers its API on; choose another`);
+    }
   };
 
   const checkAllowCode = (value: boolean | undefined): void => {
@@ -101,12 +131,28 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     }
   };
 
+  /** The stored fields of a newly set domain (a fresh token, not yet verified) or of a removed one. */
+  const domainFields = (host: string | null): ProjectChanges =>
+    host === null
+      ? { custom_domain: null, custom_domain_status: null, custom_domain_token: null, custom_domain_checked_at: null }
+      : { custom_domain: host, custom_domain_status: 'pending', custom_domain_token: newVerificationToken(), custom_domain_checked_at: null };
+
+  const checkSoon = (project: ProjectRecord): void => hooks.onCustomDomainSet?.(project.id);
+
   const owned = async (orgId: string, id: string): Promise<ProjectRecord> => {
     const project = await store.getProject(id);
     // Another org's project is "not found": existence must not leak.
     if (!project || project.org_id !== orgId) throw new DomainError('not_found', `project ${id} not found`);
     return project;
   };
+
+  async function findByHost(host: string): Promise<ProjectRecord | undefined> {
+    if (host.endsWith(siteSuffix)) {
+      const slug = host.slice(0, -siteSuffix.length);
+      if (!slug.includes('.')) return store.findProjectBySlug(slug);
+    }
+    return store.findProjectByDomain(host);
+  }
 
   const connected = async (project: ProjectRecord): Promise<void> => {
     await hooks.onRepositoryConnected?.(project);
@@ -127,10 +173,11 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       };
       if (input.source_repo !== undefined) record.source_repo = input.source_repo;
       if (input.source_branch !== undefined) record.source_branch = input.source_branch;
-      if (input.custom_domain !== undefined) record.custom_domain = input.custom_domain;
+      if (input.custom_domain !== undefined) Object.assign(record, domainFields(input.custom_domain));
       if (input.allow_code) record.allow_code = true;
       const project = await store.createProject(record);
       if (project.source_repo) await connected(project);
+      if (project.custom_domain) checkSoon(project);
       return view(project);
     },
 
@@ -149,15 +196,18 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       const before = await owned(orgId, id);
       checkCustomDomain(input.custom_domain);
       checkAllowCode(input.allow_code);
+      const newDomain = input.custom_domain !== undefined && input.custom_domain !== before.custom_domain;
       const changes: ProjectChanges = {
         name: input.name,
         source_repo: input.source_repo,
         source_branch: input.source_branch,
-        custom_domain: input.custom_domain,
+        // The same domain again keeps its token and status.
+        ...(newDomain ? domainFields(input.custom_domain!) : {}),
         allow_code: input.allow_code,
       };
       const project = await store.updateProject(id, changes);
       if (project.source_repo && project.source_repo !== before.source_repo) await connected(project);
+      if (newDomain && project.custom_domain) checkSoon(project);
       return view(project);
     },
 
@@ -167,12 +217,19 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       await hooks.onProjectDeleted?.(project);
     },
 
-    async findByHost(host) {
-      if (host.endsWith(siteSuffix)) {
-        const slug = host.slice(0, -siteSuffix.length);
-        if (!slug.includes('.')) return store.findProjectBySlug(slug);
+    async verifyCustomDomain(orgId, id) {
+      const project = await owned(orgId, id);
+      if (!project.custom_domain) {
+        throw new DomainError('invalid_request', `project ${id} has no custom_domain to verify: set one with PATCH /v1/projects/${id} first`);
       }
-      return store.findProjectByDomain(host);
+      await hooks.checkCustomDomain?.(id);
+      return view(await owned(orgId, id));
+    },
+
+    findByHost,
+
+    async tlsAllowed(host) {
+      return isApiHost(host) || (await findByHost(host)) !== undefined;
     },
 
     urlOf,

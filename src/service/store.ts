@@ -33,6 +33,8 @@ export interface ApiKeyRecord {
 }
 
 export type ProjectStatus = 'pending' | 'building' | 'active' | 'failed';
+/** `pending`: not yet seen in DNS; `verified`: found at the last check; `failed`: gone since. */
+export type CustomDomainStatus = 'pending' | 'verified' | 'failed';
 
 export interface ProjectRecord {
   id: string;
@@ -44,6 +46,11 @@ export interface ProjectRecord {
   source_repo?: string;
   source_branch?: string;
   custom_domain?: string;
+  /** Set with custom_domain: its verification state and the token of its TXT record. */
+  custom_domain_status?: CustomDomainStatus;
+  custom_domain_token?: string;
+  /** When DNS last gave a definite answer about the record. */
+  custom_domain_checked_at?: string;
   last_deploy_at?: string;
   /** The project's content may hold code (absent means false). */
   allow_code?: boolean;
@@ -56,6 +63,9 @@ export interface ProjectChanges {
   source_repo?: string | null;
   source_branch?: string | null;
   custom_domain?: string | null;
+  custom_domain_status?: CustomDomainStatus | null;
+  custom_domain_token?: string | null;
+  custom_domain_checked_at?: string | null;
   last_deploy_at?: string | null;
   allow_code?: boolean;
 }
@@ -109,9 +119,21 @@ export interface Store {
   listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>>;
   updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord>;
   deleteProject(id: string): Promise<void>;
-  /** The project served on a slug or a custom domain (both lower-case), if any. */
+  /** The project of a slug (lower-case), if any. */
   findProjectBySlug(slug: string): Promise<ProjectRecord | undefined>;
+  /**
+   * The project holding a custom domain (lower-case): the one whose domain is verified. Several
+   * projects may claim a domain while unverified, so a claim cannot lock its owner out; a claim
+   * of a domain another project holds, or verifying one, is refused with `domain_taken`.
+   */
   findProjectByDomain(domain: string): Promise<ProjectRecord | undefined>;
+  /** Every project with a custom domain, whatever its status. */
+  listProjectsWithDomain(): Promise<ProjectRecord[]>;
+  /**
+   * Records the outcome of a DNS check, unless the project's domain changed since the check
+   * began (its token is then another); undefined in that case or when the project is gone.
+   */
+  recordDomainCheck(id: string, token: string, status: CustomDomainStatus, checkedAt: string): Promise<ProjectRecord | undefined>;
 
   /**
    * Queues a deployment unless the project already has one queued: then that one is returned
@@ -203,7 +225,9 @@ class JsonFileStore implements Store {
   private keysByHash = new Map<string, ApiKeyRecord>();
   private orgsByName = new Map<string, Org>();
   private projectsBySlug = new Map<string, ProjectRecord>();
+  /** Verified custom domains and the project holding each. */
   private projectsByDomain = new Map<string, ProjectRecord>();
+  private projectsWithDomain = new Set<ProjectRecord>();
   /** Each org's projects, newest first. */
   private projectsByOrg = new Map<string, ProjectRecord[]>();
   /** Each project's deployments, newest first. */
@@ -267,9 +291,31 @@ class JsonFileStore implements Store {
     });
   }
 
+  private indexDomain(project: ProjectRecord): void {
+    if (!project.custom_domain) return;
+    this.projectsWithDomain.add(project);
+    if (project.custom_domain_status === 'verified') this.projectsByDomain.set(project.custom_domain, project);
+  }
+
+  private unindexDomain(project: ProjectRecord): void {
+    this.projectsWithDomain.delete(project);
+    if (project.custom_domain && this.projectsByDomain.get(project.custom_domain) === project) {
+      this.projectsByDomain.delete(project.custom_domain);
+    }
+  }
+
+  /** Refuses a change that would make `project` claim or verify a domain another project holds. */
+  private checkDomainFree(project: ProjectRecord | undefined, domain: string | undefined, verifying: boolean): void {
+    const holder = domain === undefined ? undefined : this.projectsByDomain.get(domain);
+    if (!holder || holder === project) return;
+    if (verifying || domain !== project?.custom_domain) {
+      throw new DomainError('domain_taken', `custom_domain "${domain}" is already used by another project`);
+    }
+  }
+
   private indexProject(project: ProjectRecord): void {
     this.projectsBySlug.set(project.slug, project);
-    if (project.custom_domain) this.projectsByDomain.set(project.custom_domain, project);
+    this.indexDomain(project);
     let list = this.projectsByOrg.get(project.org_id);
     if (!list) this.projectsByOrg.set(project.org_id, (list = []));
     list.splice(firstAfter(list, project), 0, project);
@@ -277,7 +323,7 @@ class JsonFileStore implements Store {
 
   private unindexProject(project: ProjectRecord): void {
     this.projectsBySlug.delete(project.slug);
-    if (project.custom_domain) this.projectsByDomain.delete(project.custom_domain);
+    this.unindexDomain(project);
     const list = this.projectsByOrg.get(project.org_id) ?? [];
     const at = firstAfter(list, project) - 1;
     if (list[at] === project) list.splice(at, 1);
@@ -358,9 +404,7 @@ class JsonFileStore implements Store {
   async createProject(project: ProjectRecord): Promise<ProjectRecord> {
     // Uniqueness is checked and claimed synchronously, so concurrent creates cannot both win.
     if (this.projectsBySlug.has(project.slug)) throw new DomainError('slug_taken', `slug "${project.slug}" is already taken`);
-    if (project.custom_domain && this.projectsByDomain.has(project.custom_domain)) {
-      throw new DomainError('domain_taken', `custom_domain "${project.custom_domain}" is already used by another project`);
-    }
+    this.checkDomainFree(undefined, project.custom_domain, project.custom_domain_status === 'verified');
     const record = { ...project };
     this.db.data.projects[record.id] = record;
     this.indexProject(record);
@@ -381,18 +425,17 @@ class JsonFileStore implements Store {
   async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {
     const project = own(this.db.data.projects, id);
     if (!project) throw new DomainError('not_found', `project ${id} not found`);
-    const domain = changes.custom_domain;
-    if (domain && domain !== project.custom_domain && this.projectsByDomain.has(domain)) {
-      throw new DomainError('domain_taken', `custom_domain "${domain}" is already used by another project`);
-    }
-    if (domain !== undefined && project.custom_domain) this.projectsByDomain.delete(project.custom_domain);
-    if (domain) this.projectsByDomain.set(domain, project);
+    const after = <K extends keyof ProjectChanges & keyof ProjectRecord>(field: K) =>
+      changes[field] === undefined ? project[field] : (changes[field] ?? undefined);
+    this.checkDomainFree(project, after('custom_domain'), after('custom_domain_status') === 'verified');
+    this.unindexDomain(project);
     const fields = project as unknown as Record<string, unknown>;
     for (const [field, value] of Object.entries(changes)) {
       if (value === undefined) continue;
       if (value === null) delete fields[field];
       else fields[field] = value;
     }
+    this.indexDomain(project);
     this.projectShards.changed(id);
     await this.commit();
     return { ...project };
@@ -418,6 +461,16 @@ class JsonFileStore implements Store {
 
   async findProjectByDomain(domain: string): Promise<ProjectRecord | undefined> {
     return this.projectsByDomain.get(domain);
+  }
+
+  async listProjectsWithDomain(): Promise<ProjectRecord[]> {
+    return [...this.projectsWithDomain].map((p) => ({ ...p }));
+  }
+
+  async recordDomainCheck(id: string, token: string, status: CustomDomainStatus, checkedAt: string): Promise<ProjectRecord | undefined> {
+    const project = own(this.db.data.projects, id);
+    if (!project || project.custom_domain_token !== token) return undefined;
+    return this.updateProject(id, { custom_domain_status: status, custom_domain_checked_at: checkedAt });
   }
 
   async queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }> {

@@ -38,6 +38,9 @@ export async function roleConfig(): Promise<AstroUserConfig> {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',
       build: {
+        // Scripts stay files, never inlined into pages: served sites allow no inline script (their
+        // Content-Security-Policy, src/hosting/content-security-policy.ts). Other assets: Vite's default.
+        assetsInlineLimit: (file: string) => (/\.[cm]?js$/.test(file) ? false : undefined),
         rolldownOptions: {
           // Every MDX module triggers this known, harmless warning (ARCHITECTURE): on a 1,000-page
           // site that is 1,000 code frames to format and log. Everything else is still reported.

@@ -1,5 +1,5 @@
 // The one check of API answers against src/api/openapi.json. The shared HTTP helpers (server.ts)
-// run it on every /v1 and /healthz answer a test receives: the operation is found by method and
+// run it on every /v1, /healthz and /internal/tls-allowed answer a test receives: the operation is found by method and
 // path template, the status must be documented for it (or, for a request matching no operation,
 // in the document's `x-unmatched-requests`), the body must match the schema of its status and
 // media type, and the documented required headers must be there with valid values.
@@ -103,9 +103,9 @@ export function matchingTemplates(pathname: string): PathTemplate[] {
   return templates().filter((t) => matches(t, parts));
 }
 
-/** Whether the document governs answers to this path: the /v1 API and the health check. */
+/** Whether the document governs answers to this path: the /v1 API, the health check and the TLS check. */
 export function isApiPath(pathname: string): boolean {
-  return pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/healthz';
+  return pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/healthz' || pathname === '/internal/tls-allowed';
 }
 
 export interface ApiAnswer {

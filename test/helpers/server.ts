@@ -46,7 +46,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const dataDir = options.dataDir ?? (await tempDataDir());
   const child = spawn(process.execPath, [SERVER], {
     cwd: ROOT,
-    // Repositories connected by tests that are not about sync fail at once, without the network.
+    // Repositories connected by tests that are not about sync fail at once, without the network;
+    // so do custom-domain lookups of tests that run no DNS server (nothing listens on port 9).
     env: {
       ...process.env,
       PORT: '0',
@@ -55,6 +56,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       FOLIO_RATE_LIMITS: GENEROUS_LIMITS,
       FOLIO_GIT_URL: 'file:///nonexistent/{owner}/{name}.git',
       FOLIO_GIT_PROTOCOLS: 'file',
+      FOLIO_DNS_SERVERS: '127.0.0.1:9',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOf, deploy, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { TestRepo } from '../helpers/git-repos.ts';
 import { client, getWithHost, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { siteContentSecurityPolicy } from '../../src/hosting/content-security-policy.ts';
+import { EMBED_ORIGINS } from '../../src/site/embeds.ts';
 
 let fixture: DeployingServer;
 let server: TestServer;
@@ -88,11 +90,34 @@ describe('headers', () => {
     expect((await raw('/robots.txt')).headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
-  it('SVG is served with a sandbox CSP', async () => {
+  it('HTML carries no inline script, and every answer the strict Content-Security-Policy', async () => {
+    const policy = siteContentSecurityPolicy({ allowCode: false });
+    const directives = policy.split('; ');
+    expect(directives).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(directives).toContain("object-src 'none'");
+    expect(directives).toContain("base-uri 'self'");
+    expect(directives).toContain(`frame-src ${EMBED_ORIGINS.join(' ')}`);
+    const home = await raw('/');
+    expect(home.headers['content-security-policy']).toBe(policy);
+    // Folio's own scripts are files: a policy without 'unsafe-inline' lets them run.
+    const scripts = home.body.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThanOrEqual(2);
+    for (const tag of scripts) expect(tag).toMatch(/ src="\/_astro\/[^"]+\.js"/);
+    const etag = home.headers.etag as string;
+    const answers = [
+      await raw('/no/such/page'), await raw('/guides/..%2f..%2ffolio.json'), await raw('/', { method: 'POST' }),
+      await raw('/', { headers: { 'if-none-match': etag } }), await raw('/', { hostName: 'nobody.localhost' }),
+      await raw('/pagefind/pagefind.js'),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([404, 400, 405, 304, 404, 200]);
+    for (const res of answers) expect(res.headers['content-security-policy'], String(res.status)).toBe(policy);
+  });
+
+  it('SVG is served with the site policy and a sandbox', async () => {
     const res = await raw('/logo.svg');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml');
-    expect(res.headers['content-security-policy']).toBe('sandbox');
+    expect(res.headers['content-security-policy']).toBe(`${siteContentSecurityPolicy({ allowCode: false })}; sandbox`);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.body).toBe(SVG);
   });

@@ -27,6 +27,7 @@ const SCOPES: Record<string, string | null> = {
   'POST /v1/projects': 'projects:write',
   'PATCH /v1/projects/{id}': 'projects:write',
   'DELETE /v1/projects/{id}': 'projects:write',
+  'POST /v1/projects/{id}/custom-domain/verify': 'projects:write',
   'GET /v1/projects/{id}/pages': 'pages:read',
   'GET /v1/projects/{id}/pages/{path}': 'pages:read',
   'POST /v1/projects/{id}/pages': 'pages:write',
@@ -38,7 +39,11 @@ const SCOPES: Record<string, string | null> = {
   'POST /v1/projects/{id}/deployments': 'deployments:trigger',
   'GET /v1/openapi.json': null,
   'GET /healthz': null,
+  'GET /internal/tls-allowed': null,
 };
+
+/** Endpoints outside /v1: no key, no rate limit, no rate-limit headers. */
+const OUTSIDE_V1: Record<string, string[]> = { '/healthz': ['200', '503'], '/internal/tls-allowed': ['200', '400', '404'] };
 
 const ERROR_CODES = [
   'invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'method_not_allowed', 'slug_taken', 'domain_taken',
@@ -75,17 +80,17 @@ describe("Folio's OpenAPI document", () => {
   it('has readable operationIds and the four tags', () => {
     expect(doc.tags.map((tag: Json) => tag.name)).toEqual(['Projects', 'Pages', 'Deployments', 'Meta']);
     expect(operations().map(({ op }) => op.operationId).sort()).toEqual([
-      'createPage', 'createProject', 'deletePage', 'deleteProject', 'getApiDescription', 'getDeployment', 'getDeploymentLog',
-      'getHealth', 'getPage', 'getProject', 'listDeployments', 'listPages', 'listProjects', 'triggerDeployment', 'updatePage',
-      'updateProject',
+      'checkTlsAllowed', 'createPage', 'createProject', 'deletePage', 'deleteProject', 'getApiDescription', 'getDeployment',
+      'getDeploymentLog', 'getHealth', 'getPage', 'getProject', 'listDeployments', 'listPages', 'listProjects', 'triggerDeployment',
+      'updatePage', 'updateProject', 'verifyCustomDomain',
     ]);
   });
 
   it('lists on each endpoint the statuses CONTRACT §3 gives it', () => {
     for (const { key, path, method, op } of operations()) {
       const statuses = Object.keys(op.responses);
-      if (path === '/healthz') {
-        expect(statuses, key).toEqual(['200', '503']);
+      if (OUTSIDE_V1[path]) {
+        expect(statuses, key).toEqual(OUTSIDE_V1[path]);
         continue;
       }
       expect(statuses, key).toEqual(expect.arrayContaining(['429', '500']));
@@ -101,7 +106,7 @@ describe("Folio's OpenAPI document", () => {
     expect(statusOf('POST /v1/projects/{id}/pages')).toEqual(['201']);
     const conflicts = (key: string) => Object.keys(operations().find((o) => o.key === key)!.op.responses['409'].content['application/json'].examples);
     expect(conflicts('POST /v1/projects')).toEqual(['slug_taken', 'domain_taken']);
-    expect(conflicts('PATCH /v1/projects/{id}')).toEqual(['domain_taken']);
+    expect(conflicts('PATCH /v1/projects/{id}')).toEqual(['domain_taken', 'api_host']);
     expect(conflicts('POST /v1/projects/{id}/pages')).toEqual(['page_exists', 'source_managed']);
     expect(conflicts('PATCH /v1/projects/{id}/pages/{path}')).toEqual(['source_managed']);
     expect(conflicts('DELETE /v1/projects/{id}/pages/{path}')).toEqual(['source_managed']);
@@ -111,7 +116,7 @@ describe("Folio's OpenAPI document", () => {
     for (const { key, path, op } of operations()) {
       for (const [status, response] of Object.entries(op.responses as Json)) {
         const headers = Object.keys(response.headers ?? {});
-        if (path === '/healthz') {
+        if (OUTSIDE_V1[path]) {
           expect(headers, `${key} ${status}`).toEqual([]);
           continue;
         }
@@ -140,8 +145,10 @@ describe('schemas per CONTRACT §6–8 and spec 2.1', () => {
     const project = schema('Project');
     expect(project.required.sort()).toEqual(['allow_code', 'created_at', 'id', 'name', 'slug', 'status', 'url']);
     expect(Object.keys(project.properties).sort()).toEqual([
-      'allow_code', 'created_at', 'custom_domain', 'id', 'last_deploy_at', 'name', 'slug', 'source_branch', 'source_repo', 'status', 'url',
+      'allow_code', 'created_at', 'custom_domain', 'custom_domain_checked_at', 'custom_domain_status', 'custom_domain_verification', 'id',
+      'last_deploy_at', 'name', 'slug', 'source_branch', 'source_repo', 'status', 'url',
     ]);
+    expect(project.properties.custom_domain_status.enum).toEqual(['pending', 'verified', 'failed']);
     expect(project.properties.status.enum).toEqual(['pending', 'building', 'active', 'failed']);
     expect(project.properties.name).toMatchObject({ minLength: 1, maxLength: 80 });
     expect(project.properties.id.format).toBe('uuid');
@@ -218,7 +225,7 @@ describe("Folio's own API reference pages", () => {
   it('generates one page per endpoint, grouped by the four tags', () => {
     expect(pages.pages).toHaveLength(Object.keys(SCOPES).length);
     expect(pages.groups.map((group) => [group.label, group.items.length])).toEqual([
-      ['Projects', 5], ['Pages', 5], ['Deployments', 4], ['Meta', 2],
+      ['Projects', 6], ['Pages', 5], ['Deployments', 4], ['Meta', 3],
     ]);
     const create = pages.pages.find((page) => page.operationId === 'createProject')!;
     expect(create).toMatchObject({ path: 'api-reference/create-project', method: 'post', title: 'Create a project', scopes: ['projects:write'] });

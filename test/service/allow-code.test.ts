@@ -18,6 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => series.close());
 
+/** The script-src sources of a site answer's Content-Security-Policy. */
+const scriptSources = (headers: Record<string, string | string[] | undefined>) =>
+  /(?:^|;\s*)script-src ([^;]*)/.exec(String(headers['content-security-policy']))?.[1]?.split(' ');
+
 const OPERATOR_DISABLED = 'allow_code cannot be true: the operator of this Folio server has disabled code in projects (FOLIO_ALLOW_CODE=false)';
 
 describe('allow_code', () => {
@@ -51,6 +55,8 @@ describe('allow_code', () => {
 
     const site = await getWithHost(server.url, '/', `${slug}.localhost`);
     expect(site.status).toBe(200);
+    // The site may run its own scripts (island hydration is inline), on its own origin only.
+    expect(scriptSources(site.headers)).toEqual(["'self'", "'wasm-unsafe-eval'", "'unsafe-inline'", "'unsafe-eval'"]);
     const article = articleOf(site.text);
     expect(article).toMatch(/<astro-island[^>]*client="load"[^>]*>\s*<button type="button" class="tally">Pressed <!-- -->3<!-- --> times<\/button>/);
     expect(article).toContain('<p class="greeting">Good morning, Ada.</p>');
@@ -68,9 +74,11 @@ describe('allow_code', () => {
     expect(refused.error.code).toBe('build_failed');
     expect(refused.error.message).toContain(`${FIRST_CODE_LINE}: import and export are not allowed`);
     expect(refused.error.message).toMatch(/enable .*allow_code/);
-    // The previous site stays live.
+    // The previous site stays live, now under the policy of a project without code.
     expect((await api('GET', `/v1/projects/${created.body.id}`)).body.status).toBe('active');
-    expect(articleOf((await getWithHost(server.url, '/', `${slug}.localhost`)).text)).toContain('Good morning, Ada.');
+    const after = await getWithHost(server.url, '/', `${slug}.localhost`);
+    expect(articleOf(after.text)).toContain('Good morning, Ada.');
+    expect(scriptSources(after.headers)).toEqual(["'self'", "'wasm-unsafe-eval'"]);
   });
 
   it('lets pages written through the API hold code only while the project allows it', async () => {

@@ -40,6 +40,7 @@ function expectError(res: ApiResponse, status: number, code: string, mention?: s
   if (mention) expect(res.body.message).toContain(mention);
   expect(res.text).not.toMatch(/\bat .*\.(ts|js|mjs):\d+/); // never a stack trace
   expectRateHeaders(res);
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 }
 
 const endpoints: { method: string; path: () => string; scope: string; body?: () => unknown }[] = [
@@ -264,5 +265,41 @@ describe('public endpoints', () => {
     expect(res.status).toBe(200);
     expectRateHeaders(res);
     expect(res.headers.get('x-ratelimit-limit')).toBe('1000000');
+  });
+});
+
+describe('X-Content-Type-Options: nosniff', () => {
+  it('is on every API answer: successes, errors, routes outside /v1 and the health check', async () => {
+    const created = await api('POST', '/v1/projects', { body: { name: 'Sniff', slug: uniqueSlug('sniff') } });
+    const answers: [string, ApiResponse][] = [
+      ['201', created],
+      ['200', await api('GET', `/v1/projects/${created.body.id}`)],
+      ['200 openapi', await request(server.url, 'GET', '/v1/openapi.json')],
+      ['400', await api('PATCH', `/v1/projects/${created.body.id}`, { body: { slug: 'no' } })],
+      ['401', await request(server.url, 'GET', '/v1/projects')],
+      ['404', await api('GET', '/v1/nothing-here')],
+      ['404 outside /v1', await request(server.url, 'GET', '/nothing-here')],
+      ['405', await api('PUT', '/v1/projects')],
+      ['413', await api('POST', '/v1/projects', { body: 'x'.repeat(1024 * 1024 + 1) })],
+      ['415', await api('POST', '/v1/projects', { body: '{}', headers: { 'content-type': 'text/plain' } })],
+      ['healthz 200', await request(server.url, 'GET', '/healthz')],
+      ['healthz 405', await request(server.url, 'POST', '/healthz')],
+      ['204', await api('DELETE', `/v1/projects/${created.body.id}`)],
+    ];
+    for (const [what, res] of answers) expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
+    expect(answers.map(([, res]) => res.status)).toEqual([201, 200, 200, 400, 401, 404, 404, 405, 413, 415, 200, 405, 204]);
+  });
+
+  it('is on a 429', async () => {
+    const limited = await startServer({ env: { FOLIO_RATE_LIMITS: 'free=1' } });
+    try {
+      await request(limited.url, 'GET', '/v1/projects');
+      const res = await request(limited.url, 'GET', '/v1/projects');
+      expect(res.status).toBe(429);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    } finally {
+      await limited.stop();
+      await removeDir(limited.dataDir);
+    }
   });
 });

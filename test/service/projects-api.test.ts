@@ -159,7 +159,11 @@ describe('get, update, delete', () => {
     const path = `/v1/projects/${p.id}`;
     let res = await api('PATCH', path, { body: { custom_domain: 'Docs.Patch-Test.example' , source_branch: 'release/1.0' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...p, custom_domain: 'docs.patch-test.example', source_branch: 'release/1.0' });
+    expect(res.body).toEqual({
+      ...p, custom_domain: 'docs.patch-test.example', source_branch: 'release/1.0',
+      custom_domain_status: 'pending',
+      custom_domain_verification: { type: 'TXT', name: '_folio-verify.docs.patch-test.example', value: expect.stringMatching(/^folio-verify=/) },
+    });
     res = await api('PATCH', path, { body: { name: 'Renamed', source_repo: 'acme/guide' } });
     expect(res.body).toMatchObject({ name: 'Renamed', custom_domain: 'docs.patch-test.example', source_repo: 'acme/guide' });
     res = await api('PATCH', path, { body: { custom_domain: null, source_repo: null, source_branch: null } });
@@ -167,6 +171,7 @@ describe('get, update, delete', () => {
     const withoutStatus = ({ status: _status, ...rest }: Record<string, unknown>) => rest;
     expect(withoutStatus(res.body)).toEqual(withoutStatus({ ...p, name: 'Renamed' }));
     expect('custom_domain' in res.body).toBe(false);
+    expect('custom_domain_status' in res.body || 'custom_domain_verification' in res.body).toBe(false);
     expect(withoutStatus((await api('GET', path)).body)).toEqual(withoutStatus(res.body));
   });
 
@@ -189,17 +194,14 @@ describe('get, update, delete', () => {
     expect((await api('GET', path)).body).toEqual(p);
   });
 
-  it('custom domains are unique (409 domain_taken) and route their Host to the project site', async () => {
+  it('a custom domain is not a site host until verified: its Host answers the API like any unknown host', async () => {
+    // Verification, serving once verified and domain_taken: test/service/custom-domains.test.ts.
     const a = (await create({ name: 'A', slug: uniqueSlug() })).body;
-    const b = (await create({ name: 'B', slug: uniqueSlug() }, other)).body;
-    expect((await api('PATCH', `/v1/projects/${a.id}`, { body: { custom_domain: 'help.unique-test.example' } })).status).toBe(200);
-    const taken = await other('PATCH', `/v1/projects/${b.id}`, { body: { custom_domain: 'HELP.unique-test.example' } });
-    expect(taken.status).toBe(409);
-    expect(taken.body.error).toBe('domain_taken');
-    const site = await getWithHost(server.url, '/v1/projects', 'help.unique-test.example', {}, 'a site host: /v1 there is the site, not the API');
-    expect(site.status).toBe(404);
-    expect(site.headers['content-type']).toContain('text/html');
-    expect(site.text).toContain('nothing deployed');
+    const claimed = await api('PATCH', `/v1/projects/${a.id}`, { body: { custom_domain: 'help.unique-test.example' } });
+    expect(claimed.body.custom_domain_status).toBe('pending');
+    const res = await getWithHost(server.url, '/v1/projects?limit=1', 'help.unique-test.example', { authorization: `Bearer ${server.defaultKey}` });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
   it('DELETE answers 204 with no body; the slug and domain are free at once and the host answers 404', async () => {

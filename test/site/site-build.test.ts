@@ -188,9 +188,22 @@ describe('theme', () => {
 
   it('restores the visitor\'s light/dark choice before first paint', () => {
     const head = site.read('index.html').split('</head>')[0] ?? '';
-    expect(head).toContain("localStorage.getItem('folio-theme')");
-    expect(head).toContain('document.documentElement.dataset.theme');
-    expect(site.read('index.html')).toContain('folio-theme`,');
+    // A classic script in <head> (not a module, not deferred) runs before the body is painted.
+    const theme = /<script src="(\/_astro\/theme\.[^"]+\.js)"><\/script>/.exec(head)?.[1];
+    expect(theme).toBeDefined();
+    expect(site.read(theme!)).toContain("localStorage.getItem('folio-theme')");
+    expect(site.read(theme!)).toContain('document.documentElement.dataset.theme');
+    expect(pageScripts('index.html')).toContain('folio-theme`,');
+  });
+
+  it('puts no inline script in any page: every script is a file (served sites forbid inline scripts)', () => {
+    const pages = listFiles(site.out).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(3);
+    for (const page of pages) {
+      const tags = site.read(page).match(/<script\b[^>]*>/g) ?? [];
+      expect(tags.length, page).toBe(2);
+      for (const tag of tags) expect(tag, page).toMatch(/ src="\/_astro\/[^"]+\.js"/);
+    }
   });
 });
 
@@ -241,15 +254,15 @@ describe('site features (CONTRACT §9)', () => {
     const css = siteCss();
     expect(/:root\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#d73a49');
     expect(/:root\[data-theme=(?:"dark"|'dark'|dark)\]\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#f97583');
-    expect(html).toContain('copy-button');
-    expect(html).toContain('navigator.clipboard.writeText');
+    expect(pageScripts('index.html')).toContain('copy-button');
+    expect(pageScripts('index.html')).toContain('navigator.clipboard.writeText');
   });
 
   it('builds a Pagefind index of the content pages, and a search box that loads it', () => {
     expect(site.exists('pagefind/pagefind.js')).toBe(true);
     const entry = JSON.parse(site.read('pagefind/pagefind-entry.json')) as { languages: Record<string, { page_count: number }> };
     expect(Object.values(entry.languages).reduce((n, l) => n + l.page_count, 0)).toBe(5);
-    expect(site.read('index.html')).toContain('/pagefind/pagefind.js');
+    expect(pageScripts('index.html')).toContain('/pagefind/pagefind.js');
   });
 
   it('writes sitemap.xml and robots.txt with the site URL', () => {
@@ -305,6 +318,11 @@ describe('site features (CONTRACT §9)', () => {
     for (const file of listFiles(site.out)) expect(fs.readFileSync(path.join(site.out, file)).includes(SECRET), file).toBe(false);
   });
 });
+
+/** The script files a built page loads, concatenated. */
+function pageScripts(page: string): string {
+  return [...site.read(page).matchAll(/<script\b[^>]* src="\/([^"]+)"/g)].map((m) => site.read(m[1])).join('\n');
+}
 
 function siteCss(): string {
   return listFiles(path.join(site.out, '_astro'))

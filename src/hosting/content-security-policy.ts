@@ -1,0 +1,44 @@
+// The Content-Security-Policy of every answer on a project's site: a second line of defence, so
+// that markup slipping past the content check (an `onerror` attribute, a `<script>`) cannot run
+// script on a reader's page. Folio's own pages need no inline script: the site's scripts are
+// files under /_astro/ (src/site/astro-config.ts keeps them out of the HTML).
+// Why each directive: docs/decisions.md#untrusted-content.
+import { EMBED_ORIGINS } from '../site/embeds.ts';
+
+export interface SitePolicyOptions {
+  /**
+   * The project may ship its own components (`allow_code`): its pages then run inline scripts
+   * (island hydration) and eval, still only from its own origin.
+   */
+  allowCode: boolean;
+}
+
+function build({ allowCode }: SitePolicyOptions): string {
+  const directives: [string, ...string[]][] = [
+    ['default-src', "'self'"],
+    // 'wasm-unsafe-eval': Pagefind's search runs as WebAssembly; it allows compiling WASM, not eval.
+    ['script-src', "'self'", "'wasm-unsafe-eval'", ...(allowCode ? ["'unsafe-inline'", "'unsafe-eval'"] : [])],
+    // Inline styles stay allowed: docs.json colours are a <style> element and highlighted code
+    // carries style attributes. Styles cannot run script.
+    ['style-src', "'self'", "'unsafe-inline'"],
+    // Pages show images from anywhere (badges, screenshots on a CDN, a logo URL in docs.json).
+    ['img-src', '*', 'data:', 'blob:'],
+    ['media-src', "'self'", 'https:'],
+    ['font-src', "'self'", 'data:'],
+    ['connect-src', "'self'"],
+    ['frame-src', ...EMBED_ORIGINS],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+    ['form-action', "'self'"],
+    // Docs carry no actions worth clickjacking, but nothing of Folio frames a site either.
+    ['frame-ancestors', "'self'"],
+  ];
+  return directives.map((d) => d.join(' ')).join('; ');
+}
+
+const POLICIES = { code: build({ allowCode: true }), noCode: build({ allowCode: false }) };
+
+/** The Content-Security-Policy header value for a project's site. */
+export function siteContentSecurityPolicy(options: SitePolicyOptions): string {
+  return options.allowCode ? POLICIES.code : POLICIES.noCode;
+}
