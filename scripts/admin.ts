@@ -1,6 +1,7 @@
 // `npm run admin -- …`: manages organizations and API keys (CONTRACT §2). When a server holds the
 // data dir, the command goes to that server over its admin socket; otherwise the CLI locks the
-// data dir and edits the store itself.
+// data dir and edits the store itself. `store restore` runs only here, with no server running.
+import path from 'node:path';
 import {
   ADMIN_USAGE,
   parseAdminArgs,
@@ -9,12 +10,14 @@ import {
   type AdminCommand,
   type AdminResult,
   type ApiKeyInfo,
+  type OfflineCommand,
 } from '../src/service/admin-commands.ts';
 import { sendAdminCommand } from '../src/service/admin-channel.ts';
 import { ConfigError, loadConfig } from '../src/service/config.ts';
 import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
 import { isDomainError } from '../src/service/errors.ts';
-import { openStore } from '../src/service/store.ts';
+import { restoreStore } from '../src/service/store-backups.ts';
+import { openStore, STORE_FILE, StoreDamagedError } from '../src/service/store.ts';
 
 const RETRY_MS = 10_000;
 
@@ -52,6 +55,34 @@ async function execute(dataDir: string, command: AdminCommand): Promise<AdminRes
       if (Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+}
+
+/** `store restore`: the newest good backup replaces the store file; says what may be lost. */
+async function restore(dataDir: string, command: OfflineCommand): Promise<string> {
+  let lock;
+  try {
+    lock = await acquireLock(dataDir, 'admin');
+  } catch (err) {
+    if (err instanceof LockHeldError) throw new Error(`${err.message}: stop it before restoring the store`);
+    throw err;
+  }
+  try {
+    const file = path.join(dataDir, STORE_FILE);
+    const outcome = await restoreStore(dataDir, file, command.force);
+    const from = outcome.backup.takenAt.toISOString();
+    const lost = outcome.lastWriteAt
+      ? outcome.lastWriteAt > outcome.backup.takenAt
+        ? `Writes acknowledged between ${from} and ${outcome.lastWriteAt.toISOString()} (the replaced file's last write) are lost; everything acknowledged before ${from} is kept.`
+        : `The replaced file was last written at ${outcome.lastWriteAt.toISOString()}, before the backup: no acknowledged write is lost.`
+      : `There was no store file: nothing acknowledged before ${from} is lost.`;
+    return [
+      `Restored ${file} from the backup ${outcome.backup.file} (taken at ${from}).`,
+      lost,
+      ...(outcome.keptAs ? [`The replaced file was kept as ${outcome.keptAs}.`] : []),
+    ].join('\n');
+  } finally {
+    await lock.release();
   }
 }
 
@@ -101,12 +132,18 @@ async function main(): Promise<number> {
   }
   try {
     const { dataDir } = loadConfig();
-    const result = await execute(dataDir, parsed.command);
-    console.log(parsed.json ? JSON.stringify(result) : formatText(parsed.command, result));
+    const { command } = parsed;
+    if (command.name === 'store restore') {
+      console.log(await restore(dataDir, command));
+      return 0;
+    }
+    const result = await execute(dataDir, command);
+    console.log(parsed.json ? JSON.stringify(result) : formatText(command, result));
     return 0;
   } catch (err) {
-    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError;
-    console.error(`error: ${known ? (err as Error).message : String((err as Error).stack ?? err)}`);
+    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError || err instanceof StoreDamagedError || parsed.command.name === 'store restore';
+    const advice = err instanceof StoreDamagedError ? ` ${err.advice}` : '';
+    console.error(`error: ${known ? (err as Error).message + advice : String((err as Error).stack ?? err)}`);
     if (!known) console.error(ADMIN_USAGE);
     return 1;
   }

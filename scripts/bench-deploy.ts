@@ -5,7 +5,10 @@
 //    until the new content answers 200 (median of BENCH_RUNS, default 5). Goals: 10 pages < 2 s,
 //    1,000 pages < 15 s.
 // 2. The build step alone, cold (a fresh Astro process per build) against a warm worker, on the
-//    10-page site, in this process: the ratio is what the warm worker saves.
+//    10-page site, in this process: the ratio is what the warm worker saves. Each is measured with
+//    the build sandbox (FOLIO_SANDBOX=required) and without (off), the two taking turns run by run,
+//    and the ratio sandbox / no sandbox is printed (goal for warm builds: about 1×).
+//    BENCH_ONLY=build runs this part alone.
 // 3. Serving a live page with autocannon (BENCH_DURATION_S, default 10; BENCH_CONNECTIONS, 20)
 //    against nginx serving the same build directory (worker_processes 1: one process each, like
 //    for like; nginx's default of one worker per core is printed too), in BENCH_SERVING_ROUNDS
@@ -19,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureServiceBuilt } from '../src/api/build-service.ts';
 import { buildSite, type AstroRunner } from '../src/site/build.ts';
+import type { SandboxMode } from '../src/site/sandbox.ts';
 import { WarmWorker } from '../src/site/warm-worker.ts';
 import { startDeployingServer } from '../test/helpers/deployments.ts';
 import type { TestRepo } from '../test/helpers/git-repos.ts';
@@ -106,26 +110,64 @@ async function deployLatency(server: TestServer, repo: TestRepo, pages: number):
   return { times, liveDir, slug };
 }
 
-/** The build step alone, `runs` times, with the given Astro runner. */
-async function buildTimes(files: Record<string, string>, astro: AstroRunner | undefined, runs: number): Promise<number[]> {
+/** One build variant: cold or with a warm worker, in the sandbox or not. */
+interface BuildVariant {
+  name: string;
+  mode: SandboxMode;
+  astro?: AstroRunner;
+  times: number[];
+}
+
+/**
+ * The build step alone: `runs` builds of each variant, the variants taking turns run by run (so all
+ * see the same machine load). Each warm worker's first build, which loads Astro, is not counted.
+ */
+async function buildTimes(files: Record<string, string>, variants: BuildVariant[], runs: number): Promise<void> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-build-'));
   const root = path.join(base, 'root');
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
   }
-  const times: number[] = [];
+  let n = 0;
+  const once = async (v: BuildVariant) => {
+    const started = performance.now();
+    const result = await buildSite({ contentRoot: root, outDir: fs.mkdtempSync(path.join(base, `out-${n++}-`)), astro: v.astro, sandbox: { mode: v.mode } });
+    if (!result.ok) throw new Error(`${v.name} build failed: ${result.error?.message}`);
+    return performance.now() - started;
+  };
   try {
+    for (const v of variants) if (v.astro) await once(v);
     for (let run = 0; run < runs; run++) {
-      const started = performance.now();
-      const result = await buildSite({ contentRoot: root, outDir: path.join(base, `out-${run}`), astro });
-      if (!result.ok) throw new Error(`build failed: ${result.error?.message}`);
-      times.push(performance.now() - started);
+      for (const v of variants) v.times.push(await once(v));
     }
   } finally {
     fs.rmSync(base, { recursive: true, force: true });
   }
-  return times;
+}
+
+/** The build step, cold and warm, with and without the sandbox; returns the summary lines. */
+async function buildStep(): Promise<string[]> {
+  console.log('\nBuild step alone, 10 pages (cold Astro process per build vs a warm worker; with and without the sandbox)…');
+  const warmOff = new WarmWorker({ sandbox: { mode: 'off' } });
+  const warmOn = new WarmWorker({ sandbox: { mode: 'required' } });
+  const variants: BuildVariant[] = [
+    { name: 'cold, no sandbox', mode: 'off', times: [] },
+    { name: 'cold, sandbox', mode: 'required', times: [] },
+    { name: 'warm, no sandbox', mode: 'off', astro: warmOff, times: [] },
+    { name: 'warm, sandbox', mode: 'required', astro: warmOn, times: [] },
+  ];
+  try {
+    await buildTimes(pagesOf(10), variants, RUNS);
+  } finally {
+    await Promise.all([warmOff.close(), warmOn.close()]);
+  }
+  const [coldOff, coldOn, warmOffT, warmOnT] = variants.map((v) => median(v.times)!);
+  for (const v of variants) console.log(`  ${v.name}: median ${seconds(median(v.times)!)} (runs ${v.times.map((t) => (t / 1000).toFixed(2)).join(', ')})`);
+  return [
+    `build 10 pages without the sandbox: cold ${seconds(coldOff!)}, warm ${seconds(warmOffT!)} (warm is ${(coldOff! / warmOffT!).toFixed(1)}× faster)`,
+    `build 10 pages in the sandbox: cold ${seconds(coldOn!)}, warm ${seconds(warmOnT!)}; sandbox / no sandbox: cold ${(coldOn! / coldOff!).toFixed(2)}×, warm ${(warmOnT! / warmOffT!).toFixed(2)}×`,
+  ];
 }
 
 async function freePort(): Promise<number> {
@@ -192,6 +234,10 @@ async function throughput(name: string, url: string, host?: string): Promise<num
 }
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'build') {
+    for (const line of await buildStep()) console.log(`- ${line}`);
+    return;
+  }
   await ensureServiceBuilt();
   console.log(`bench:deploy on ${os.cpus().length} cores, load average ${load()}; ${RUNS} run(s) per size`);
   const fixture = await startDeployingServer({ FOLIO_BUILD_CONCURRENCY: '1' });
@@ -208,14 +254,7 @@ async function main(): Promise<void> {
       summary.push(`deploy ${pages} pages: median ${seconds(m)} of ${times.length}${goal ? ` (goal < ${goal} s: ${m < goal * 1000 ? 'met' : 'NOT met'})` : ''}`);
     }
 
-    console.log('\nBuild step alone, 10 pages (cold Astro process per build vs a warm worker)…');
-    const files = pagesOf(10);
-    const cold = median(await buildTimes(files, undefined, RUNS));
-    const worker = new WarmWorker();
-    worker.warm();
-    const warm = median((await buildTimes(files, worker, RUNS + 1)).slice(1)); // the first loads Astro
-    await worker.close();
-    summary.push(`build 10 pages: cold ${seconds(cold)}, warm ${seconds(warm)} (warm is ${(cold / warm).toFixed(1)}× faster)`);
+    summary.push(...(await buildStep()));
 
     if (served) {
       console.log(`\nServing ${served.slug}'s home page: ${CONNECTIONS} connections, ${DURATION} s each:`);

@@ -14,6 +14,10 @@
 // (lists) and a raw durable file write, temp + fsync + rename + folder fsync (creates). For
 // context, the HTTP floor: as many sequential `GET /healthz` (an Astro endpoint doing nothing) as
 // the warm walk makes list requests.
+// Last, the latency of `GET /healthz` (median and p99 of BENCH_HEALTHZ sequential requests, default
+// 2,000) on a quiet server, then while two clients keep writing 2 MiB pages that make the content
+// parser slow (unclosed braces; each answered 422 content_too_complex): the checks run in check
+// processes, so the server's event loop must stay free (goal: p99 under 50 ms).
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -34,6 +38,7 @@ const SIZES = [100, 1000, 5000];
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 3);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const CREATES = Number(process.env.BENCH_CREATES ?? 300);
+const HEALTHZ = Number(process.env.BENCH_HEALTHZ ?? 2000);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -178,6 +183,47 @@ async function createPages(base: string, key: string, projectId: string, prefix:
   return (CREATES / elapsed) * 1000;
 }
 
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * values.length) - 1)]!;
+
+/** Latencies of `count` sequential GET /healthz. */
+async function healthzLatencies(base: string, count: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push((await timed(async () => (await fetch(`${base}/healthz`)).text()))[0]);
+  return out;
+}
+
+/** /healthz latency alone, then while two clients write pathological 2 MiB pages without pause. */
+async function healthzUnderPathologicalWrites(base: string, key: string, projectId: string): Promise<void> {
+  const quiet = await healthzLatencies(base, HEALTHZ);
+  const body = JSON.stringify({ path: 'slow', title: 'Slow', content: '{'.repeat(2 * 1024 * 1024 - 1024) });
+  const statuses = new Map<number, number>();
+  let writing = true;
+  let firstSent!: () => void;
+  const sent = new Promise<void>((resolve) => (firstSent = resolve));
+  const writer = async () => {
+    while (writing) {
+      const answer = fetch(`${base}/v1/projects/${projectId}/pages`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+      firstSent();
+      const res = await answer;
+      await res.text();
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    }
+  };
+  const writers = [writer(), writer()];
+  await sent;
+  const busy = await healthzLatencies(base, HEALTHZ);
+  writing = false;
+  await Promise.all(writers);
+  console.log('');
+  console.log(`| GET /healthz, ${HEALTHZ} sequential | median | p99 | max |`);
+  console.log('|---|---:|---:|---:|');
+  console.log(`| quiet server | ${ms(median(quiet))} | ${ms(percentile(quiet, 99))} | ${ms(Math.max(...quiet))} |`);
+  console.log(`| while 2 clients write 2 MiB pathological pages | ${ms(median(busy))} | ${ms(percentile(busy, 99))} | ${ms(Math.max(...busy))} |`);
+  console.log(`Page writes answered meanwhile: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}`);
+  const p99 = percentile(busy, 99);
+  console.log(`Goal: /healthz p99 under 50 ms during pathological writes: ${ms(p99)} ${p99 < 50 ? 'met' : 'NOT met'}`);
+}
+
 async function main(): Promise<void> {
   await ensureServiceBuilt();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-pages-'));
@@ -209,7 +255,12 @@ async function main(): Promise<void> {
         console.log(`Creating ${CREATES} pages sequentially, then ${CREATES} 8 at a time…`);
         const sequential = await createPages(server.base, key, createProject, 'seq', 1);
         const parallel = await createPages(server.base, key, createProject, 'par', 8);
-        await stopChild(server.child);
+        console.log('Measuring /healthz, quiet and during pathological page writes…');
+        try {
+          await healthzUnderPathologicalWrites(server.base, key, createProject);
+        } finally {
+          await stopChild(server.child);
+        }
 
         const rawDir = path.join(dataDir, 'raw-writes');
         await mkdir(rawDir);

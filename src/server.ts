@@ -10,9 +10,11 @@ import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
 import { ConfigError, loadConfig, type Config } from './service/config.ts';
 import { acquireLockPatiently, LockHeldError } from './service/data-dir-lock.ts';
+import { cleanCrashLeftovers } from './service/crash-leftovers.ts';
+import { recoverDeployments } from './service/deployments/service.ts';
 import { createFolio, type Folio } from './service/folio.ts';
 import { RESERVED_SLUGS } from './service/project-rules.ts';
-import { openStore, type Store } from './service/store.ts';
+import { openStore, StoreDamagedError, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -93,6 +95,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let store: Store | undefined;
   try {
     store = await openStore(config.dataDir);
+    // Before the first request: what a crash interrupted is recorded and its leftovers removed.
+    await recoverDeployments(config.dataDir, store);
+    const removed = await cleanCrashLeftovers(config.dataDir, store);
+    if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
     const { handler } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { handler: AstroHandler };
@@ -113,7 +119,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       void handle(req, res);
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
-    await folio.deployments.start(); // restart recovery, then queued deployments resume
+    await folio.deployments.start(); // checks the build sandbox, then queued deployments resume
     await folio.customDomains.start();
 
     return {
@@ -149,6 +155,10 @@ async function main(): Promise<void> {
   try {
     running = await startServer(config);
   } catch (err) {
+    if (err instanceof StoreDamagedError) {
+      console.error(`Folio cannot start: ${err.message}. ${err.advice}`);
+      process.exit(1);
+    }
     if (err instanceof LockHeldError) {
       console.error(`Folio cannot start: ${err.message}. Only one server may use a data dir; stop the other one or set FOLIO_DATA_DIR.`);
       process.exit(1);

@@ -1,6 +1,6 @@
 // HTTP conventions of the API (CONTRACT §3): the one error type, JSON responses and body reading.
 import type { z } from 'zod';
-import { isDomainError, type DomainErrorCode } from '../service/errors.ts';
+import { asStorageError, isDomainError, isOutOfSpace, type DomainErrorCode } from '../service/errors.ts';
 import { describeIssues } from '../service/project-rules.ts';
 
 export class ApiError extends Error {
@@ -24,12 +24,17 @@ const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   name_taken: 409,
   page_exists: 409,
   source_managed: 409,
+  insufficient_storage: 507,
+  // Well-formed but beyond what the content check can read in its time limit.
+  content_too_complex: 422,
 };
 
 /** Turns any thrown value into an ApiError; unknown errors become a 500 without details. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (isDomainError(err)) return new ApiError(DOMAIN_STATUS[err.code], err.code, err.message);
+  // A full disk met on a path that did not name what it was storing: still 507, not a bug.
+  if (isOutOfSpace(err)) return toApiError(asStorageError(err, 'the change'));
   console.error(err);
   return new ApiError(500, 'internal_error', 'internal error: the server could not handle the request');
 }

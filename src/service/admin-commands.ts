@@ -15,6 +15,9 @@ export type AdminCommand =
   | { name: 'key list'; org?: string }
   | { name: 'key revoke'; id: string };
 
+/** Commands the CLI runs itself, with no server on the data dir. */
+export type OfflineCommand = { name: 'store restore'; force: boolean };
+
 /** A key as the admin CLI shows it: never the key value or its hash. */
 export type ApiKeyInfo = Omit<ApiKeyRecord, 'hash'>;
 
@@ -31,7 +34,8 @@ export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
   org set-plan NAME_OR_ID free|pro|business
   key create --org NAME_OR_ID [--scopes all|SCOPE,SCOPE…] [--name LABEL]
   key list [--org NAME_OR_ID]
-  key revoke KEY_ID`;
+  key revoke KEY_ID
+  store restore [--force]   (with the server stopped)`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -45,13 +49,15 @@ function parsePlan(value: string | undefined): Plan {
 }
 
 /** Splits argv into positionals and --options (`--x value` or `--x=value`; `--json` is a flag). */
-function splitArgs(argv: string[]): { positional: string[]; options: Map<string, string>; json: boolean } {
+function splitArgs(argv: string[]): { positional: string[]; options: Map<string, string>; json: boolean; force: boolean } {
   const positional: string[] = [];
   const options = new Map<string, string>();
   let json = false;
+  let force = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--json') json = true;
+    else if (arg === '--force') force = true;
     else if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
@@ -60,19 +66,23 @@ function splitArgs(argv: string[]): { positional: string[]; options: Map<string,
       options.set(name, value);
     } else positional.push(arg);
   }
-  return { positional, options, json };
+  return { positional, options, json, force };
 }
 
 /** Parses the CLI's arguments; throws a UsageError saying what is wrong. */
-export function parseAdminArgs(argv: string[]): { command: AdminCommand; json: boolean } {
-  const { positional, options, json } = splitArgs(argv);
+export function parseAdminArgs(argv: string[]): { command: AdminCommand | OfflineCommand; json: boolean } {
+  const { positional, options, json, force } = splitArgs(argv);
   const [group, action, ...rest] = positional;
   const allow = (names: string[], count: number) => {
     for (const name of options.keys()) if (!names.includes(name)) throw new UsageError(`unknown option --${name} for "${group} ${action}"`);
     if (rest.length !== count) throw new UsageError(`"${group} ${action}" takes ${count} argument(s)\n${ADMIN_USAGE}`);
+    if (force && `${group} ${action}` !== 'store restore') throw new UsageError(`unknown option --force for "${group} ${action}"`);
   };
-  const command = ((): AdminCommand => {
+  const command = ((): AdminCommand | OfflineCommand => {
     switch (`${group} ${action}`) {
+      case 'store restore':
+        allow([], 0);
+        return { name: 'store restore', force };
       case 'org create':
         allow(['plan'], 1);
         return { name: 'org create', org: checkOrgName(rest[0]), plan: parsePlan(options.get('plan') ?? 'free') };

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { HOSTNAME } from './project-rules.ts';
+import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
 export const PLANS = ['free', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -84,6 +85,11 @@ const envSchema = z.object({
     .transform((hosts) => hosts.map((h) => h.toLowerCase()))
     .pipe(z.array(z.string().regex(HOSTNAME, 'must be a comma-separated list of hostnames such as api.example.com')))
     .default([]),
+  FOLIO_MIN_FREE_MB: integer(0, 1_000_000).default(100),
+  // The build sandbox (README, "Build sandbox").
+  FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
+  FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
+  FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
 });
 
 export interface Config {
@@ -107,6 +113,12 @@ export interface Config {
   domainCheckS: number;
   /** Host names the API is served on outside the service domain: never a project's custom domain. */
   apiHosts: string[];
+  /** Below this much free space in the data dir (MB), /healthz answers 503. */
+  minFreeMb: number;
+  /** Whether builds run in the bubblewrap sandbox, which bwrap, and each build process's memory limit. */
+  sandbox: SandboxMode;
+  bwrapPath: string;
+  buildMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -144,5 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServers: e.FOLIO_DNS_SERVERS,
     domainCheckS: e.FOLIO_DOMAIN_CHECK_S,
     apiHosts: e.FOLIO_API_HOSTS,
+    minFreeMb: e.FOLIO_MIN_FREE_MB,
+    sandbox: e.FOLIO_SANDBOX,
+    bwrapPath: e.FOLIO_BWRAP_PATH,
+    buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
   };
 }

@@ -1,46 +1,56 @@
-// A lowdb adapter that writes crash-safely: temp file (mode 0600) + fsync + rename + directory fsync.
-// lowdb's own JSONFile renames without fsync, so a power loss could leave an empty file.
-import { open, readFile, rename } from 'node:fs/promises';
-import path from 'node:path';
+// A lowdb adapter that writes crash-safely (atomic-write.ts: temp file, fsync, rename, directory
+// fsync); lowdb's own JSONFile renames without fsync, so a power loss could leave an empty file.
+// A file that is there but is not JSON (truncated, overwritten) is reported as damaged, never
+// taken for an empty store.
+import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
+import { writeFileAtomic } from './atomic-write.ts';
+
+export class DamagedFileError extends Error {
+  override name = 'DamagedFileError';
+  file: string;
+  constructor(file: string, reason: string) {
+    super(`${file} is damaged: ${reason}`);
+    this.file = file;
+  }
+}
+
+/** Parses a JSON file's text, or throws DamagedFileError naming the file and the reason. */
+export function parseJsonFile<T>(file: string, text: string): T {
+  if (text.trim() === '') throw new DamagedFileError(file, 'it is empty');
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new DamagedFileError(file, `it is not valid JSON (${(err as Error).message}); it may have been truncated`);
+  }
+}
 
 export class DurableJsonFile<T> implements Adapter<T> {
   file: string;
-  private tmp: string;
   private serialize: (data: T) => string;
+  /** Told the text of every write once it is on disk. */
+  onWritten?: (text: string) => void;
 
   constructor(file: string, serialize: (data: T) => string = (data) => JSON.stringify(data)) {
     this.file = file;
     this.serialize = serialize;
-    this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp`);
   }
 
   async read(): Promise<T | null> {
+    let text: string;
     try {
-      return JSON.parse(await readFile(this.file, 'utf8')) as T;
+      text = await readFile(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+    return parseJsonFile<T>(this.file, text);
   }
 
   /** Serialises synchronously (so the snapshot is taken at call time), then writes durably. */
   async write(data: T): Promise<void> {
     const text = this.serialize(data);
-    const handle = await open(this.tmp, 'w', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.chmod(0o600);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(this.tmp, this.file);
-    const dir = await open(path.dirname(this.file), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    await writeFileAtomic(this.file, text, { mode: 0o600 });
+    this.onWritten?.(text);
   }
 }

@@ -7,7 +7,9 @@ export type DomainErrorCode =
   | 'domain_taken'
   | 'name_taken'
   | 'page_exists'
-  | 'source_managed';
+  | 'source_managed'
+  | 'insufficient_storage'
+  | 'content_too_complex';
 
 export class DomainError extends Error {
   override name = 'DomainError';
@@ -24,4 +26,19 @@ export class DomainError extends Error {
  */
 export function isDomainError(err: unknown): err is DomainError {
   return err instanceof Error && err.name === 'DomainError' && typeof (err as DomainError).code === 'string';
+}
+
+/** True for a write refused because the disk (or the user's quota) is full. */
+export function isOutOfSpace(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/**
+ * The domain's answer to a write the disk could not hold (HTTP 507): what was being stored, and
+ * that nothing of it was kept. Any other error passes through unchanged.
+ */
+export function asStorageError(err: unknown, what: string): unknown {
+  if (!isOutOfSpace(err)) return err;
+  return new DomainError('insufficient_storage', `the server's disk is full: ${what} could not be stored and nothing was changed; retry once space is freed`);
 }

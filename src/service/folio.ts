@@ -1,6 +1,7 @@
 // The running service's domain objects, created once by the server and handed to the API
 // endpoints (through Astro's `locals`), so the API has no state of its own.
 import type { Config, Plan } from './config.ts';
+import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
 import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
@@ -11,6 +12,7 @@ import { createProjectsService, type ProjectHooks, type ProjectsService } from '
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import type { Scope } from './scopes.ts';
 import type { Store } from './store.ts';
+import { closeContentChecks } from '../site/content-check/check-pool.ts';
 
 /** Who is calling: the org and scopes of a valid, unrevoked key. */
 export interface Principal {
@@ -31,12 +33,15 @@ export interface Folio {
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
   rateLimit(principal: Principal | undefined, clientIp: string): Promise<RateLimitDecision>;
   admin(command: AdminCommand): Promise<AdminResult>;
+  /** Why the service is unhealthy (store unreadable, disk nearly full), or undefined when it is healthy. */
+  healthProblem(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
 export function createFolio(config: Config, store: Store, hooks: ProjectHooks = {}): Folio {
   const limiter: RateLimiter = createMemoryRateLimiter();
   const limitOf = (plan: Plan) => config.rateLimits[plan];
+  const diskSpace = createDiskSpace(config.dataDir);
   const customDomains = createDomainVerifier(store, config);
   // A deleted project's files go with it (CONTRACT §6), after any hook of the caller.
   const projectHooks: ProjectHooks = {
@@ -86,10 +91,16 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
 
     admin: (command) => runAdminCommand(store, command),
 
+    async healthProblem() {
+      if (!(await store.isHealthy())) return 'the store file is not readable';
+      return storageProblem(diskSpace, config.minFreeMb);
+    },
+
     async close() {
       await deployments.close();
       await customDomains.close();
       limiter.close();
+      await closeContentChecks();
       await store.close();
     },
   };

@@ -14,6 +14,12 @@ export class RecordShards {
   private shards: Shard[] = [];
   private shardOf = new Map<string, Shard>();
 
+  /** Forgets every record (the map is being reloaded). */
+  clear(): void {
+    this.shards = [];
+    this.shardOf.clear();
+  }
+
   /** A record was added to the map. */
   added(id: string): void {
     let last = this.shards[this.shards.length - 1];

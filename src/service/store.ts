@@ -1,14 +1,15 @@
 // The store: every record of the service, behind one small interface (the future PostgreSQL seam).
 // The embedded implementation keeps everything in memory with indexes and persists the whole
 // state to one lowdb JSON file with group commit.
-import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { constants, readFileSync } from 'node:fs';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import type { Plan } from './config.ts';
-import { DurableJsonFile } from './durable-json-file.ts';
-import { DomainError } from './errors.ts';
+import { DamagedFileError, DurableJsonFile, parseJsonFile } from './durable-json-file.ts';
+import { asStorageError, DomainError } from './errors.ts';
 import { RecordShards } from './record-shards.ts';
+import { BACKUP_DIR, newestGoodBackup, StoreBackups, type StoreBackup } from './store-backups.ts';
 import type { Scope } from './scopes.ts';
 
 export interface Org {
@@ -71,7 +72,7 @@ export interface ProjectChanges {
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
-export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted';
+export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted' | 'disk_full' | 'sandbox_unavailable';
 
 export interface DeploymentRecord {
   id: string;
@@ -196,7 +197,36 @@ function own<T>(records: Record<string, T>, id: string): T | undefined {
 
 const LAZY_FLUSH_MS = 30_000;
 
-/** Creates and loads the embedded store in `dataDir`. */
+/** The store file cannot be read: the server must not start on it (README, "A damaged store"). */
+export class StoreDamagedError extends Error {
+  override name = 'StoreDamagedError';
+  file: string;
+  /** The newest backup holding a whole store, if any. */
+  backup?: StoreBackup;
+  constructor(file: string, reason: string, backup?: StoreBackup) {
+    super(`the store file ${file} is damaged: ${reason}`);
+    this.file = file;
+    this.backup = backup;
+  }
+
+  /** What the operator does about it. */
+  get advice(): string {
+    return this.backup
+      ? `The newest good backup is ${this.backup.file}, taken at ${this.backup.takenAt.toISOString()}. Restore it with: npm run admin -- store restore (writes acknowledged after that time are lost; the command names the window).`
+      : `There is no good backup in ${path.join(path.dirname(this.file), BACKUP_DIR)}: restore the file from your own backups.`;
+  }
+}
+
+/** The store's data from its file's text; a file that is not a whole store is damaged. */
+function parseStore(file: string, text: string): StoreData {
+  const data = parseJsonFile<Partial<StoreData>>(file, text);
+  if (typeof data !== 'object' || data === null || data.version !== 1) {
+    throw new DamagedFileError(file, 'it is not a Folio store (no "version": 1)');
+  }
+  return { ...emptyData(), ...data };
+}
+
+/** Creates and loads the embedded store in `dataDir`. Throws StoreDamagedError for an unreadable file. */
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const shards = { projects: new RecordShards(), deployments: new RecordShards() };
@@ -209,10 +239,23 @@ export async function openStore(dataDir: string): Promise<Store> {
       })
       .join(',')}}`;
   const file = new DurableJsonFile<StoreData>(path.join(dataDir, STORE_FILE), serialize);
-  const db = new Low<StoreData>(file, emptyData());
-  await db.read();
-  db.data = { ...emptyData(), ...db.data };
-  return new JsonFileStore(db, file, shards.projects, shards.deployments);
+  const text = await readFile(file.file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  let data = emptyData();
+  try {
+    if (text !== undefined) data = parseStore(file.file, text);
+  } catch (err) {
+    if (!(err instanceof DamagedFileError)) throw err;
+    const backup = await newestGoodBackup(dataDir);
+    throw new StoreDamagedError(file.file, err.message.slice(file.file.length + ' is damaged: '.length), backup && { file: backup.file, takenAt: backup.takenAt });
+  }
+  const backups = new StoreBackups(dataDir);
+  await backups.opened(text);
+  file.onWritten = (written) => backups.written(written);
+  const db = new Low<StoreData>(file, data);
+  return new JsonFileStore(db, file, shards.projects, shards.deployments, backups);
 }
 
 class JsonFileStore implements Store {
@@ -239,26 +282,53 @@ class JsonFileStore implements Store {
   private keysTouched = false;
   private lazyTimer: NodeJS.Timeout;
 
-  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>, projectShards: RecordShards, deploymentShards: RecordShards) {
+  private backups: StoreBackups;
+
+  constructor(db: Low<StoreData>, file: DurableJsonFile<StoreData>, projectShards: RecordShards, deploymentShards: RecordShards, backups: StoreBackups) {
     this.db = db;
     this.file = file;
     this.projectShards = projectShards;
     this.deploymentShards = deploymentShards;
-    const { orgs, keys, projects } = db.data;
-    for (const org of Object.values(orgs)) this.orgsByName.set(org.name, org);
-    for (const key of Object.values(keys)) this.keysByHash.set(key.hash, key);
-    for (const project of Object.values(projects)) {
-      this.indexProject(project);
-      projectShards.added(project.id);
-    }
-    for (const deployment of Object.values(db.data.deployments)) {
-      this.indexDeployment(deployment);
-      deploymentShards.added(deployment.id);
-    }
+    this.backups = backups;
+    this.index();
     this.lazyTimer = setInterval(() => {
       if (this.keysTouched) this.commit().catch(() => {});
     }, LAZY_FLUSH_MS);
     this.lazyTimer.unref();
+  }
+
+  /** Builds every index (and the shards) from db.data. */
+  private index(): void {
+    for (const map of [this.keysByHash, this.orgsByName, this.projectsBySlug, this.projectsByDomain, this.projectsByOrg, this.deploymentsByProject]) map.clear();
+    this.projectsWithDomain.clear();
+    this.projectShards.clear();
+    this.deploymentShards.clear();
+    const { orgs, keys, projects, deployments } = this.db.data;
+    for (const org of Object.values(orgs)) this.orgsByName.set(org.name, org);
+    for (const key of Object.values(keys)) this.keysByHash.set(key.hash, key);
+    for (const project of Object.values(projects)) {
+      this.indexProject(project);
+      this.projectShards.added(project.id);
+    }
+    for (const deployment of Object.values(deployments)) {
+      this.indexDeployment(deployment);
+      this.deploymentShards.added(deployment.id);
+    }
+  }
+
+  /**
+   * After a failed write, memory is ahead of the disk: it goes back to what the file holds, so a
+   * change whose caller was told it failed never appears later (synchronous: no change can slip
+   * in meanwhile). When even the file cannot be read, memory stays as it is.
+   */
+  private returnToDisk(): void {
+    try {
+      this.db.data = parseStore(this.file.file, readFileSync(this.file.file, 'utf8'));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return;
+      this.db.data = emptyData();
+    }
+    this.index();
   }
 
   /** Resolves once every change made before the call is on disk. */
@@ -285,7 +355,15 @@ class JsonFileStore implements Store {
     this.keysTouched = false;
     // Low.write() serialises synchronously before its first await, so the snapshot contains
     // exactly the changes made so far; anything later goes into the next batch.
-    this.db.write().then(batch.resolve, batch.reject).finally(() => {
+    this.db.write().then(batch.resolve, (err: unknown) => {
+      // The next batch's changes were made on top of this one's: both are undone and refused.
+      const next = this.nextBatch;
+      this.nextBatch = null;
+      this.returnToDisk();
+      const error = asStorageError(err, 'the change');
+      batch.reject(error);
+      next?.reject(error);
+    }).finally(() => {
       this.writing = false;
       this.writeBatch();
     });
@@ -528,5 +606,6 @@ class JsonFileStore implements Store {
   async close(): Promise<void> {
     clearInterval(this.lazyTimer);
     if (this.keysTouched || this.writing || this.nextBatch) await this.commit();
+    await this.backups.close();
   }
 }

@@ -8,8 +8,11 @@ import { satteri } from '@astrojs/markdown-satteri';
 import { siteSettings, siteSrcDir } from './settings.ts';
 import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
+import { MARKDOWN_FEATURES } from './markdown/features.ts';
+import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
 
-export async function roleConfig(): Promise<AstroUserConfig> {
+/** `guard` collects what the content check inside this build refused (the build then fails). */
+export async function roleConfig(guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
   const settings = siteSettings();
   // Only a build with code loads React and the code plugins (code/integration.ts).
   const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
@@ -25,15 +28,18 @@ export async function roleConfig(): Promise<AstroUserConfig> {
     build: { format: 'directory' },
     devToolbar: { enabled: false },
     markdown: {
+      // MDX uses this processor too (@astrojs/mdx extends the Markdown config): one parser, one
+      // set of features and the content check first, for every file the build compiles.
       processor: satteri({
-        mdastPlugins: [snippetMdastPlugin(settings.contentRoot)],
+        features: { ...MARKDOWN_FEATURES },
+        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetMdastPlugin(settings.contentRoot)],
         hastPlugins: [snippetHastPlugin(settings.contentRoot)],
       }),
       // One tokenization per block, coloured by CSS variables with light and dark values (theme.css);
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables' },
     },
-    integrations: [...code, mdx({ optimize: true }), folioSite(settings)],
+    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

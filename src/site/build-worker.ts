@@ -12,14 +12,23 @@
 //   knows every line of that build has arrived. It exits when stdin closes.
 import { build } from 'astro';
 import { roleConfig } from './astro-config.ts';
+import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
+import { formatProblem } from './content-check/check-content.ts';
 import { projectDir } from './settings.ts';
 
 export const DONE_MARKER = '@@folio-build-done@@';
 
 /** Builds the site described by the FOLIO_* environment (build.ts then indexes it for search). */
 export async function runSiteBuild(): Promise<void> {
-  // The config is computed here from this build's environment, never loaded from a cached module.
-  await build({ ...(await roleConfig()), configFile: false, mode: 'production', force: true });
+  const guard: ContentGuard = { problems: [] };
+  try {
+    // The config is computed here from this build's environment, never loaded from a cached module.
+    await build({ ...(await roleConfig(guard)), configFile: false, mode: 'production', force: true });
+  } catch (error) {
+    if (!guard.problems.length) throw error;
+  }
+  // What the content check inside the build refused is the failure, however Astro reported it.
+  if (guard.problems.length) throw new ContentRefusedError(guard.problems);
 }
 
 /** Resolves true when the parent writes "go" on stdin (the content passed its checks), false on EOF. */
@@ -36,10 +45,16 @@ function waitForGo(): Promise<boolean> {
 }
 
 function reportError(error: unknown): void {
+  if (error instanceof ContentRefusedError) {
+    for (const problem of error.problems) console.error(`[folio] error: ${formatProblem(problem)}`);
+    return;
+  }
   const e = error as { message?: string; loc?: { file?: string; line?: number; column?: number } };
   const where = e.loc?.file ? `${e.loc.file}:${e.loc.line ?? 1}:${e.loc.column ?? 1}: ` : '';
   // Every line marked, so the parent keeps all of a multi-line message (an OpenAPI file's problems).
-  for (const line of `${where}${e.message ?? String(error)}`.split('\n')) console.error(`[folio] error: ${line}`);
+  // Stack frames (Rolldown puts them in its messages) say nothing to an author: left out.
+  const lines = `${where}${e.message ?? String(error)}`.split('\n').filter((line) => !/^\s+at /.test(line));
+  for (const line of lines) console.error(`[folio] error: ${line}`);
 }
 
 /** The variables a build may set; all of them are cleared before each warm build. */

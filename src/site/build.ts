@@ -1,14 +1,33 @@
 // Builds one content root into one static site directory: checks the content, then runs Astro in a
-// child process with a scrubbed environment (no service secrets), its own Astro root (so concurrent
-// builds never interfere), a time limit, and search indexing. Used by `npm run build:site` and by
-// the deployment runner.
+// child process (in the build sandbox, sandbox.ts, unless it is off) with a scrubbed environment
+// (no service secrets), its own Astro root (so concurrent builds never interfere), a time limit,
+// and search indexing; the finished site is then moved into the output directory. Log lines and
+// errors name files relative to the content root only (tenant-paths.ts). Used by
+// `npm run build:site` and by the deployment runner.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
 import { formatProblem, type Problem } from './content-check/check-content.ts';
+import {
+  DEFAULT_SANDBOX,
+  folioMounts,
+  giveToSandbox,
+  copyIntoSandbox,
+  SANDBOX_CONTENT_ROOT,
+  SANDBOX_INPUT_DIR,
+  SANDBOX_PATH,
+  sandboxAvailable,
+  sandboxLaunch,
+  sandboxUid,
+  type Launch,
+  type Mount,
+  type SandboxMode,
+  type SandboxOptions,
+} from './sandbox.ts';
 import { projectDir, siteSrcDir } from './settings.ts';
+import { scrubPaths, type PathView } from './tenant-paths.ts';
 
 export interface BuildSiteOptions {
   contentRoot: string;
@@ -22,25 +41,88 @@ export interface BuildSiteOptions {
   onLog?: (line: string) => void;
   /** Runs the Astro step; default: a fresh child process per build (a warm worker is faster). */
   astro?: AstroRunner;
+  /** Whether the build runs in the sandbox (default: `auto`, bubblewrap from PATH, the default limits). */
+  sandbox?: BuildSandbox;
   /**
    * The project's content may hold code (imports of .js/.jsx/.ts/.tsx files in the content root,
-   * `export const` components, expressions; React components rendered and hydrated). Such a build
-   * always runs in a fresh process of its own, never in a shared warm worker.
+   * `export const` components, expressions; React components rendered and hydrated). The sandbox is
+   * required whatever `sandbox.mode` says (the build fails with `sandbox_unavailable` without it),
+   * and the build always gets a fresh process of its own, never a warm worker that would later
+   * build another org's site.
    */
+  allowCode?: boolean;
+  /** More server directories that must never appear in the log or the error (the data dir). */
+  hiddenDirs?: string[];
+}
+
+export interface BuildSandbox extends Partial<SandboxOptions> {
+  mode: SandboxMode;
+}
+
+/** One build's inputs as the Astro step needs them. */
+export interface BuildJob {
+  /** The content root on the host. */
+  contentRoot: string;
+  siteUrl?: string;
+  /** Absent: the build runs without a sandbox (FOLIO_SANDBOX=off, or auto without bubblewrap). */
+  sandbox?: SandboxOptions;
+  /** The project runs code: the checks inside the build allow it (never set for a warm worker). */
   allowCode?: boolean;
 }
 
-/** Runs the Astro step of one build in some process, given that build's whole environment. */
+/** The Astro step of one build, started: it writes the site into `<buildRoot>/out`. */
+export interface StartedBuild extends Child {
+  /** The build's own Astro root (the same path on the host and in the sandbox). */
+  buildRoot: string;
+  /** The content root as the build sees it (SANDBOX_CONTENT_ROOT in the sandbox). */
+  contentRoot: string;
+  /**
+   * The host directory the build reads as its content root: in the sandbox an empty directory that
+   * buildSite fills with a copy of the content before `go` (and checks that copy), else the content
+   * root itself.
+   */
+  input: string;
+  /** The uid the build runs as in the sandbox (Pagefind then writes into its output as the same). */
+  uid: number;
+  /** Removes the build's directories once it is over. */
+  cleanup(): Promise<void>;
+}
+
+/** Runs the Astro step of one build in some process. */
 export interface AstroRunner {
-  start(buildRoot: string, env: NodeJS.ProcessEnv, limits: BuildLimits, emit: (line: string) => void): Child;
+  start(job: BuildJob, limits: BuildLimits, emit: (line: string) => void): Promise<StartedBuild>;
 }
 
 /** A fresh `build-worker.ts` process per build: slower to start, nothing shared at all. */
 export const coldAstro: AstroRunner = {
-  start: (buildRoot, env, limits, emit) => startChild([WORKER], buildRoot, env, limits, emit),
+  async start(job, limits, emit) {
+    const buildRoot = await makeBuildRoot(BUILDS_DIR);
+    const uid = sandboxUid();
+    // The copy of the content lives beside the build root, not in it: the build may write only there.
+    const inputDir = `${buildRoot}.input`;
+    if (job.sandbox) {
+      await giveToSandbox(buildRoot, uid);
+      await fs.mkdir(inputDir);
+    }
+    const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
+    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, job.allowCode);
+    const mounts = [{ from: buildRoot, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
+    const launch = buildLaunch([WORKER], buildRoot, env, job.sandbox, mounts, uid);
+    return {
+      ...startProcess(launch, limits, emit),
+      buildRoot,
+      contentRoot,
+      input: job.sandbox ? sandboxInput(inputDir) : job.contentRoot,
+      uid,
+      cleanup: async () => {
+        await fs.rm(buildRoot, { recursive: true, force: true });
+        await fs.rm(inputDir, { recursive: true, force: true });
+      },
+    };
+  },
 };
 
-export type BuildErrorCode = 'content_invalid' | 'no_pages' | 'build_failed' | 'timeout' | 'canceled';
+export type BuildErrorCode = 'content_invalid' | 'no_pages' | 'build_failed' | 'timeout' | 'canceled' | 'sandbox_unavailable';
 
 export interface BuildError {
   code: BuildErrorCode;
@@ -61,16 +143,49 @@ export interface BuildSiteResult {
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 /** Pagefind's CLI (it runs the native indexer), writing `<outDir>/pagefind/`. */
 const PAGEFIND = path.join(projectDir, 'node_modules/pagefind/lib/runner/bin.cjs');
-const BUILDS_DIR = path.join(projectDir, '.folio-builds');
+/** Where build roots live: inside the install, so Astro resolves node_modules from them. */
+export const BUILDS_DIR = path.join(projectDir, '.folio-builds');
+
+/** Where a build writes its site: inside its own root, as Astro moves files from one to the other. */
+export const buildOutDir = (buildRoot: string) => path.join(buildRoot, 'out');
+
+/** Where the content goes in a host directory mounted at SANDBOX_INPUT_DIR. */
+export const sandboxInput = (inputDir: string) => path.join(inputDir, path.basename(SANDBOX_CONTENT_ROOT));
+
+/** A fresh, empty build root under `parent`, with its output and private tmp dirs. */
+export async function makeBuildRoot(parent: string): Promise<string> {
+  const buildRoot = path.join(parent, randomUUID());
+  await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
+  await fs.mkdir(buildOutDir(buildRoot));
+  return buildRoot;
+}
+
+/** Tells tenants the sandbox is missing without naming anything of the server. */
+export const SANDBOX_UNAVAILABLE_MESSAGE = 'builds must run in the build sandbox, which is not available on this server; its operator must install bubblewrap';
+
+/** The sandbox a build uses, undefined for none, or an error when it must have one and cannot. */
+export async function chooseSandbox(settings: BuildSandbox | undefined, allowCode: boolean): Promise<SandboxOptions | undefined | Error> {
+  const mode = settings?.mode ?? 'auto';
+  const sandbox: SandboxOptions = {
+    bwrapPath: settings?.bwrapPath ?? DEFAULT_SANDBOX.bwrapPath,
+    limits: { ...DEFAULT_SANDBOX.limits, ...settings?.limits },
+  };
+  if (mode === 'off' && !allowCode) return undefined;
+  if ((await sandboxAvailable(sandbox)).ok) return sandbox;
+  return mode === 'auto' && !allowCode ? undefined : new Error(SANDBOX_UNAVAILABLE_MESSAGE);
+}
 
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
   const started = Date.now();
   const contentRoot = path.resolve(options.contentRoot);
   const outDir = path.resolve(options.outDir);
   const log: string[] = [];
+  // Tenants read the log and the error: server paths never reach them.
+  const view: PathView = { contentRoots: [contentRoot, SANDBOX_CONTENT_ROOT], hidden: [...(options.hiddenDirs ?? []), projectDir, SANDBOX_INPUT_DIR], hiddenRelative: [`${path.basename(BUILDS_DIR)}/`] };
   const emit = (line: string) => {
-    log.push(line);
-    options.onLog?.(line);
+    const clean = scrubPaths(line, view);
+    log.push(clean);
+    options.onLog?.(clean);
   };
   const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => ({
     ok: !error,
@@ -81,25 +196,28 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     error,
   });
   const fail = (code: BuildErrorCode, problems: Problem[], message?: string) => {
-    const text = message ?? problems.map(formatProblem).join('\n');
+    const text = scrubPaths(message ?? problems.map(formatProblem).join('\n'), view);
     for (const line of text.split('\n')) emit(`error: ${line}`);
-    return finish({ code, message: text, problems });
+    return finish({ code, message: text, problems: problems.map((p) => ({ ...p, file: scrubPaths(p.file, view) })) });
   };
 
   const rootProblem = (await checkDirectories(contentRoot, outDir)) ?? checkSiteUrl(options.siteUrl);
   if (rootProblem) return fail('content_invalid', [], rootProblem);
+  const sandbox = await chooseSandbox(options.sandbox, options.allowCode ?? false);
+  if (sandbox instanceof Error) return fail('sandbox_unavailable', [], sandbox.message);
 
   await removeStaleBuildRoots();
-  const buildRoot = path.join(BUILDS_DIR, randomUUID());
-  await fs.mkdir(path.join(buildRoot, 'tmp'), { recursive: true });
   const limits = buildLimits(options);
-  const allowCode = options.allowCode === true;
-  const env = workerEnv(buildRoot, contentRoot, outDir, options.siteUrl, allowCode);
+  // Code runs only in a process of its own, never in a warm worker that outlives this build.
+  const runner = options.allowCode ? coldAstro : (options.astro ?? coldAstro);
   // The worker loads Astro while the content is checked here; it reads no content before "go".
-  const worker = (allowCode ? coldAstro : (options.astro ?? coldAstro)).start(buildRoot, env, limits, emit);
+  const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode }, limits, emit);
+  view.base = worker.buildRoot;
+  view.contentRoots.push(worker.input);
   try {
-    emit(`checking content in ${contentRoot}${allowCode ? ' (code allowed)' : ''}`);
-    const report = await checkContentRoot(contentRoot, { allowCode });
+    emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
+    // In the check processes (check-pool.ts), never on this process's event loop.
+    const report = await checkContentRoot(contentRoot, { allowCode: options.allowCode });
     if (report.problems.length) {
       worker.cancel();
       await worker.done;
@@ -107,11 +225,26 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
+    if (sandbox) {
+      // The sandbox reads a copy its uid can read, whatever the modes of the original.
+      await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
+    }
     worker.go();
     let outcome = await worker.done;
     // Search indexing runs once Astro has exited, so their memory peaks never add up.
-    if (outcome === 0) outcome = await startChild([PAGEFIND, '--site', outDir], buildRoot, env, limits, emit, true).done;
-    if (outcome !== 0) await emptyDir(outDir); // never leave half a site behind
+    if (outcome === 0) {
+      const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox, options.allowCode);
+      const launch = buildLaunch([PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
+      outcome = await startProcess(launch, limits, emit, true).done;
+    }
+    if (outcome === 0) {
+      try {
+        await moveContents(buildOutDir(worker.buildRoot), outDir);
+      } catch (error) {
+        await emptyDir(outDir); // never leave half a site behind
+        throw error;
+      }
+    }
     if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`);
     if (outcome === 'canceled') return fail('canceled', [], 'build canceled');
     if (outcome !== 0) {
@@ -125,7 +258,23 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     throw error;
   } finally {
     limits.dispose();
-    await fs.rm(buildRoot, { recursive: true, force: true });
+    await worker.cleanup();
+  }
+}
+
+/** How to start one step of a build: in the sandbox with the install, `mounts` and `uid`, or as a plain child. */
+function buildLaunch(args: string[], buildRoot: string, env: Record<string, string>, sandbox: SandboxOptions | undefined, mounts: Mount[], uid: number): Launch {
+  if (!sandbox) return { file: process.execPath, args, env, cwd: buildRoot };
+  return sandboxLaunch({ command: [process.execPath, ...args], mounts: [...folioMounts(), ...mounts], env, cwd: buildRoot, uid }, sandbox);
+}
+
+/** Moves a finished site into `to` (a rename when both are on one filesystem). */
+async function moveContents(from: string, to: string) {
+  for (const name of await fs.readdir(from)) {
+    await fs.rename(path.join(from, name), path.join(to, name)).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EXDEV') throw error;
+      await fs.cp(path.join(from, name), path.join(to, name), { recursive: true, verbatimSymlinks: true });
+    });
   }
 }
 
@@ -136,11 +285,15 @@ function checkSiteUrl(siteUrl: string | undefined): string | undefined {
   return `site URL ${JSON.stringify(siteUrl)} must be an http(s) address such as https://docs.example.com`;
 }
 
+/** Directories under BUILDS_DIR in use for longer than a build (a warm worker's): never stale. */
+export const liveBuildDirs = new Set<string>();
+
 /** Build roots left by a process that died mid-build; a day is far beyond any build's time limit. */
 async function removeStaleBuildRoots() {
   const dayAgo = Date.now() - 24 * 3600_000;
   for (const name of await fs.readdir(BUILDS_DIR).catch(() => [] as string[])) {
     const dir = path.join(BUILDS_DIR, name);
+    if (liveBuildDirs.has(dir)) continue;
     const stat = await fs.lstat(dir).catch(() => undefined);
     if (stat && stat.mtimeMs < dayAgo) await fs.rm(dir, { recursive: true, force: true });
   }
@@ -167,9 +320,9 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
 }
 
 /** The child's whole environment: the build inputs and nothing of the parent's secrets. */
-export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, allowCode = false): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, sandboxed = false, allowCode = false): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: sandboxed ? SANDBOX_PATH : (process.env.PATH ?? '/usr/bin:/bin'),
     HOME: path.join(buildRoot, 'tmp'),
     TMPDIR: path.join(buildRoot, 'tmp'),
     NODE_ENV: 'production',
@@ -180,7 +333,7 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
     FOLIO_BUILD_ROOT: buildRoot,
   };
   if (siteUrl) env.FOLIO_SITE_URL = siteUrl;
-  if (allowCode) env.FOLIO_BUILD_ALLOW_CODE = '1';
+  if (allowCode) env.FOLIO_BUILD_ALLOW_CODE = '1'; // read by settings.ts: the checks inside the build allow code
   return env;
 }
 
@@ -219,19 +372,15 @@ export interface Child {
   done: Promise<number | StopReason>;
 }
 
-function startChild(
-  args: string[],
-  buildRoot: string,
-  env: NodeJS.ProcessEnv,
-  limits: BuildLimits,
-  emit: (line: string) => void,
-  startNow = false,
-): Child {
-  const child = spawn(process.execPath, args, {
-    cwd: buildRoot,
-    env,
+/** Starts one process of a build (the Astro worker, or Pagefind with `startNow`). */
+export function startProcess(launch: Launch, limits: BuildLimits, emit: (line: string) => void, startNow = false): Child {
+  const child = spawn(launch.file, launch.args, {
+    cwd: launch.cwd,
+    env: launch.env,
     stdio: [startNow ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    detached: true, // own process group, so stopping it stops Astro's and Pagefind's helpers too
+    // Own process group, so stopping it stops Astro's and Pagefind's helpers too (in the sandbox,
+    // bwrap's --die-with-parent then ends everything in it).
+    detached: true,
   });
   let stopped: StopReason | undefined;
   const stop = (why: StopReason) => {

@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { AstroIntegration } from 'astro';
 import { loadDocsConfig, openApiRelativePath } from './docs-config.ts';
 import { siteSrcDir, type SiteSettings } from './settings.ts';
+import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
-export function folioSite(settings: SiteSettings): AstroIntegration {
+export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroIntegration {
   let watched: string[] = [];
   return {
     name: 'folio-site',
@@ -31,6 +32,14 @@ export function folioSite(settings: SiteSettings): AstroIntegration {
       // root, so Vite's watcher must be told to watch these files at all.
       'astro:server:setup': ({ server }) => {
         server.watcher.add(watched);
+      },
+      // Content collections render Markdown while syncing, before this hook, and only log a
+      // failure there: a file the content check refused must stop the build here.
+      'astro:build:start': () => {
+        if (guard.problems.length) throw new ContentRefusedError(guard.problems);
+      },
+      'astro:build:done': () => {
+        if (guard.problems.length) throw new ContentRefusedError(guard.problems);
       },
     },
   };

@@ -18,7 +18,7 @@ export interface SiteSettings {
   buildRoot: string;
   /** Public address of the site (no trailing slash), if known; used for canonical URLs and the sitemap. */
   siteUrl: string | undefined;
-  /** True for a project with code enabled: imports of code files, React components (FOLIO_BUILD_ALLOW_CODE=1). */
+  /** The project runs code (FOLIO_BUILD_ALLOW_CODE=1): imports of its own files, expressions, React components. */
   allowCode: boolean;
 }
 
@@ -27,6 +27,5 @@ export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings
   const buildRoot = path.resolve(env.FOLIO_BUILD_ROOT || projectDir);
   const outDir = path.resolve(env.FOLIO_OUT_DIR || path.join(projectDir, 'dist/site'));
   const siteUrl = env.FOLIO_SITE_URL ? env.FOLIO_SITE_URL.replace(/\/+$/, '') : undefined;
-  const allowCode = env.FOLIO_BUILD_ALLOW_CODE === '1';
-  return { contentRoot, outDir, buildRoot, siteUrl, allowCode };
+  return { contentRoot, outDir, buildRoot, siteUrl, allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1' };
 }

@@ -4,10 +4,37 @@
 // goes over stdin, the worker itself starts with a scrubbed one, and it is replaced after
 // `maxBuilds` builds (the heap grows a little per build), when its memory is over MAX_IDLE_RSS
 // after a build (a big site leaves a big heap behind), or when a build is stopped.
+//
+// In the sandbox (sandbox.ts) the process gets its mounts once, when it starts, so it sees two
+// host directories of its own: a work dir (writable: each build's Astro root and output, created
+// by the parent for that build) and an input dir (read-only, at SANDBOX_INPUT_DIR) into which the
+// parent copies the content of the build in progress and from which it removes it afterwards, so
+// the worker only ever sees the current build's content. Builds of content that may run code never
+// come here (buildSite gives them a fresh process), so a warm worker only runs checked content.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { DONE_MARKER } from './build-worker.ts';
-import { lineReader, WORKER, type AstroRunner, type BuildLimits, type Child, type StopReason } from './build.ts';
+import {
+  BUILDS_DIR,
+  buildOutDir,
+  chooseSandbox,
+  lineReader,
+  liveBuildDirs,
+  makeBuildRoot,
+  sandboxInput,
+  workerEnv,
+  WORKER,
+  type AstroRunner,
+  type BuildJob,
+  type BuildLimits,
+  type BuildSandbox,
+  type StartedBuild,
+  type StopReason,
+} from './build.ts';
+import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type SandboxOptions } from './sandbox.ts';
 import { projectDir } from './settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
@@ -17,19 +44,34 @@ interface Process {
   child: ChildProcess;
   builds: number;
   rss: number;
+  /** The sandbox it runs in (JSON of its options; "null" for none): a build needing another gets a new process. */
+  sandboxKey: string;
+  /** Its uid in the sandbox. */
+  uid: number;
+  /** Host dir of the builds' roots (writable in the sandbox, at the same path). */
+  workDir: string;
+  /** Host dir mounted read-only at SANDBOX_INPUT_DIR: holds the current build's content only. */
+  inputDir: string;
   /** Where the lines of the build in progress go, and how it ends. */
   current?: { emit(line: string): void; markers: number; ok: boolean; finish(outcome: number | StopReason): void };
   exited: Promise<void>;
+  /** Resolves once it has exited and its work and input dirs are removed. */
+  gone?: Promise<void>;
 }
+
+const keyOf = (sandbox: SandboxOptions | undefined) => JSON.stringify(sandbox ?? null);
 
 export class WarmWorker implements AstroRunner {
   private maxBuilds: number;
+  private sandbox: BuildSandbox | undefined;
   private process: Process | undefined;
   private busy = false;
   private closed = false;
 
-  constructor(maxBuilds = 20) {
-    this.maxBuilds = maxBuilds;
+  /** `sandbox`: what a warm-up starts in (each build then brings its own, normally the same). */
+  constructor(options: { maxBuilds?: number; sandbox?: BuildSandbox } = {}) {
+    this.maxBuilds = options.maxBuilds ?? 20;
+    this.sandbox = options.sandbox;
   }
 
   /** The worker process's id while it runs (diagnostics: which process ran a build). */
@@ -39,12 +81,30 @@ export class WarmWorker implements AstroRunner {
 
   /** Starts the process now, so the first build finds Astro loaded. */
   warm(): void {
-    if (!this.closed) this.process ??= this.spawn();
+    if (this.closed || this.process) return;
+    void chooseSandbox(this.sandbox, false).then((sandbox) => {
+      if (!(sandbox instanceof Error) && !this.closed && !this.process) this.process = this.spawn(sandbox);
+    });
   }
 
-  start(_buildRoot: string, env: NodeJS.ProcessEnv, limits: BuildLimits, emit: (line: string) => void): Child {
+  async start(job: BuildJob, limits: BuildLimits, emit: (line: string) => void): Promise<StartedBuild> {
     if (this.busy) throw new Error('a warm worker runs one build at a time');
     this.busy = true;
+    if (this.process && this.process.sandboxKey !== keyOf(job.sandbox)) this.retire(this.process);
+    if (this.closed) this.busy = false;
+    const proc = this.closed ? undefined : (this.process ??= this.spawn(job.sandbox));
+    const workDir = proc?.workDir ?? BUILDS_DIR;
+    const buildRoot = await makeBuildRoot(workDir);
+    const uid = proc?.uid ?? 0;
+    if (job.sandbox) await giveToSandbox(buildRoot, uid);
+    const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
+    const input = job.sandbox && proc ? sandboxInput(proc.inputDir) : job.contentRoot;
+    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox);
+    const cleanup = async () => {
+      await fs.promises.rm(buildRoot, { recursive: true, force: true });
+      if (input !== job.contentRoot) await fs.promises.rm(input, { recursive: true, force: true });
+    };
+
     let resolve!: (outcome: number | StopReason) => void;
     const done = new Promise<number | StopReason>((r) => (resolve = r));
     let started: Process | undefined;
@@ -66,17 +126,26 @@ export class WarmWorker implements AstroRunner {
     const onAbort = () => finish(limits.signal.reason === 'timeout' ? 'timeout' : 'canceled');
     limits.signal.addEventListener('abort', onAbort, { once: true });
     if (limits.signal.aborted) onAbort();
+    if (!proc) finish('canceled');
     return {
       go: () => {
         if (settled) return;
-        this.warm();
-        if (!this.process) return finish('canceled');
-        started = this.process;
+        // A process that died since start cannot see this build's directories: the build fails.
+        if (this.process !== proc || !proc) {
+          emit('[folio] error: the build worker stopped before the build began; deploy again');
+          return finish(1);
+        }
+        started = proc;
         started.current = { emit, markers: 0, ok: false, finish };
         started.child.stdin!.write(`${JSON.stringify({ env })}\n`);
       },
       cancel: () => finish('canceled'),
       done,
+      buildRoot,
+      contentRoot,
+      input,
+      uid,
+      cleanup,
     };
   }
 
@@ -87,19 +156,31 @@ export class WarmWorker implements AstroRunner {
     if (!proc) return;
     proc.current?.finish('canceled');
     this.retire(proc);
-    await proc.exited;
+    await proc.gone;
   }
 
-  private spawn(): Process {
-    const tmp = os.tmpdir();
-    const child = spawn(process.execPath, [WORKER, '--warm'], {
-      cwd: projectDir,
-      // Nothing of the service's environment: each build brings its own FOLIO_* inputs.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, TMPDIR: tmp, NODE_ENV: 'production', ASTRO_TELEMETRY_DISABLED: '1', FOLIO_ROLE: 'site' },
+  private spawn(sandbox: SandboxOptions | undefined): Process {
+    const workDir = path.join(BUILDS_DIR, `warm-${randomUUID()}`);
+    const inputDir = `${workDir}.input`;
+    fs.mkdirSync(workDir, { recursive: true });
+    fs.mkdirSync(inputDir);
+    liveBuildDirs.add(workDir).add(inputDir);
+    const uid = sandboxUid();
+    const tmp = sandbox ? '/tmp' : os.tmpdir();
+    // Nothing of the service's environment: each build brings its own FOLIO_* inputs.
+    const env = { PATH: sandbox ? SANDBOX_PATH : (process.env.PATH ?? '/usr/bin:/bin'), HOME: tmp, TMPDIR: tmp, NODE_ENV: 'production', ASTRO_TELEMETRY_DISABLED: '1', FOLIO_ROLE: 'site' };
+    // In the sandbox it sees the builds' roots (each made writable for it when the build starts)
+    // and the input dir, which holds only the content of the build in progress.
+    const mounts = [...folioMounts(), { from: workDir, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
+    const command = [process.execPath, WORKER, '--warm'];
+    const launch = sandbox ? sandboxLaunch({ command, mounts, env, cwd: projectDir, uid }, sandbox) : { file: command[0]!, args: command.slice(1), env, cwd: projectDir };
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true, // own process group: stopping it stops Astro's helpers too
     });
-    const proc: Process = { child, builds: 0, rss: 0, exited: new Promise((r) => child.on('close', () => r())) };
+    const proc: Process = { child, builds: 0, rss: 0, sandboxKey: keyOf(sandbox), uid, workDir, inputDir, exited: new Promise((r) => child.on('close', () => r())) };
     child.stdin!.on('error', () => undefined);
     const onLine = (line: string) => {
       const current = proc.current;
@@ -119,9 +200,13 @@ export class WarmWorker implements AstroRunner {
     };
     lineReader(child.stdout!, onLine);
     lineReader(child.stderr!, onLine);
-    void proc.exited.then(() => {
+    proc.gone = proc.exited.then(async () => {
       if (this.process === proc) this.process = undefined;
       proc.current?.finish(1); // died mid-build
+      liveBuildDirs.delete(workDir);
+      liveBuildDirs.delete(inputDir);
+      await fs.promises.rm(workDir, { recursive: true, force: true });
+      await fs.promises.rm(inputDir, { recursive: true, force: true });
     });
     return proc;
   }

@@ -47,7 +47,8 @@ const OUTSIDE_V1: Record<string, string[]> = { '/healthz': ['200', '503'], '/int
 
 const ERROR_CODES = [
   'invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'method_not_allowed', 'slug_taken', 'domain_taken',
-  'page_exists', 'source_managed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error',
+  'page_exists', 'source_managed', 'content_too_complex', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'insufficient_storage',
+  'internal_error',
 ];
 
 beforeAll(async () => {
@@ -97,6 +98,8 @@ describe("Folio's OpenAPI document", () => {
       if (SCOPES[key]) expect(statuses, key).toEqual(expect.arrayContaining(['401', '403']));
       if (path.includes('{id}')) expect(statuses, key).toContain('404');
       if (op.requestBody) expect(statuses, key).toEqual(expect.arrayContaining(['400', '413', '415']));
+      // Every write may meet a full disk (issue 17): 507 insufficient_storage.
+      if (method !== 'get') expect(statuses, key).toContain('507');
       if (op.parameters?.some((p: Json) => p.name === 'limit')) expect(statuses, key).toContain('400');
       if (method === 'delete') expect(op.responses['204'].content, key).toBeUndefined();
     }
@@ -187,7 +190,7 @@ describe('schemas per CONTRACT §6–8 and spec 2.1', () => {
     expect(Object.keys(deployment.properties).sort()).toEqual([
       'commit_sha', 'created_at', 'error', 'finished_at', 'id', 'page_count', 'project_id', 'source_branch', 'started_at', 'status', 'trigger', 'url',
     ]);
-    expect(schema('DeploymentError').properties.code.enum).toEqual(['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted']);
+    expect(schema('DeploymentError').properties.code.enum).toEqual(['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted', 'disk_full', 'sandbox_unavailable']);
     expect(schema('Error').required).toEqual(['error', 'message']);
     expect(schema('Error').properties.error.enum).toEqual(ERROR_CODES);
     for (const list of ['ProjectList', 'PageList', 'DeploymentList']) {

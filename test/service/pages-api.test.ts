@@ -6,7 +6,7 @@ import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
 import { apiDocument } from '../helpers/api-contract.ts';
-import { admin, client, orgWithKey, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { admin, client, orgWithKey, removeDir, request, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ReturnType<typeof client>;
@@ -46,6 +46,15 @@ async function put(root: string, rel: string, text: string): Promise<void> {
 }
 
 const createPage = (p: TestProject, body: Record<string, unknown>, as = api) => as('POST', p.pages, { body });
+
+/** Creates a page with `content` that the content check must refuse (400, nothing written); returns the message. */
+async function refusedPage(p: TestProject, content: string): Promise<string> {
+  const res = await createPage(p, { path: 'checked', title: 'Checked', content });
+  expect(res.status, content).toBe(400);
+  expect(res.body.error).toBe('invalid_request');
+  expect(existsSync(path.join(p.content, 'checked.mdx'))).toBe(false);
+  return res.body.message as string;
+}
 
 async function listAll(p: TestProject, limit = 100): Promise<any[]> {
   const items: any[] = [];
@@ -199,27 +208,21 @@ describe('content checks (the build rules, before anything is stored)', () => {
     p = await newProject();
   });
 
-  const refused = async (content: string) => {
-    const res = await createPage(p, { path: 'checked', title: 'Checked', content });
-    expect(res.status, content).toBe(400);
-    expect(res.body.error).toBe('invalid_request');
-    expect(existsSync(path.join(p.content, 'checked.mdx'))).toBe(false);
-    return res.body.message as string;
-  };
+  const refused = (content: string) => refusedPage(p, content);
 
   it('an MDX syntax error names line and column', async () => {
     expect(await refused('# Title\n\nSome text\n\n<Callout kind="note">\nunclosed\n')).toMatch(/^content:5:1: MDX syntax error: /);
-    expect(await refused('Line one\n\nan {unclosed expression\n')).toMatch(/^content:3:24: MDX syntax error: /);
+    expect(await refused('Line one\n\nan {unclosed expression\n')).toMatch(/^content:3:4: MDX syntax error: /);
     expect(await refused('a\n\n<div>\n\n</span>\n')).toMatch(/^content:5:1: MDX syntax error: Unexpected closing tag `<\/span>`/);
   });
 
   it('imports, exports, expressions, unknown components and bad ApiMethod values, in the words of the build', async () => {
     expect(await refused('import X from "./x.js"\n\n# Hi\n')).toBe(
-      'content:1:1: import and export are not allowed in Folio content (they would run code at build time): import X from "./x.js"; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)',
+      'content:1:1: import and export are not allowed in Folio content (they are code, run at build time): import X from "./x.js"; enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
     );
     expect(await refused('# Hi\n\nexport const a = 1\n')).toMatch(/^content:3:1: import and export are not allowed/);
     expect(await refused('Text {process.exit(1)} more\n')).toBe(
-      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)',
+      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
     );
     expect(await refused('\n<Tabs>\nx\n</Tabs>\n')).toMatch(/^content:2:1: unknown component <Tabs>; available components: .*ApiMethod/);
     expect(await refused('<ApiMethod method="FETCH" />\n')).toBe(
@@ -231,7 +234,7 @@ describe('content checks (the build rules, before anything is stored)', () => {
   it('content is checked as the body it becomes after the page\'s frontmatter (a page the API accepts must build)', async () => {
     // Alone, "\n---\n{…}\n---" reads as frontmatter; stored after the title's frontmatter it is MDX.
     expect(await refused('\n---\n{process.env.HOME}\n---\n')).toBe(
-      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)',
+      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
     );
   });
 
@@ -251,6 +254,67 @@ describe('content checks (the build rules, before anything is stored)', () => {
     const report = await checkContentRoot(p.root);
     expect(report.problems).toEqual([]);
     expect(report.pages).toEqual(['content/inline.mdx', 'content/with-snippet.mdx']);
+  });
+});
+
+describe('what the build reads differently from other parsers (GFM tables and footnotes)', () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await newProject();
+    await put(p.root, 'content/plain.md', '# Plain\n\nA Markdown page.\n');
+  });
+
+  const refusedMdx = (content: string) => refusedPage(p, content);
+
+  it('an expression in a table cell that another parser reads as inside a code span', async () => {
+    expect(await refusedMdx('| a | b |\n|---|---|\n| `x | <b data-leak={process.env.HOME}>t</b> | ` |\n')).toMatch(
+      /^content:3:\d+: attribute data-leak=\{process\.env\.HOME\} on <b> is not allowed/,
+    );
+  });
+
+  it('an expression in a footnote definition, also indented with a tab', async () => {
+    expect(await refusedMdx('Note[^1]\n\n[^1]: {process.env.HOME}\n')).toMatch(/^content:3:7: expression \{process\.env\.HOME\} is not allowed/);
+    expect(await refusedMdx('Note[^1]\n\n[^1]:\t{process.env.HOME}\n\n\t{process.exit(1)}\n')).toMatch(
+      /^content has 2 problems: content:3:7: expression \{process\.env\.HOME\} .*; content:5:2: expression \{process\.exit\(1\)\}/,
+    );
+  });
+
+  it('a JSX event handler in a footnote of an MDX page', async () => {
+    expect(await refusedMdx('Note[^1]\n\n[^1]: <img src="x" onerror="alert(1)"/>\n')).toBe('content:3:7: event handler attribute "onerror" is not allowed');
+  });
+
+  it('raw HTML event handlers in a table cell and in a footnote of a .md page', async () => {
+    const res = await api('PATCH', `${p.pages}/plain`, { body: { content: '| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | c |\n\nSee[^1]\n\n[^1]: <img src=x onerror=alert(2)>\n' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      message: 'content has 2 problems: content:3:3: event handler attribute "onerror" is not allowed; content:7:7: event handler attribute "onerror" is not allowed',
+    });
+    expect(await readFile(path.join(p.content, 'plain.md'), 'utf8')).toBe('# Plain\n\nA Markdown page.\n');
+  });
+});
+
+describe('content too complex to check', () => {
+  it('a 2 MiB page that makes the parser slow gets 422 content_too_complex naming the page, while /healthz keeps answering', async () => {
+    const p = await newProject();
+    // Unclosed braces: the parser's time grows with the square of their number.
+    const content = '{'.repeat(2 * 1024 * 1024 - 1024);
+    let settled = false;
+    const write = createPage(p, { path: 'guides/slow', title: 'Slow', content }).finally(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 3; i++) {
+      const health = await request(server.url, 'GET', '/healthz');
+      expect(health.status).toBe(200);
+    }
+    expect(settled).toBe(false); // the server answered while it was still checking the page
+    const res = await write;
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('content_too_complex');
+    expect(res.body.message).toMatch(/^page "guides\/slow": content is too complex to check within \d+(\.\d+)? s: /);
+    expect(existsSync(path.join(p.content, 'guides/slow.mdx'))).toBe(false);
+    // The check processes recover: the next write is checked as usual.
+    expect((await createPage(p, { path: 'guides/fine', title: 'Fine', content: '# Fine\n' })).status).toBe(201);
   });
 });
 

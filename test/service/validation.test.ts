@@ -122,6 +122,7 @@ describe('configuration', () => {
       port: 4321, host: '127.0.0.1', serviceDomain: 'localhost', gitUrl: 'https://github.com/{owner}/{name}.git',
       gitProtocols: ['https'], buildConcurrency: 1, buildTimeoutS: 600, rateLimits: { free: 60, pro: 600, business: 6000 },
       allowCode: true,
+      sandbox: 'auto', bwrapPath: 'bwrap', buildMemoryMb: 4096,
     });
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
@@ -139,6 +140,7 @@ describe('configuration', () => {
       PORT: 'http', FOLIO_RATE_LIMITS: 'gold=5', FOLIO_BUILD_CONCURRENCY: '0', FOLIO_BUILD_TIMEOUT_S: '-1',
       FOLIO_GIT_PROTOCOLS: 'ftp', FOLIO_GIT_URL: 'https://example.com/repo.git', FOLIO_SERVICE_DOMAIN: 'a b',
       FOLIO_ALLOW_CODE: 'no',
+      FOLIO_SANDBOX: 'maybe', FOLIO_BUILD_MEMORY_MB: '100',
     };
     for (const [name, value] of Object.entries(bad)) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);

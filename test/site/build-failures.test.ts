@@ -40,12 +40,12 @@ describe('untrusted content fails the build with file:line:column', () => {
 
   it('refuses {process.env.X} while the parent holds a secret in X', async () => {
     const { error } = await failingBuild(page('Key: {process.env.FOLIO_TEST_SECRET}'));
-    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)');
+    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it');
   });
 
   it('refuses export const', async () => {
     const { error } = await failingBuild(page('export const leaked = 1'));
-    expect(error.message).toContain('content/index.mdx:3:1: import and export are not allowed in Folio content (they would run code at build time): export const leaked = 1');
+    expect(error.message).toContain('content/index.mdx:3:1: import and export are not allowed in Folio content (they are code, run at build time): export const leaked = 1; enable code for this project with allow_code');
   });
 
   it('refuses expressions and imports in snippets too', async () => {
@@ -107,7 +107,7 @@ describe('untrusted content fails the build with file:line:column', () => {
     });
     expect(error.code).toBe('content_invalid');
     expect(error.message).toContain('content/index.mdx:3:1: URL "javascript:alert(1)" is not allowed');
-    expect(error.message).toContain('content/index.mdx:5:4: attribute href on <a> is not allowed: javascript: URLs');
+    expect(error.message).toContain('content/index.mdx:5:1: attribute href on <a> is not allowed: javascript: URLs');
     expect(error.message).toContain('content/raw.md:3:1: javascript: URLs are not allowed in Folio content');
     expect(error.message).toContain('content/split.md:3:1: raw HTML must close the tags it opens');
   });
@@ -115,8 +115,8 @@ describe('untrusted content fails the build with file:line:column', () => {
   it('refuses set:html, on an element or a component', async () => {
     const { error } = await failingBuild(page('<div set:html="<img src=x onerror=alert(1)>" />\n\n<Callout set:html="<script>alert(2)</script>">c</Callout>'));
     expect(error.code).toBe('content_invalid');
-    expect(error.message).toContain('content/index.mdx:3:6: directive set:html on <div> is not allowed in Folio content');
-    expect(error.message).toContain('content/index.mdx:5:10: directive set:html on <Callout> is not allowed in Folio content');
+    expect(error.message).toContain('content/index.mdx:3:1: directive set:html on <div> is not allowed in Folio content');
+    expect(error.message).toContain('content/index.mdx:5:1: directive set:html on <Callout> is not allowed in Folio content');
   });
 
   it('refuses HTML and XML documents in public/, which would run script on the site as they are', async () => {
@@ -192,6 +192,28 @@ describe('untrusted content fails the build with file:line:column', () => {
       'ASTRO_TELEMETRY_DISABLED', 'FOLIO_BUILD_ROOT', 'FOLIO_CONTENT_ROOT', 'FOLIO_OUT_DIR', 'FOLIO_ROLE', 'FOLIO_SITE_URL', 'HOME', 'NODE_ENV', 'PATH', 'TMPDIR',
     ]);
     expect(JSON.stringify(env)).not.toContain(SECRET);
+  });
+});
+
+describe('what the build reads differently from other parsers (GFM tables and footnotes) fails the check before it', () => {
+  it('refuses expressions in a table cell and in footnotes, and event handlers in a .md table cell and footnote', async () => {
+    const { error } = await failingBuild({
+      'content/index.mdx': '# Home\n\n| a | b |\n|---|---|\n| `x | <b data-leak={process.env.FOLIO_TEST_SECRET}>t</b> | ` |\n\nNote[^1]\n\n[^1]:\t{process.env.FOLIO_TEST_SECRET}\n',
+      'content/plain.md': '# Plain\n\n| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | c |\n\nSee[^1]\n\n[^1]: <img src=x onerror=alert(2)>\n',
+      'content/jsx.mdx': '# JSX\n\nSee[^1]\n\n[^1]: <img src="x" onerror="alert(1)"/>\n',
+    });
+    expect(error.code).toBe('content_invalid');
+    expect(error.problems.map((p) => `${p.file}:${p.line}:${p.column}`)).toEqual([
+      'content/index.mdx:5:8', 'content/index.mdx:9:7', 'content/jsx.mdx:5:7', 'content/plain.md:5:3', 'content/plain.md:9:7',
+    ]);
+    expect(error.message).toContain('content/plain.md:5:3: event handler attribute "onerror" is not allowed');
+    expect(error.message).toContain('content/jsx.mdx:5:7: event handler attribute "onerror" is not allowed');
+  });
+
+  it('fails on a page too complex to check in time, naming it', async () => {
+    const { error } = await failingBuild({ ...page('Fine.'), 'content/slow.mdx': '{'.repeat(300_000) });
+    expect(error.code).toBe('content_invalid');
+    expect(error.message).toMatch(/^content\/slow\.mdx:1:1: this page is too complex to check within \d+(\.\d+)? s: split it into smaller pages/);
   });
 });
 

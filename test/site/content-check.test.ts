@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeContent, checkContent, formatProblem } from '../../src/site/content-check/check-content.ts';
 import { checkSnippetCalls } from '../../src/site/content-check/check-root.ts';
+import { analyzeIsolated, MAX_CONTENT_BYTES } from '../../src/site/content-check/check-pool.ts';
 import { parseDocsConfig, themeOverrideCss } from '../../src/site/docs-config.ts';
 import { snippetKey } from '../../src/site/snippet-paths.ts';
 import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
@@ -61,7 +62,7 @@ describe('refused content', () => {
     ['{{ [k]: 1 }}', '1:1: expression {{ [k]: 1 }} is not allowed'],
     ['{{ ...process.env }}', '1:1: expression {{ ...process.env }} is not allowed'],
     ['{name}', '1:1: expression {name} is not allowed'],
-    ['<Snippet file="a.mdx" vars={{ a: process.env.X }} />', '1:23: attribute vars={{ a: process.env.X }} on <Snippet> is not allowed'],
+    ['<Snippet file="a.mdx" vars={{ a: process.env.X }} />', '1:1: attribute vars={{ a: process.env.X }} on <Snippet> is not allowed'],
     ['<ApiMethod {...props} />', 'spread attributes are not allowed on <ApiMethod>'],
     ['<Tabs />', '1:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet'],
     ['<foo.Bar />', '1:1: unknown component <foo.Bar>'],
@@ -105,10 +106,10 @@ describe('refused content', () => {
       'content/p.mdx:1:1: URL "javascript:alert(1)" is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/p.mdx:3:1: URL "JavaScript:alert(2)" is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/p.mdx:5:1: URL "javascript:alert(3)" is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:7:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:9:4: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:9:33: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
-      'content/p.mdx:11:39: attribute values on <animate> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:7:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:9:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:9:30: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:11:9: attribute values on <animate> is not allowed: javascript: URLs run script in the reader\'s browser',
     ]);
     const md = (text: string) => checkContent(text, { file: 'content/p.md', kind: 'page' }).map(formatProblem);
     expect(md('[l](javascript:alert(1))\n\n<javascript:alert(2)>')).toEqual([
@@ -130,10 +131,10 @@ describe('refused content', () => {
       '<Callout title="t" set:html={"<script>alert(2)</script>"}>c</Callout>', '',
       '<p is:raw define:vars={{ a: "b" }}>x</p>',
     ].join('\n'))).toEqual([
-      'content/p.mdx:1:6: directive set:html on <div> is not allowed in Folio content',
-      'content/p.mdx:3:20: directive set:html on <Callout> is not allowed in Folio content',
-      'content/p.mdx:5:4: directive is:raw on <p> is not allowed in Folio content',
-      'content/p.mdx:5:11: directive define:vars on <p> is not allowed in Folio content',
+      'content/p.mdx:1:1: directive set:html on <div> is not allowed in Folio content',
+      'content/p.mdx:3:1: directive set:html on <Callout> is not allowed in Folio content',
+      'content/p.mdx:5:1: directive is:raw on <p> is not allowed in Folio content',
+      'content/p.mdx:5:1: directive define:vars on <p> is not allowed in Folio content',
     ]);
   });
 
@@ -143,7 +144,7 @@ describe('refused content', () => {
     expect(page('--- # note\nlayout: ./x.mjs\n---\n')).toEqual(['content/p.mdx:1:1: frontmatter key "layout" is not allowed (it would import code at build time)']);
     // Astro's frontmatter ends at the first line starting with ---: what follows is MDX, checked as such.
     expect(page('---\ntitle: a\n---x: 1\nz: "{process.env.SECRET}"\n---\n')).toEqual([
-      expect.stringMatching(/^content\/p\.mdx:4:5: expression \{process\.env\.SECRET\} is not allowed: only literal values \(strings, numbers, objects, arrays\) and \{\/\* comments \*\/\} may appear in braces/),
+      'content/p.mdx:4:5: expression {process.env.SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
     ]);
     expect(page('+++\ntitle = 1\n+++\n')).toEqual(['content/p.mdx:1:1: frontmatter "title" must be a string']);
     expect(page('+++\ntitle = \n+++\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:1:1: frontmatter is not valid TOML: /)]);
@@ -190,7 +191,7 @@ describe('refused content', () => {
     ]);
     expect(page('# Title\n\n  <div>\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:3: MDX syntax error: Expected a closing tag for `<div>`/)]);
     expect(page('a\n\n<div>\n\n</span>\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:5:1: MDX syntax error: Unexpected closing tag `<\/span>`/)]);
-    expect(page('Line one\n\nan {unclosed expression\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:24: MDX syntax error: /)]);
+    expect(page('Line one\n\nan {unclosed expression\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:4: MDX syntax error: Unexpected end of file in expression/)]);
   });
 
   it('lets children stand in for a missing file (no lookup)', () => {
@@ -205,6 +206,10 @@ describe('content of a project with code enabled (allowCode)', () => {
     for (const source of ['import X from "./x.jsx"', '{count + 1}']) {
       expect(page(source).join('\n')).toMatch(/enable .*allow_code/);
     }
+  });
+
+  it('accepts the bare client:load the code rewrite gives React components', () => {
+    expect(code("import Tally from '/snippets/tally.jsx';\nexport const Shelf = () => <ul />;\n\n<Tally client:load /> <Shelf client:load />")).toEqual([]);
   });
 
   it('accepts imports inside the content root, export const components, expressions and other components', () => {
@@ -228,7 +233,12 @@ describe('content of a project with code enabled (allowCode)', () => {
     ['export default function Layout() {}', '1:1: export default is not allowed'],
     ['<script>alert(1)</script>', '1:1: the <script> element is not allowed'],
     ['<button onClick={() => alert(1)}>x</button>', 'event handler attribute "onClick" is not allowed'],
-    ['<Tally client:only="react" />', 'directive client:only on <Tally> is not allowed'],
+    ["import Tally from './tally.jsx';\n\n<Tally client:only=\"react\" />", '3:1: directive client:only on <Tally> is not allowed'],
+    ['<Tally />', '1:1: unknown component <Tally>'],
+    // Only what the code rewrite itself writes: a bare client:load on a React component.
+    ["import Intro from './intro.mdx';\n\n<Intro client:load />", '3:1: directive client:load on <Intro> is not allowed'],
+    ["import Tally from './tally.jsx';\n\n<Tally client:load=\"x\" />", '3:1: directive client:load on <Tally> is not allowed'],
+    ["import tally from './tally.jsx';\n\n<tally client:load />", '3:1: directive client:load on <tally> is not allowed'],
     ['[x](javascript:alert(1))', 'javascript: URLs run script'],
   ])('still refuses %s', (source, expected) => {
     expect(code(source).join('\n')).toContain(/^\d/.test(expected) ? `content/guides/p.mdx:${expected}` : expected);
@@ -281,5 +291,111 @@ describe('docs.json', () => {
     expect(() => parseDocsConfig('{"logo": "javascript:alert(1)"}')).toThrow('docs.json: logo:');
     expect(() => parseDocsConfig('{"favicon": "/x.svg\\" onload=\\"x"}')).toThrow('docs.json: favicon:');
     expect(() => parseDocsConfig('{')).toThrow('docs.json: not valid JSON');
+  });
+});
+
+describe('the check reads what the build compiles (Sätteri, GFM on)', () => {
+  const md = (text: string) => checkContent(text, { file: 'content/p.md', kind: 'page' }).map(formatProblem);
+
+  it('sees an expression in a GFM table cell that splits a code span at its pipes', () => {
+    expect(page('| a | b |\n|---|---|\n| `x | <b data-leak={process.env.HOME}>t</b> | ` |\n')).toEqual([
+      expect.stringMatching(/^content\/p\.mdx:3:8: attribute data-leak=\{process\.env\.HOME\} on <b> is not allowed: only literal values; anything else is code: enable code/),
+    ]);
+  });
+
+  it('sees expressions in footnote definitions, also tab-indented ones', () => {
+    expect(page('Note[^1]\n\n[^1]: {process.env.HOME}\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:3:7: expression \{process\.env\.HOME\} is not allowed/)]);
+    expect(page('Note[^1]\n\n[^1]:\t{process.env.HOME}\n\n\t{process.exit(1)}\n')).toEqual([
+      expect.stringMatching(/^content\/p\.mdx:3:7: expression \{process\.env\.HOME\} is not allowed/),
+      expect.stringMatching(/^content\/p\.mdx:5:2: expression \{process\.exit\(1\)\} is not allowed/),
+    ]);
+  });
+
+  it('sees event handlers in raw HTML of a table cell and a footnote (.md), and in footnote JSX (.mdx)', () => {
+    expect(md('| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | c |\n\nSee[^1]\n\n[^1]: <img src=x onerror=alert(2)>\n')).toEqual([
+      'content/p.md:3:3: event handler attribute "onerror" is not allowed',
+      'content/p.md:7:7: event handler attribute "onerror" is not allowed',
+    ]);
+    expect(page('See[^1]\n\n[^1]: <img src="x" onerror="alert(1)"/>\n')).toEqual(['content/p.mdx:3:7: event handler attribute "onerror" is not allowed']);
+  });
+
+  it('reads a .md body trimmed, as content collections compile it, and keeps positions in the file', () => {
+    // Indented after the frontmatter, this would be a code block; trimmed, the build reads raw HTML.
+    expect(md('---\ntitle: T\n---\n\n    <img src=x onerror=alert(1)>\n')).toEqual(['content/p.md:5:5: event handler attribute "onerror" is not allowed']);
+  });
+
+  it('reads a body stored after a frontmatter block as the build does: +++ there opens no frontmatter', () => {
+    const body = (text: string) => checkContent(text, { file: 'content', kind: 'page', format: 'mdx', frontmatter: false }).map(formatProblem);
+    expect(body('+++\n{process.env.HOME}\n+++\n')).toEqual([expect.stringMatching(/^content:2:1: expression \{process\.env\.HOME\} is not allowed/)]);
+  });
+});
+
+describe('projects that allow code (allowCode)', () => {
+  const code = (text: string, file = 'content/guides/p.mdx') => checkContent(text, { file, kind: 'page', allowCode: true }).map(formatProblem);
+
+  it('allows imports of the project\'s own files, export const, any expression and the components a file declares', () => {
+    expect(code([
+      'import Chart from "./chart.jsx"', 'import { Tabs, Tab } from "/snippets/tabs.tsx"', 'import Intro from "../intro.mdx"', '',
+      'export const Hello = ({ name }) => <span>Hi {name}</span>', '',
+      '# Title {new Date().getFullYear()}', '',
+      '<Chart data={[1, 2].map((x) => x * 2)} /> <Tabs><Tab title={Hello.name}>x</Tab></Tabs> <Hello name="Ada" /> <Intro /> <Chart.Legend />', '',
+      '<div className={["a", "b"].join(" ")} {...{ id: "x" }}>ok</div>',
+    ].join('\n'))).toEqual([]);
+  });
+
+  it('refuses packages other than React, built-ins, URLs, queries, other file types and paths that leave the content root', () => {
+    const only = 'code may import only .js, .jsx, .ts, .tsx, .md and .mdx files inside the content root (relative, as "./x.jsx", or from the content root, as "/snippets/x.jsx") and the react package';
+    expect(code('import fs from "node:fs"')).toEqual([`content/guides/p.mdx:1:1: import "node:fs" is not allowed: ${only} (URLs and built-in modules cannot be imported)`]);
+    expect(code('import React from "react"')).toEqual([]);
+    expect(code('import { createRoot } from "react-dom/client"')).toEqual([]);
+    expect(code('import x from "react-dom/server"')[0]).toContain('packages cannot be imported');
+    expect(code('import x from "./%2e%2e/x.js"')[0]).toContain('the path may not contain "?", "#", "%" or "\\"');
+    expect(code('import x from "https://example.com/x.js"')[0]).toContain('URLs and built-in modules cannot be imported');
+    expect(code('import x from "./x.js?raw"')[0]).toContain('the path may not contain "?", "#", "%" or "\\"');
+    expect(code('import x from "./data.json"')[0]).toContain('the file is not a script or content file');
+    expect(code('import x from "../../../etc/x.js"')[0]).toContain('the path leaves the content root');
+    expect(code('export * from "fs"')[0]).toContain('packages cannot be imported');
+    expect(code('export default function X() {}')[0]).toContain('export default is not allowed');
+    expect(code('export let a = 1')[0]).toContain('only export const');
+  });
+
+  it('keeps every other rule: elements, event handlers, script URLs, directives, images, unknown components', () => {
+    expect(code('<script>alert(1)</script>\n\n<img src="x.png" onError={() => 1} />\n\n<a href="javascript:alert(1)">a</a>\n\n<div set:html={x} />\n\n![i](./run.mjs)\n\n<Tabs />')).toEqual([
+      'content/guides/p.mdx:1:1: the <script> element is not allowed in Folio content',
+      'content/guides/p.mdx:3:1: event handler attribute "onError" is not allowed',
+      'content/guides/p.mdx:5:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/guides/p.mdx:7:1: directive set:html on <div> is not allowed in Folio content',
+      'content/guides/p.mdx:9:1: image "./run.mjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
+      'content/guides/p.mdx:11:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet, and those this file imports or defines with export const',
+    ]);
+  });
+
+  it('without it, says how to enable code', () => {
+    expect(page('import Chart from "./chart.jsx"\n\n<Chart />')).toEqual([
+      'content/p.mdx:1:1: import and export are not allowed in Folio content (they are code, run at build time): import Chart from "./chart.jsx"; enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
+      'content/p.mdx:3:1: unknown component <Chart>; available components: ApiMethod, Callout, Snippet; with allow_code (see "Code in pages" in the docs) a page may import or define its own',
+    ]);
+  });
+});
+
+describe('checks in the check processes (off the caller\'s event loop)', () => {
+  it('answers as the check in this process does', async () => {
+    const text = 'Note[^1]\n\n[^1]: {process.env.HOME}\n';
+    expect(await analyzeIsolated(text, { file: 'content/p.mdx', kind: 'page' })).toEqual(analyzeContent(text, { file: 'content/p.mdx', kind: 'page' }));
+  });
+
+  it('refuses a page that makes the parser slow as too complex, naming it, and checks the next page as usual', async () => {
+    await expect(analyzeIsolated('{'.repeat(300_000), { file: 'content/slow.mdx', kind: 'page' })).rejects.toMatchObject({
+      name: 'ContentTooComplexError',
+      file: 'content/slow.mdx',
+      message: expect.stringMatching(/^content\/slow\.mdx is too complex to check within \d+(\.\d+)? s: /),
+    });
+    expect((await analyzeIsolated('# Fine', { file: 'content/fine.mdx', kind: 'page' })).problems).toEqual([]);
+  });
+
+  it('refuses a page over the size cap without parsing it', async () => {
+    await expect(analyzeIsolated('x'.repeat(MAX_CONTENT_BYTES + 1), { file: 'content/big.md', kind: 'page' })).rejects.toMatchObject({
+      message: 'content/big.md is too large to check (4.0 MiB): a page or snippet may be at most 4 MiB',
+    });
   });
 });

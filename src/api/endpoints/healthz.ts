@@ -1,12 +1,13 @@
-// GET /healthz: no key needed; 200 when the store is readable.
+// GET /healthz: no key needed; 200 when the store is readable and the data dir has room
+// (FOLIO_MIN_FREE_MB), else 503 with the reason.
 import type { APIRoute } from 'astro';
 import { ApiError, errorResponse, jsonResponse } from '../http.ts';
 
 export const prerender = false;
 
 export const GET: APIRoute = async ({ locals }) => {
-  const healthy = (await locals.folio?.store.isHealthy()) ?? false;
-  return healthy ? jsonResponse(200, { status: 'ok' }) : jsonResponse(503, { status: 'unavailable' });
+  const problem = locals.folio ? await locals.folio.healthProblem() : 'the service is not running';
+  return problem === undefined ? jsonResponse(200, { status: 'ok' }) : jsonResponse(503, { status: 'unavailable', reason: problem });
 };
 
 /** Any other method: 405 with `Allow`, as on /v1 (CONTRACT §3), not Astro's HTML 404. HEAD is GET without a body. */

@@ -2,6 +2,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { scrubPaths, type PathView } from '../../site/tenant-paths.ts';
 
 export interface DeploymentLog {
   line(text: string): void;
@@ -11,18 +12,16 @@ export interface DeploymentLog {
 }
 
 /**
- * Opens a deployment's log for appending. `hide` lists server paths that must not appear in the
- * log (the snapshot dir becomes the content root's own relative paths, the data dir is elided).
+ * Opens a deployment's log for appending. Tenants read it: `paths` says which server paths it may
+ * name (files of the content root, relative to it) and which it must hide (everything else).
  */
-export async function openDeploymentLog(file: string, hide: { path: string; as: string }[]): Promise<DeploymentLog> {
+export async function openDeploymentLog(file: string, paths: PathView): Promise<DeploymentLog> {
   await mkdir(path.dirname(file), { recursive: true });
   const stream: WriteStream = createWriteStream(file, { flags: 'a', mode: 0o600 });
   stream.on('error', () => undefined); // a log that cannot be written must not fail the deployment
   return {
     line(text) {
-      let clean = text;
-      for (const { path: p, as } of hide) clean = clean.replaceAll(p, as);
-      stream.write(`${new Date().toISOString()} ${clean}\n`);
+      stream.write(`${new Date().toISOString()} ${scrubPaths(text, paths)}\n`);
     },
     // Writes complete in order: the callback of an empty write runs after every earlier one.
     flush: () => new Promise((resolve) => (stream.writable ? stream.write('', () => resolve()) : resolve())),

@@ -1,9 +1,12 @@
 // The build queue: the store's `queued` deployments are the queue (so it survives a restart);
 // FOLIO_BUILD_CONCURRENCY slots run them oldest first, never two of one project at a time. Each
-// slot has its own warm build worker.
+// slot has its own warm build worker, started in the build sandbox (FOLIO_SANDBOX).
+import type { BuildSandbox } from '../../site/build.ts';
 import { WarmWorker } from '../../site/warm-worker.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 import type { StopCause } from './runner.ts';
+
+const CRASH_PAUSE_MS = 5_000;
 
 export type RunDeployment = (deployment: DeploymentRecord, worker: WarmWorker, signal: AbortSignal) => Promise<void>;
 
@@ -22,9 +25,9 @@ export interface BuildQueue {
   close(): Promise<void>;
 }
 
-export function createBuildQueue(store: Store, concurrency: number, run: RunDeployment): BuildQueue {
+export function createBuildQueue(store: Store, concurrency: number, sandbox: BuildSandbox, run: RunDeployment): BuildQueue {
   const running = new Map<string, Running>();
-  const idleWorkers = Array.from({ length: concurrency }, () => new WarmWorker());
+  const idleWorkers = Array.from({ length: concurrency }, () => new WarmWorker({ sandbox }));
   const allWorkers = [...idleWorkers];
   let closed = false;
   let kicking = false;
@@ -33,7 +36,12 @@ export function createBuildQueue(store: Store, concurrency: number, run: RunDepl
   const start = (deployment: DeploymentRecord, worker: WarmWorker) => {
     const controller = new AbortController();
     const done = run(deployment, worker, controller.signal)
-      .catch((error) => console.error(`deployment ${deployment.id} crashed:`, error))
+      .catch(async (error) => {
+        console.error(`deployment ${deployment.id} crashed:`, error);
+        // A run that could not even record itself (a store write refused by a full disk) stays
+        // queued: it is tried again after a pause, not in a busy loop.
+        if (!closed) await new Promise((r) => setTimeout(r, CRASH_PAUSE_MS));
+      })
       .finally(() => {
         running.delete(deployment.project_id);
         idleWorkers.push(worker);

@@ -6,10 +6,11 @@ import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
 import { projectDir } from '../../site/settings.ts';
 import type { Config } from '../config.ts';
-import { isDomainError } from '../errors.ts';
+import { isDomainError, isOutOfSpace } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, deploymentLogFile, gitDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store } from '../store.ts';
+import { buildSandbox } from './build-sandbox.ts';
 import { openDeploymentLog, type DeploymentLog } from './log.ts';
 import { KEPT_BUILDS, publishBuild, pruneBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
@@ -34,7 +35,31 @@ class DeploymentFailure extends Error {
   }
 }
 
+/** How a build that ran out of disk space shows in its outcome or log (Node's errno text). */
+const NO_SPACE = /\bENOSPC\b|\bEDQUOT\b|no space left on device|disk quota exceeded/i;
+
+const DISK_FULL_MESSAGE = "the server's disk is full: the build could not write its files; the previous site stays live (trigger the deployment again once space is freed)";
+
+const STORE_RETRY_MS = 2_000;
+
+/**
+ * Runs a store write until it is stored: a full disk refuses it (insufficient_storage) until
+ * space returns, and a deployment's outcome must not be lost meanwhile. Gives up when the server
+ * stops (restart recovery then records the deployment).
+ */
+async function untilStored(write: () => Promise<void>, signal: AbortSignal): Promise<void> {
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isDomainError(error) || error.code !== 'insufficient_storage' || (signal.aborted && signal.reason === 'shutdown')) throw error;
+      await new Promise((r) => setTimeout(r, STORE_RETRY_MS));
+    }
+  }
+}
+
 const BUILD_ERRORS: Record<string, DeploymentErrorCode> = {
+  sandbox_unavailable: 'sandbox_unavailable',
   content_invalid: 'build_failed',
   build_failed: 'build_failed',
   no_pages: 'no_pages',
@@ -47,12 +72,10 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   const projectId = queued.project_id;
   const snapshot = snapshotDir(config.dataDir, projectId, queued.id);
   const output = buildDir(config.dataDir, projectId, queued.id);
-  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), [
-    { path: `${snapshot}/`, as: '' },
-    { path: snapshot, as: '.' },
-    { path: config.dataDir, as: '…' },
-    { path: projectDir, as: '…' },
-  ]);
+  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), {
+    contentRoots: [snapshot],
+    hidden: [config.dataDir, projectDir],
+  });
   try {
     const project = await store.getProject(projectId);
     if (!project) return;
@@ -67,14 +90,14 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
       log.line(`publish: live at ${ctx.siteUrl(project)}`);
       // A client that sees the deployment ended reads its whole log.
       await log.flush();
-      await recordSuccess(store, queued.id, projectId, pageCount);
+      await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount), signal);
     } catch (error) {
       await rm(output, { recursive: true, force: true });
       if (signal.aborted && signal.reason === 'deleted') return;
       const failure = asFailure(error, signal);
       log.line(`failed (${failure.code}): ${failure.message}`);
       await log.flush();
-      await recordFailure(store, queued.id, projectId, failure.code, failure.message);
+      await untilStored(() => recordFailure(store, queued.id, projectId, failure.code, failure.message), signal);
     }
   } catch (error) {
     // The project (and so its deployments) was deleted while this ran: nothing left to record.
@@ -102,7 +125,9 @@ export async function recordFailure(store: Store, deploymentId: string, projectI
 function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
   if (signal.aborted) return new DeploymentFailure('interrupted', 'the server stopped during the deployment; trigger it again');
   if (error instanceof DeploymentFailure) return error;
-  if (error instanceof SyncError) return new DeploymentFailure('sync_failed', error.message);
+  if (error instanceof SyncError) return new DeploymentFailure(NO_SPACE.test(error.message) ? 'disk_full' : 'sync_failed', error.message);
+  // A snapshot, sync checkout or publish that met a full disk.
+  if (isOutOfSpace(error)) return new DeploymentFailure('disk_full', DISK_FULL_MESSAGE);
   throw error;
 }
 
@@ -143,23 +168,30 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
 
   const output = buildDir(config.dataDir, project.id, deploymentId);
   await mkdir(output, { recursive: true });
+  let ranOutOfSpace = false;
   const result: BuildSiteResult = await buildSite({
     contentRoot: snapshot,
     outDir: output,
     siteUrl: ctx.siteUrl(project).replace(/\/$/, ''),
     timeoutMs: config.buildTimeoutS * 1000,
     signal,
-    onLog: (line) => log.line(`build: ${line}`),
+    onLog: (line) => {
+      if (NO_SPACE.test(line)) ranOutOfSpace = true;
+      log.line(`build: ${line}`);
+    },
     astro,
+    sandbox: buildSandbox(config),
+    hiddenDirs: [config.dataDir],
     // Read when the build starts: a PATCH of allow_code applies to the next deployment.
     allowCode: codeAllowed((await store.getProject(project.id)) ?? project, config),
   });
   if (!result.ok) {
     const error = result.error!;
     if (error.code === 'canceled') throw new DeploymentFailure('interrupted', 'the deployment was stopped');
+    if (ranOutOfSpace || NO_SPACE.test(error.message)) throw new DeploymentFailure('disk_full', DISK_FULL_MESSAGE);
     const code = BUILD_ERRORS[error.code] ?? 'build_failed';
     const message = code === 'no_pages' ? 'the content root has no pages: add .md or .mdx files under content/' : error.message;
-    throw new DeploymentFailure(code, message.replaceAll(`${snapshot}/`, ''));
+    throw new DeploymentFailure(code, message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
   await publishBuild(config.dataDir, project.id, deploymentId);
@@ -171,7 +203,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
 }
 
 /** The ids of the project's newest `count` successful deployments: their builds stay on disk. */
-async function earlierSuccessfulBuilds(store: Store, projectId: string, count: number): Promise<string[]> {
+export async function earlierSuccessfulBuilds(store: Store, projectId: string, count: number): Promise<string[]> {
   const kept: string[] = [];
   let after: DeploymentRecord | undefined;
   for (;;) {

@@ -8,6 +8,7 @@ import { buildDir, deploymentLogFile, snapshotDir } from '../project-files.ts';
 import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
 import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
 import { readDeploymentLog } from './log.ts';
+import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { createBuildQueue, type BuildQueue } from './queue.ts';
 import { isLive } from './publish.ts';
 import { recordFailure, recordSuccess, runDeployment } from './runner.ts';
@@ -32,9 +33,27 @@ export interface DeploymentsService {
   forgetProject(projectId: string): Promise<void>;
   /** Calls `listener` after a project's live site was switched (a publish) or removed (a delete). */
   onLiveChange(listener: (projectId: string) => void): void;
-  /** Restart recovery (`building` → failed `interrupted`), then starts the queue. */
+  /** Starts the queue: queued deployments run (after recoverDeployments). */
   start(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Restart recovery, before anything else runs: deployments left `building` by a stopped server
+ * fail with `interrupted` (or succeeded, when their build went live just before the stop), and
+ * their snapshots and unfinished builds go.
+ */
+export async function recoverDeployments(dataDir: string, store: Store): Promise<void> {
+  for (const deployment of await store.deploymentsWithStatus('building')) {
+    await rm(snapshotDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+    // Stopped in the moment between its publish and its record: it is live, so it succeeded.
+    if (await isLive(dataDir, deployment)) {
+      await recordSuccess(store, deployment.id, deployment.project_id);
+      continue;
+    }
+    await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
+    await rm(buildDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+  }
 }
 
 export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService): DeploymentsService {
@@ -103,17 +122,8 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     },
 
     async start() {
-      for (const deployment of await store.deploymentsWithStatus('building')) {
-        await rm(snapshotDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
-        // Stopped in the moment between its publish and its record: it is live, so it succeeded.
-        if (await isLive(config.dataDir, deployment)) {
-          await recordSuccess(store, deployment.id, deployment.project_id);
-          continue;
-        }
-        await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
-        await rm(buildDir(config.dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
-      }
-      queue = createBuildQueue(store, config.buildConcurrency, (deployment, worker, signal) =>
+      await checkSandboxAtStart(config);
+      queue = createBuildQueue(store, config.buildConcurrency, buildSandbox(config), (deployment, worker, signal) =>
         runDeployment(runContext, deployment, worker, signal));
       queue.kick();
     },

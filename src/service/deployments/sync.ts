@@ -130,6 +130,35 @@ function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
 }
 
+/**
+ * Removes what an interrupted checkout left: fresh and old roots, private index files (one sync
+ * per project runs at a time, so any of them belongs to a process that died). A crash between
+ * the two renames of a checkout leaves no content root but the old one: it is put back.
+ * Returns the paths removed.
+ */
+export async function cleanSyncLeftovers(contentRoot: string, gitDir: string): Promise<string[]> {
+  const parent = path.dirname(contentRoot);
+  const names = await readdir(parent).catch(() => [] as string[]);
+  const olds = names.filter((n) => n.startsWith('.root-old-')).sort();
+  if (olds.length > 0 && !names.includes(path.basename(contentRoot))) {
+    await rename(path.join(parent, olds.pop()!), contentRoot);
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (name.startsWith('.root-new-') || olds.includes(name)) {
+      await rm(path.join(parent, name), { recursive: true, force: true });
+      removed.push(path.join(parent, name));
+    }
+  }
+  for (const name of await readdir(gitDir).catch(() => [] as string[])) {
+    if (name.startsWith('folio-index-')) {
+      await rm(path.join(gitDir, name), { force: true });
+      removed.push(path.join(gitDir, name));
+    }
+  }
+  return removed;
+}
+
 /** Writes the commit's files into a new directory, then swaps it in as the content root. */
 async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<void> {
   const parent = path.dirname(input.contentRoot);
@@ -137,13 +166,7 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
   const fresh = path.join(parent, `.root-new-${stamp}`);
   const old = path.join(parent, `.root-old-${stamp}`);
   const index = path.join(input.gitDir, `folio-index-${stamp}`);
-  // One sync per project at a time: any other such directory was left by a process that died.
-  for (const name of await readdir(parent)) {
-    if (name.startsWith('.root-new-') || name.startsWith('.root-old-')) await rm(path.join(parent, name), { recursive: true, force: true });
-  }
-  for (const name of await readdir(input.gitDir)) {
-    if (name.startsWith('folio-index-')) await rm(path.join(input.gitDir, name), { force: true });
-  }
+  await cleanSyncLeftovers(input.contentRoot, input.gitDir);
   await mkdir(fresh, { recursive: true });
   try {
     // A private index: read-tree + checkout-index write regular files only, run no hooks or filters.

@@ -3,7 +3,8 @@
 // project's `_snippets/`, as the whole-root check of a build does.
 import fg from 'fast-glob';
 import path from 'node:path';
-import { analyzeContent, formatProblem } from '../../site/content-check/check-content.ts';
+import { formatProblem, type ContentAnalysis } from '../../site/content-check/check-content.ts';
+import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
 import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { DomainError } from '../errors.ts';
@@ -16,12 +17,26 @@ async function snippetKeys(root: string): Promise<Set<string>> {
 
 /**
  * Throws 400 invalid_request when `content` would fail the build (`afterFrontmatter`: the file
- * will hold a frontmatter block before it). Problems are reported as the
- * build reports them, with the field name in place of the file: `content:3:5: unknown component…`.
+ * will hold a frontmatter block before it), 422 content_too_complex when it cannot be checked
+ * within the time limit. Problems are reported as the build reports them, with the field name in
+ * place of the file: `content:3:5: unknown component…`. The check runs in the check processes,
+ * off the server's event loop.
  */
-export async function checkPageContent(content: string, format: 'md' | 'mdx', root: string, afterFrontmatter: boolean, allowCode = false): Promise<void> {
-  // Stored after a frontmatter block, the content is all body: nothing in it is read as frontmatter.
-  const analysis = analyzeContent(content, { file: 'content', kind: 'page', format, frontmatter: !afterFrontmatter, allowCode });
+export async function checkPageContent(
+  content: string,
+  format: 'md' | 'mdx',
+  root: string,
+  afterFrontmatter: boolean,
+  page: { path: string; allowCode?: boolean },
+): Promise<void> {
+  let analysis: ContentAnalysis;
+  try {
+    // Stored after a frontmatter block, the content is all body: nothing in it is read as frontmatter.
+    analysis = await analyzeIsolated(content, { file: 'content', kind: 'page', format, frontmatter: !afterFrontmatter, allowCode: page.allowCode });
+  } catch (error) {
+    if (!(error instanceof ContentTooComplexError)) throw error;
+    throw new DomainError('content_too_complex', `page "${page.path}": content is ${error.reason}`);
+  }
   const problems = [...analysis.problems];
   if (analysis.snippetCalls.length > 0) problems.push(...checkSnippetCalls('content', analysis.snippetCalls, await snippetKeys(root)));
   if (problems.length === 0) return;

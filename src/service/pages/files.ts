@@ -1,12 +1,12 @@
 // Page files on disk: finding one without following links, reading and splitting frontmatter,
-// resolving titles as the site does, editing frontmatter, and durable atomic writes.
-import { randomBytes } from 'node:crypto';
+// resolving titles as the site does, editing frontmatter, creating and removing folders.
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { load as loadYaml } from 'js-yaml';
 import { parseDocument } from 'yaml';
+import { syncDir } from '../atomic-write.ts';
 import { DomainError } from '../errors.ts';
 import { pageTitle } from '../../site/page-rules.ts';
 import { pageFileCandidates } from './paths.ts';
@@ -145,15 +145,6 @@ export function pageFileText(yaml: string, body: string): string {
   return block + body;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Creates the folders of `rel` under `contentDir`; an existing link or file on the way is refused. */
 export async function makeFolders(contentDir: string, rel: string): Promise<void> {
   const parts = rel.split('/').slice(0, -1);
@@ -172,35 +163,27 @@ export async function makeFolders(contentDir: string, rel: string): Promise<void
   }
 }
 
-/**
- * Writes `text` to `abs` durably and atomically: a temporary file beside it (a dot file, never
- * taken for a page), fsync, then rename (or link, which fails with EEXIST instead of replacing,
- * when `exclusive`), then fsync of the folder. Returns once the change is on disk.
- */
-export async function writeFileAtomic(abs: string, text: string, exclusive: boolean): Promise<void> {
-  const dir = path.dirname(abs);
-  const tmp = path.join(dir, `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'wx', 0o644);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } catch (err) {
-    await handle.close();
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
-  await handle.close();
-  try {
-    if (exclusive) await link(tmp, abs);
-    else await rename(tmp, abs);
-  } finally {
-    if (exclusive) await unlink(tmp).catch(() => {});
-  }
-  await syncDir(dir);
-}
-
 /** Removes a page file durably. */
 export async function removeFile(abs: string): Promise<void> {
   await unlink(abs);
   await syncDir(path.dirname(abs));
+}
+
+/**
+ * Removes the folders of `rel` under `contentDir` that are empty, deepest first, stopping at the
+ * first one that is not (a folder left behind by a deleted page would stay forever otherwise).
+ * `content/` itself stays. Callers keep page creates out meanwhile (a folder just made for a new
+ * page is empty until its file lands).
+ */
+export async function removeEmptyFolders(contentDir: string, rel: string): Promise<void> {
+  const parts = rel.split('/').slice(0, -1);
+  for (let i = parts.length; i > 0; i--) {
+    const dir = path.join(contentDir, ...parts.slice(0, i));
+    const removed = await rmdir(dir).then(() => true, (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOTEMPTY' || err.code === 'EEXIST' || err.code === 'ENOENT' || err.code === 'ENOTDIR') return false;
+      throw err;
+    });
+    if (!removed) return;
+    await syncDir(path.dirname(dir));
+  }
 }

@@ -2,12 +2,13 @@
 // is an `.md`/`.mdx` file under `content/` of the project's content root (project-files.ts).
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { DomainError } from '../errors.ts';
+import { asStorageError, DomainError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './catalog.ts';
 import { checkPageContent } from './content-check.ts';
-import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeFile, summaryOf, writeFileAtomic, type ParsedPage } from './files.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeEmptyFolders, removeFile, summaryOf, type ParsedPage } from './files.ts';
 import { createLocks } from './locks.ts';
 import { pageAddress, pagePathProblem, sameAddressPath } from './paths.ts';
 import type { CreatePageInput, UpdatePageInput } from './rules.ts';
@@ -165,7 +166,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   async function create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page> {
     const project = await writable(orgId, projectId);
     const contentDir = contentOf(project.id);
-    await checkPageContent(input.content, 'mdx', rootOf(project.id), true, codeAllowed(project, config)); // title makes a frontmatter block
+    await checkPageContent(input.content, 'mdx', rootOf(project.id), true, { path: input.path, allowCode: codeAllowed(project, config) }); // title makes a frontmatter block
     // One create at a time per project: the page limit and the address checks stay exact.
     return locks.run(`create:${project.id}`, async () => {
       const count = (await catalog.list(contentDir)).length;
@@ -180,12 +181,16 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         throw new DomainError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
       }
       const file = `${input.path}.mdx`;
-      await makeFolders(contentDir, file);
       const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description }), input.content);
-      await writeFileAtomic(path.join(contentDir, file), text, true).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'EEXIST') throw new DomainError('page_exists', `page "${input.path}" already exists`);
-        throw err;
-      });
+      try {
+        await makeFolders(contentDir, file);
+        await writeFileAtomic(path.join(contentDir, file), text, { exclusive: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new DomainError('page_exists', `page "${input.path}" already exists`);
+        // Nothing of a failed create stays: not even the folders made for it.
+        await removeEmptyFolders(contentDir, file).catch(() => {});
+        throw asStorageError(err, `page "${input.path}"`);
+      }
       return written(project, file, parsePage(text, input.path), input.content);
     });
   }
@@ -204,8 +209,10 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         : (page.yaml ?? '').replace(/^\r?\n/, '');
       const content = input.content ?? page.body;
       const text = pageFileText(yaml, content);
-      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content, codeAllowed(project, config));
-      await writeFileAtomic(page.abs, text, false);
+      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content, { path: pagePath, allowCode: codeAllowed(project, config) });
+      await writeFileAtomic(page.abs, text).catch((err) => {
+        throw asStorageError(err, `the change to page "${pagePath}"`);
+      });
       return written(project, page.file, parsePage(text, pagePath), content);
     });
   }
@@ -219,5 +226,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
       await removeFile(found.abs);
       catalog.removed(contentOf(project.id));
     });
+    // Under the create lock: a create's folder is never removed between its mkdir and its file.
+    await locks.run(`create:${project.id}`, () => removeEmptyFolders(contentOf(project.id), `${pagePath}.mdx`));
   }
 }

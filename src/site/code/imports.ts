@@ -29,10 +29,24 @@ export function importTarget(specifier: string, importer: string): string | unde
   return target;
 }
 
+/** True when an import a page may make brings React components (from react or a code file). */
+export function isCodeImport(specifier: string): boolean {
+  return REACT_PACKAGES.has(specifier) || CODE_FILE.test(specifier.split(/[?#]/)[0] ?? '');
+}
+
 /** Why a page may not import `specifier` with code enabled, or undefined when it may. */
 export function pageImportProblem(specifier: string, importer: string): string | undefined {
   if (REACT_PACKAGES.has(specifier)) return undefined;
-  const target = importTarget(specifier.split(/[?#]/)[0] ?? '', importer);
-  if (target && PAGE_IMPORT_FILE.test(target) && !/[?#]/.test(specifier)) return undefined;
-  return `import "${specifier}" is not allowed: ${IMPORT_RULE}`;
+  const why = importRefusal(specifier, importer);
+  return why && `import "${specifier}" is not allowed: ${IMPORT_RULE} (${why})`;
+}
+
+function importRefusal(specifier: string, importer: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(specifier) || specifier.startsWith('//')) return 'URLs and built-in modules cannot be imported';
+  if (!/^\.{0,2}\//.test(specifier)) return 'packages cannot be imported';
+  // Vite decodes `%` escapes and reads queries (`?raw`, `?url`) as loaders of their own.
+  if (/[?#%\\\0]/.test(specifier)) return 'the path may not contain "?", "#", "%" or "\\"';
+  if (!PAGE_IMPORT_FILE.test(specifier)) return 'the file is not a script or content file';
+  if (!importTarget(specifier, importer)) return 'the path leaves the content root';
+  return undefined;
 }

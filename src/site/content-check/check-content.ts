@@ -1,19 +1,23 @@
-// The one checker for untrusted MDX/Markdown (shared by the site build and the pages API):
-// parses a page or snippet and reports every problem with file:line:column.
+// The one checker for untrusted MDX/Markdown (shared by the site build and the pages API): reads a
+// page or snippet with the build's own parser (Sätteri, with the build's features) and reports every
+// problem with file:line:column. The build runs the same checks on the tree it compiles
+// (build-check.ts), so a file the check did not see as the build does still fails there.
 // MDX is JavaScript: imports, exports and expressions would run on the build machine, so only
-// literal values are allowed; components are limited to Folio's own set.
+// literal values are allowed; components are limited to Folio's own set. A project that allows code
+// (`allowCode`) may import its own files (and React) and use any expression, within the other rules.
 import path from 'node:path';
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkMdx from 'remark-mdx';
+import { Parser, parse, tokenizer } from 'acorn';
+import acornJsx from 'acorn-jsx';
+import { markdownToMdast, mdxToMdast } from 'satteri';
 // Astro's own frontmatter reader (YAML or TOML, after blank lines, ending at the first line that
 // starts with --- or +++): the check must see the frontmatter and the body the build will compile.
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
-import type { Node as EstreeNode, Program } from 'estree';
+import type { Node as EstreeNode, Pattern, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
-import { pageImportProblem } from '../code/imports.ts';
+import { MARKDOWN_FEATURES } from '../markdown/features.ts';
+import { isCodeImport, pageImportProblem } from '../code/imports.ts';
 import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
@@ -32,9 +36,9 @@ export interface CheckOptions {
   /** False when `text` is a body stored after a frontmatter block: none is read from it. */
   frontmatter?: boolean;
   /**
-   * The project has code enabled: imports of code and content files inside the content root,
-   * `export const`, expressions and components that are not Folio's are allowed; every other rule
-   * stays.
+   * The project runs code: imports of its own script and content files (inside the content root),
+   * `export const`, any expression, and the components it imports or defines are allowed. Every
+   * other rule (elements, event handlers, script URLs, directives, images) still applies.
    */
   allowCode?: boolean;
 }
@@ -65,17 +69,13 @@ export function checkContent(text: string, options: CheckOptions): Problem[] {
   return analyzeContent(text, options).problems;
 }
 
-// Frontmatter is taken off first, as Astro does; these parse what Astro compiles.
-const mdxParser = unified().use(remarkParse).use(remarkMdx);
-const mdParser = unified().use(remarkParse);
-
+/** How a default-policy refusal of code says what would allow it. */
+const ENABLE_CODE = 'enable code for this project with allow_code (see "Code in pages" in the docs) to use it';
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
-/** How an author whose page holds code gets it built. */
-export const ENABLE_CODE = 'to use code, enable it for the project with allow_code: true (see "Code in pages" in the docs; npm run build:site -- <root> <out> --allow-code)';
 
-interface MdNode {
+export interface MdNode {
   type: string;
   name?: string | null;
   value?: unknown;
@@ -83,52 +83,113 @@ interface MdNode {
   identifier?: string;
   children?: MdNode[];
   attributes?: MdAttribute[];
-  data?: { estree?: Program | null };
   position?: { start: { line: number; column: number } };
 }
 
 interface MdAttribute {
   type: 'mdxJsxAttribute' | 'mdxJsxExpressionAttribute';
   name?: string;
-  value?: string | null | { type: string; value: string; data?: { estree?: Program | null } };
-  position?: { start: { line: number; column: number } };
+  value?: string | null | { type: string; value: string };
+}
+
+/** Where the compiled source sits in the file: its lines move by `lines`, its first line's columns by `firstColumns`. */
+export interface SourceShift {
+  lines: number;
+  firstColumns: number;
+}
+
+/** The source the build compiles from a file's text, and how its positions map back to the text. */
+export interface CompiledSource {
+  source: string;
+  shift: SourceShift;
+}
+
+// What `---\n---\n` becomes once Astro has blanked it: a body stored after a frontmatter block is
+// compiled after blank lines, never at the start of a file (where `+++` would open frontmatter).
+const BLANKED_FRONTMATTER = '   \n   \n';
+
+/**
+ * The source the build compiles from `text`: the body after Astro's frontmatter reader (lines and
+ * columns kept), and for Markdown, trimmed, as Astro's content collections hand `.md` bodies to
+ * the renderer. Reports frontmatter problems; undefined when the frontmatter cannot be read.
+ */
+export function compiledSource(text: string, options: CheckOptions, report: Report = () => undefined): CompiledSource | undefined {
+  let content: string;
+  let lines = 0;
+  if (options.frontmatter === false) {
+    content = BLANKED_FRONTMATTER + text;
+    lines = -2;
+  } else {
+    const body = readFrontmatter(text, report);
+    if (body === undefined) return undefined;
+    content = body;
+  }
+  if (formatOf(options) === 'mdx') return { source: content, shift: { lines, firstColumns: 0 } };
+  const removed = content.slice(0, content.length - content.trimStart().length);
+  const breaks = removed.match(/\r\n|\r|\n/g)?.length ?? 0;
+  const lastBreak = Math.max(removed.lastIndexOf('\n'), removed.lastIndexOf('\r'));
+  return { source: content.trim(), shift: { lines: lines + breaks, firstColumns: removed.length - lastBreak - 1 } };
+}
+
+function formatOf(options: CheckOptions): 'md' | 'mdx' {
+  return options.format ?? (options.file.endsWith('.md') ? 'md' : 'mdx');
+}
+
+/** Parses `source` as the build does (Sätteri, the build's features). Throws Sätteri's syntax errors. */
+export function parseAsBuilt(source: string, format: 'md' | 'mdx'): MdNode {
+  const parseTree = format === 'md' ? markdownToMdast : mdxToMdast;
+  return parseTree(source, { features: MARKDOWN_FEATURES, position: true }) as unknown as MdNode;
 }
 
 export function analyzeContent(text: string, options: CheckOptions): ContentAnalysis {
-  const format = options.format ?? (options.file.endsWith('.md') ? 'md' : 'mdx');
-  const result: ContentAnalysis = { problems: [], snippetCalls: [], placeholders: [] };
-  const report = (at: { position?: MdNode['position'] } | undefined, message: string) => {
-    const start = at?.position?.start ?? { line: 1, column: 1 };
-    result.problems.push({ file: options.file, line: start.line, column: start.column, message });
-  };
-
-  const body = options.frontmatter === false ? text : readFrontmatter(text, report);
-  if (body === undefined) return result;
+  const problems: Problem[] = [];
+  const compiled = compiledSource(text, options, (_, message) => problems.push({ file: options.file, line: 1, column: 1, message }));
+  if (!compiled) return { problems, snippetCalls: [], placeholders: [] };
   let tree: MdNode;
   try {
-    tree = (format === 'md' ? mdParser : mdxParser).parse(body) as MdNode;
+    tree = parseAsBuilt(compiled.source, formatOf(options));
   } catch (error) {
-    const e = error as ParseError;
-    const at = syntaxErrorPlace(e);
-    result.problems.push({ file: options.file, line: at.line, column: at.column, message: `MDX syntax error: ${e.reason ?? e.message}` });
-    return result;
+    // Sätteri's syntax errors read `line:column: reason (rule)`.
+    const message = (error as Error).message;
+    const m = /^(\d+):(\d+): ([\s\S]*?)(?: \([a-z-]+:[a-z-]+\))?$/.exec(message);
+    const at = m ? shifted({ line: Number(m[1]), column: Number(m[2]) }, compiled.shift) : { line: 1, column: 1 };
+    problems.push({ file: options.file, ...at, message: `${formatOf(options) === 'md' ? 'Markdown' : 'MDX'} syntax error: ${m ? m[3] : message}` });
+    return { problems, snippetCalls: [], placeholders: [] };
   }
+  const analysis = analyzeTree(tree, options, compiled.shift);
+  analysis.problems.unshift(...problems);
+  return analysis;
+}
+
+function shifted(start: { line: number; column: number }, shift: SourceShift): { line: number; column: number } {
+  return { line: Math.max(1, start.line + shift.lines), column: start.line === 1 ? start.column + shift.firstColumns : start.column };
+}
+
+/**
+ * Every problem of a parsed page or snippet: the tree Sätteri made of its compiled source
+ * (`shift` maps positions back to the file). The build calls this on the tree it compiles.
+ */
+export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceShift = { lines: 0, firstColumns: 0 }): ContentAnalysis {
+  const result: ContentAnalysis = { problems: [], snippetCalls: [], placeholders: [] };
+  const place = (at: { position?: MdNode['position'] } | undefined) => (at?.position?.start ? shifted(at.position.start, shift) : { line: 1, column: 1 });
+  const report: Report = (at, message) => result.problems.push({ file: options.file, ...place(at), message });
+  const check: Check = { options, result, report, place, declared: new Set(), hydrated: new Set() };
+  // ESM is top-level only; components it declares may be used above it.
+  for (const node of tree.children ?? []) if (node.type === 'mdxjsEsm') checkEsm(node, check);
 
   const definitions = new Map<string, MdNode>();
   const imageReferences = new Set<string>();
   const visit = (node: MdNode) => {
     switch (node.type) {
       case 'mdxjsEsm':
-        if (options.allowCode) checkCodeImports(node, options.file, report);
-        else report(node, `import and export are not allowed in Folio content (they would run code at build time): ${shorten(String(node.value ?? '').split('\n')[0] ?? '')}; ${ENABLE_CODE}`);
         return;
       case 'mdxFlowExpression':
       case 'mdxTextExpression':
-        if (!options.allowCode) checkExpression(node, options.kind, result, report);
+        checkExpression(node, check);
         return;
       case 'mdxJsxFlowElement':
       case 'mdxJsxTextElement':
-        checkElement(node, options, result, report);
+        checkElement(node, check);
         break;
       case 'image':
         checkImageFile(node, report);
@@ -160,29 +221,19 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
   return result;
 }
 
-/** What micromark and remark-mdx throw (a VFileMessage): `place` is a point or a position. */
-interface ParseError {
-  message: string;
-  reason?: string;
-  line?: number;
-  column?: number;
-  place?: { line: number; column: number } | { start: { line: number; column: number } };
-}
-
-/**
- * Where a syntax error is. A tag left open at the end of the file is thrown without a place, its
- * opening tag's position only in the reason (`… for \`<Callout>\` (5:1-5:22)`): read from there.
- */
-function syntaxErrorPlace(e: ParseError): { line: number; column: number } {
-  const place = e.place && 'start' in e.place ? e.place.start : e.place;
-  if (place) return { line: place.line, column: place.column };
-  if (e.line && e.column) return { line: e.line, column: e.column };
-  const inReason = /\((\d+):(\d+)-\d+:\d+\)/.exec(e.reason ?? e.message);
-  if (inReason) return { line: Number(inReason[1]), column: Number(inReason[2]) };
-  return { line: 1, column: 1 };
-}
-
 type Report = (at: { position?: MdNode['position'] } | undefined, message: string) => void;
+
+interface Check {
+  options: CheckOptions;
+  result: ContentAnalysis;
+  report: Report;
+  /** Where a node is in the file. */
+  place(at: { position?: MdNode['position'] } | undefined): { line: number; column: number };
+  /** Names the file imports or defines with `export const` (only with code): usable as components. */
+  declared: Set<string>;
+  /** Of those, the React components: imported from a code file or react, or defined with `export const`. */
+  hydrated: Set<string>;
+}
 
 /**
  * Checks the frontmatter as Astro reads it; returns the body Astro compiles (the frontmatter blanked
@@ -201,6 +252,13 @@ function readFrontmatter(text: string, report: Report): string | undefined {
   return parsed.content;
 }
 
+/** Problems of frontmatter as Astro parsed it (reported at 1:1). */
+export function frontmatterProblems(fm: Record<string, unknown>, file: string): Problem[] {
+  const problems: Problem[] = [];
+  checkFrontmatter(fm, (_, message) => problems.push({ file, line: 1, column: 1, message }));
+  return problems;
+}
+
 function checkFrontmatter(fm: Record<string, unknown>, report: Report) {
   const node = undefined; // frontmatter problems are reported at 1:1
   if (Array.isArray(fm)) {
@@ -216,51 +274,128 @@ function checkFrontmatter(fm: Record<string, unknown>, report: Report) {
   }
 }
 
-function checkExpression(node: MdNode, kind: CheckOptions['kind'], result: ContentAnalysis, report: Report) {
+const JS = { ecmaVersion: 'latest', sourceType: 'module' } as const;
+const JsxParser = Parser.extend(acornJsx());
+
+/**
+ * The expression in braces as JavaScript: null for a comment or nothing (`{/* note *\/}`),
+ * undefined when it is not exactly one expression.
+ */
+export function readExpression(source: string): EstreeNode | null | undefined {
+  try {
+    if (tokenizer(source, JS).getToken().type.label === 'eof') return null;
+    // Parenthesized and on its own line, as a compiler embeds it: `a), (b` stays a sequence.
+    const program = parse(`(${source}\n)`, JS) as unknown as Program;
+    const statement = program.body[0];
+    return program.body.length === 1 && statement?.type === 'ExpressionStatement' ? statement.expression : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function checkExpression(node: MdNode, check: Check) {
+  const { options, result, report } = check;
   const source = String(node.value ?? '');
-  const program = node.data?.estree;
-  if (!program || program.body.length === 0) return; // `{/* comment */}` or `{}`
-  if (kind === 'snippet') {
+  const expression = readExpression(source);
+  if (expression === null) return;
+  if (options.kind === 'snippet') {
     const name = PLACEHOLDER_EXPR.exec(source)?.[1];
     if (name) {
       if (!result.placeholders.includes(name)) result.placeholders.push(name);
       return;
     }
   }
-  const statement = program.body[0];
-  if (program.body.length === 1 && statement?.type === 'ExpressionStatement' && isLiteral(statement.expression)) return;
-  report(node, `expression {${shorten(source)}} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces${kind === 'snippet' ? ', and {name} placeholders in snippets' : ''}; ${ENABLE_CODE}`);
+  if (options.allowCode || isLiteral(expression)) return;
+  report(node, `expression {${shorten(source)}} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces${options.kind === 'snippet' ? ', and {name} placeholders in snippets' : ''}; anything else is code: ${ENABLE_CODE}`);
 }
 
-/** With code enabled, ESM may import only files inside the content root (and React); no re-exports from elsewhere. */
-function checkCodeImports(node: MdNode, file: string, report: Report) {
-  for (const statement of node.data?.estree?.body ?? []) {
-    const source = 'source' in statement && statement.source ? String(statement.source.value) : undefined;
-    if (source !== undefined) {
-      const problem = pageImportProblem(source, file);
-      if (problem) report(positionOf(node, statement), problem);
-    } else if (statement.type === 'ExportDefaultDeclaration') {
-      report(positionOf(node, statement), 'export default is not allowed: it would replace the page\'s layout');
+/** Import and export: refused by default; with code, imports of the project's own files and `export const`. */
+function checkEsm(node: MdNode, check: Check) {
+  const { options, report } = check;
+  const source = String(node.value ?? '');
+  if (!options.allowCode) {
+    report(node, `import and export are not allowed in Folio content (they are code, run at build time): ${shorten(source.split('\n')[0] ?? '')}; ${ENABLE_CODE}`);
+    return;
+  }
+  let program: Program;
+  try {
+    program = JsxParser.parse(source, { ...JS, locations: true }) as unknown as Program;
+  } catch (error) {
+    report(node, `this import or export cannot be read: ${(error as Error).message}`);
+    return;
+  }
+  for (const statement of program.body) {
+    const at = statementPlace(node, statement);
+    switch (statement.type) {
+      case 'ImportDeclaration':
+        checkImportSource(at, String(statement.source.value), check);
+        for (const specifier of statement.specifiers) {
+          check.declared.add(specifier.local.name);
+          if (isCodeImport(String(statement.source.value))) check.hydrated.add(specifier.local.name);
+        }
+        break;
+      case 'ExportNamedDeclaration':
+        if (statement.source) checkImportSource(at, String(statement.source.value), check);
+        if (statement.declaration) {
+          if (statement.declaration.type === 'VariableDeclaration' && statement.declaration.kind === 'const') {
+            for (const declarator of statement.declaration.declarations) for (const name of boundNames(declarator.id)) {
+              check.declared.add(name);
+              check.hydrated.add(name);
+            }
+          } else report(at, 'only export const … may define something in a page (export function, class, let and var are not allowed)');
+        }
+        break;
+      case 'ExportAllDeclaration':
+        checkImportSource(at, String(statement.source.value), check);
+        break;
+      default:
+        report(at, `${statement.type === 'ExportDefaultDeclaration' ? 'export default' : 'this statement'} is not allowed: pages may import files and export const …`);
     }
   }
 }
 
-/** Where an ESM statement starts, for a problem's line and column. */
-function positionOf(node: MdNode, statement: { loc?: { start: { line: number; column: number } } | null }): { position?: MdNode['position'] } {
-  const start = statement.loc?.start;
-  return start ? { position: { start: { line: start.line, column: start.column + 1 } } } : node;
+/** Where a statement of an ESM block starts in the page (a block holds every line of its imports and exports). */
+function statementPlace(node: MdNode, statement: { loc?: { start: { line: number; column: number } } | null }): { position?: MdNode['position'] } {
+  const start = node.position?.start;
+  const loc = statement.loc?.start;
+  if (!start || !loc) return node;
+  return { position: { start: { line: start.line + loc.line - 1, column: loc.line === 1 ? start.column + loc.column : loc.column + 1 } } };
+}
+
+function boundNames(pattern: Pattern): string[] {
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((p) => boundNames(p.type === 'RestElement' ? p.argument : p.value));
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((e) => (e ? boundNames(e) : []));
+    case 'RestElement':
+      return boundNames(pattern.argument);
+    case 'AssignmentPattern':
+      return boundNames(pattern.left);
+    default:
+      return [];
+  }
+}
+
+/** An import of a project with code: only its own script and content files, and React (see imports.ts). */
+function checkImportSource(node: { position?: MdNode['position'] }, specifier: string, check: Check) {
+  const problem = pageImportProblem(specifier, check.options.file);
+  if (problem) check.report(node, problem);
 }
 
 /** An attribute value not known before rendering: a snippet placeholder, or an expression already reported. */
 const NOT_LITERAL = Symbol('not literal');
 
-function checkElement(node: MdNode, options: CheckOptions, result: ContentAnalysis, report: Report) {
-  const { kind, allowCode } = options;
+function checkElement(node: MdNode, check: Check) {
+  const { options, result, report } = check;
   const name = node.name;
   if (!name) return; // fragment <>…</>
   const isComponent = /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
-  if (isComponent && !(COMPONENT_NAMES as readonly string[]).includes(name) && !allowCode) {
-    report(node, `unknown component <${name}>; ${AVAILABLE}`);
+  const known = (COMPONENT_NAMES as readonly string[]).includes(name) || check.declared.has(name.split('.')[0] ?? '');
+  if (isComponent && !known) {
+    report(node, `unknown component <${name}>; ${AVAILABLE}${options.allowCode ? ', and those this file imports or defines with export const' : `; with allow_code (see "Code in pages" in the docs) a page may import or define its own`}`);
     return;
   }
   if (!isComponent && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {
@@ -269,40 +404,43 @@ function checkElement(node: MdNode, options: CheckOptions, result: ContentAnalys
   const attrs = new Map<string, unknown>();
   for (const attr of node.attributes ?? []) {
     if (attr.type === 'mdxJsxExpressionAttribute') {
-      if (!allowCode) report(attr.position ? attr : node, `spread attributes are not allowed on <${name}> (only literal values)`);
+      if (!options.allowCode) report(node, `spread attributes are not allowed on <${name}> (only literal values): this is code: ${ENABLE_CODE}`);
       continue;
     }
     const attrName = attr.name ?? '';
-    if (!isComponent && /^on/i.test(attrName)) report(attr.position ? attr : node, `event handler attribute "${attrName}" is not allowed`);
+    if (!isComponent && /^on/i.test(attrName)) report(node, `event handler attribute "${attrName}" is not allowed`);
     // Astro reads these on any element or component: set:html inserts raw HTML (a <script> too).
-    if (ASTRO_DIRECTIVE.test(attrName)) {
-      report(attr.position ? attr : node, `directive ${attrName} on <${name}> is not allowed in Folio content`);
+    // The code rewrite of a build with code (src/site/code/page-code.ts) hydrates each React
+    // component with a bare `client:load`; the check inside the build sees it, so it is allowed there.
+    const hydration = options.allowCode && isComponent && attrName === 'client:load' && attr.value == null && check.hydrated.has(name.split('.')[0] ?? '');
+    if (ASTRO_DIRECTIVE.test(attrName) && !hydration) {
+      report(node, `directive ${attrName} on <${name}> is not allowed in Folio content`);
       continue;
     }
     const value = attr.value;
     if (value == null || typeof value === 'string') {
       attrs.set(attrName, value ?? true);
-      if (!isComponent && typeof value === 'string') checkScriptAttribute(attr.position ? attr : node, name, attrName, value, report);
+      if (!isComponent && typeof value === 'string') checkScriptAttribute(node, name, attrName, value, report);
       continue;
     }
-    const expr = value.data?.estree?.body[0];
+    const expression = readExpression(value.value);
     const placeholder = PLACEHOLDER_EXPR.exec(value.value)?.[1];
-    if (expr?.type === 'ExpressionStatement' && isLiteral(expr.expression)) {
-      const literal = literalValue(expr.expression);
+    if (expression && isLiteral(expression)) {
+      const literal = literalValue(expression);
       attrs.set(attrName, literal);
-      if (!isComponent) checkScriptAttribute(attr.position ? attr : node, name, attrName, literal, report);
-    } else if (placeholder && kind === 'snippet' && isComponent && name !== 'Snippet') {
+      if (!isComponent) checkScriptAttribute(node, name, attrName, literal, report);
+    } else if (placeholder && options.kind === 'snippet' && isComponent && name !== 'Snippet') {
       // `<ApiMethod method={verb} />` in a snippet: filled from vars (a Snippet's file and vars
       // stay literal, so the snippet graph is known before the build).
       if (!result.placeholders.includes(placeholder)) result.placeholders.push(placeholder);
       attrs.set(attrName, NOT_LITERAL);
     } else {
-      if (!allowCode) report(attr.position ? attr : node, `attribute ${attrName}={${shorten(value.value)}} on <${name}> is not allowed: only literal values`);
+      if (!options.allowCode) report(node, `attribute ${attrName}={${shorten(value.value)}} on <${name}> is not allowed: only literal values; anything else is code: ${ENABLE_CODE}`);
       attrs.set(attrName, NOT_LITERAL);
     }
   }
   if (name === 'ApiMethod') checkApiMethod(node, attrs, report);
-  if (name === 'Snippet') checkSnippet(node, attrs, result, report);
+  if (name === 'Snippet') checkSnippet(node, attrs, check);
   const calloutKind = attrs.get('kind');
   if (name === 'Callout' && attrs.has('kind') && calloutKind !== NOT_LITERAL && !(CALLOUT_KINDS as readonly unknown[]).includes(calloutKind)) {
     report(node, `Callout kind ${JSON.stringify(calloutKind)} is not one of ${CALLOUT_KINDS.join(', ')}`);
@@ -391,7 +529,7 @@ function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Repor
   }
 }
 
-function checkSnippet(node: MdNode, attrs: Map<string, unknown>, result: ContentAnalysis, report: Report) {
+function checkSnippet(node: MdNode, attrs: Map<string, unknown>, { result, report, place }: Check) {
   const hasChildren = (node.children ?? []).length > 0;
   const file = attrs.get('file');
   if (attrs.has('vars') && attrs.get('vars') !== NOT_LITERAL) {
@@ -410,8 +548,7 @@ function checkSnippet(node: MdNode, attrs: Map<string, unknown>, result: Content
     report(node, `Snippet file must be a path under _snippets/, got ${JSON.stringify(file)}`);
     return;
   }
-  const start = node.position?.start ?? { line: 1, column: 1 };
-  result.snippetCalls.push({ file, key: snippetKey(file), line: start.line, column: start.column });
+  result.snippetCalls.push({ file, key: snippetKey(file), ...place(node) });
 }
 
 const IMAGE_FILE = /^[^?#]*\.(?:jpe?g|png|apng|gif|webp|avif|svg|tiff?)$/i;

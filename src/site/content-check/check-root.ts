@@ -2,7 +2,8 @@
 // followed), docs.json, every page and snippet, and the snippet graph (missing files, cycles).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { analyzeContent, type Problem, type SnippetCall } from './check-content.ts';
+import type { ContentAnalysis, Problem, SnippetCall } from './check-content.ts';
+import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, tooLarge } from './check-pool.ts';
 import { DocsConfigError, parseDocsConfig } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
@@ -21,7 +22,7 @@ export const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
 const SITE_FILES = ['docs.json'];
 
 export interface CheckRootOptions {
-  /** The project has code enabled (see CheckOptions.allowCode). */
+  /** The project runs code (see CheckOptions.allowCode). */
   allowCode?: boolean;
 }
 
@@ -57,10 +58,9 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
 
   const calls = new Map<string, SnippetCall[]>();
   const known = new Set(snippets);
-  const texts = await readAll(root, [...pages, ...snippetFiles]);
-  for (const [file, text] of texts) {
-    const kind = file.startsWith('content/') ? 'page' : 'snippet';
-    const analysis = analyzeContent(text, { file, kind, allowCode: options.allowCode });
+  // Each file is checked in the check processes (check-pool.ts), a batch at a time, in order.
+  const analyses = await inBatches([...pages, ...snippetFiles], (file) => analyzeFile(root, file, options));
+  for (const [file, analysis] of analyses) {
     problems.push(...analysis.problems);
     calls.set(file, analysis.snippetCalls);
     problems.push(...checkSnippetCalls(file, analysis.snippetCalls, known));
@@ -88,13 +88,28 @@ export function checkSnippetCalls(file: string, calls: SnippetCall[], snippets: 
     }));
 }
 
-/** Reads files 32 at a time rather than one after another (in order). */
-async function readAll(root: string, files: string[]): Promise<Array<[string, string]>> {
-  const out: Array<[string, string]> = [];
+/** One page or snippet's analysis; one too large or too complex to check is a problem of its own. */
+async function analyzeFile(root: string, file: string, options: CheckRootOptions): Promise<ContentAnalysis> {
+  const kind = file.startsWith('content/') ? 'page' : 'snippet';
+  const refused = (reason: string): ContentAnalysis => ({ problems: [{ file, line: 1, column: 1, message: `this ${kind} is ${reason}` }], snippetCalls: [], placeholders: [] });
+  const abs = path.join(root, file);
+  const { size } = await fs.stat(abs);
+  if (size > MAX_CONTENT_BYTES) return refused(tooLarge(size));
+  try {
+    return await analyzeIsolated(await fs.readFile(abs, 'utf8'), { file, kind, allowCode: options.allowCode });
+  } catch (error) {
+    if (!(error instanceof ContentTooComplexError)) throw error;
+    return refused(error.reason);
+  }
+}
+
+/** Runs `handle` on 32 files at a time rather than one after another (results in order). */
+async function inBatches<T>(files: string[], handle: (file: string) => Promise<T>): Promise<Array<[string, T]>> {
+  const out: Array<[string, T]> = [];
   for (let i = 0; i < files.length; i += 32) {
     const batch = files.slice(i, i + 32);
-    const texts = await Promise.all(batch.map((f) => fs.readFile(path.join(root, f), 'utf8')));
-    batch.forEach((f, j) => out.push([f, texts[j] ?? '']));
+    const results = await Promise.all(batch.map(handle));
+    batch.forEach((f, j) => out.push([f, results[j]!]));
   }
   return out;
 }

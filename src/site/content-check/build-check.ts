@@ -1,0 +1,62 @@
+// The content check inside the build: a Sätteri mdast plugin that runs the checker on the tree the
+// build itself parsed, for every Markdown and MDX file it compiles (pages, snippets, anything
+// else), before any other plugin. The check before a build reads files with the same parser and
+// features; this is what guarantees that what is compiled is what was checked.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MdastPluginEntry, PluginFactoryContext } from 'satteri';
+import { analyzeTree, compiledSource, formatProblem, frontmatterProblems, type CheckOptions, type MdNode, type Problem, type SourceShift } from './check-content.ts';
+import { SNIPPETS_DIR } from '../snippet-paths.ts';
+
+/** What the checks inside one build refused; the build fails when it holds any. */
+export interface ContentGuard {
+  problems: Problem[];
+}
+
+/** Thrown where the build compiles a refused file: its message lists the problems, one per line. */
+export class ContentRefusedError extends Error {
+  override name = 'ContentRefusedError';
+  problems: Problem[];
+  constructor(problems: Problem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.problems = problems;
+  }
+}
+
+/** The file's path relative to the content root, and whether it is a snippet. */
+function describe(contentRoot: string, fileURL: URL | undefined): Pick<CheckOptions, 'file' | 'kind'> {
+  if (!fileURL || fileURL.protocol !== 'file:') return { file: '(markdown without a file)', kind: 'page' };
+  const rel = path.relative(contentRoot, fileURLToPath(fileURL)).split(path.sep).join('/');
+  const inside = rel && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return { file: inside ? rel : `(outside the content root) ${path.basename(rel)}`, kind: inside && rel.startsWith(`${SNIPPETS_DIR}/`) ? 'snippet' : 'page' };
+}
+
+/** Where `source` (what the build compiles) sits in its file, as the check before the build maps it. */
+function shiftOf(fileURL: URL | undefined, options: CheckOptions, source: string): SourceShift {
+  try {
+    const compiled = fileURL && compiledSource(fs.readFileSync(fileURL, 'utf8'), options);
+    if (compiled && compiled.source === source) return compiled.shift;
+  } catch {
+    // positions then count from the compiled source
+  }
+  return { lines: 0, firstColumns: 0 };
+}
+
+export function contentCheckPlugin(contentRoot: string, allowCode: boolean, guard: ContentGuard): MdastPluginEntry {
+  return (ctx: PluginFactoryContext) => ({
+    name: 'folio-content-check',
+    options: { position: true },
+    before(root) {
+      const options: CheckOptions = { ...describe(contentRoot, ctx.fileURL), format: ctx.sourceFormat === 'mdx' ? 'mdx' : 'md', allowCode };
+      const { problems } = analyzeTree(root as unknown as MdNode, options, shiftOf(ctx.fileURL, options, ctx.source));
+      // The frontmatter Astro read (an MDX `layout` would be imported as a module).
+      const frontmatter = (ctx.data as { astro?: { frontmatter?: Record<string, unknown> } }).astro?.frontmatter;
+      if (frontmatter) problems.unshift(...frontmatterProblems(frontmatter, options.file));
+      if (problems.length === 0) return;
+      const known = new Set(guard.problems.map(formatProblem));
+      guard.problems.push(...problems.filter((p) => !known.has(formatProblem(p))));
+      throw new ContentRefusedError(problems);
+    },
+  });
+}

@@ -1,0 +1,24 @@
+// A content-check process of the pool in check-pool.ts: reads `{ id, text, options }` messages and
+// answers `{ id, analysis }` (or `{ id, error }`). A separate process so a page that makes the parser
+// slow (some inputs are quadratic) costs only this process, which the pool kills at its time limit:
+// a thread could not be stopped while it is inside the native parser.
+import { analyzeContent, type CheckOptions } from './check-content.ts';
+
+export interface CheckRequest {
+  id: number;
+  text: string;
+  options: CheckOptions;
+}
+
+process.on('message', (message: CheckRequest) => {
+  let answer: object;
+  try {
+    answer = { id: message.id, analysis: analyzeContent(message.text, message.options) };
+  } catch (error) {
+    answer = { id: message.id, error: (error as Error).message };
+  }
+  process.send!(answer);
+});
+// The pool closes the channel when it is done with this process (or when the server exits).
+process.on('disconnect', () => process.exit(0));
+process.send!({ ready: true });

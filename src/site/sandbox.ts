@@ -1,0 +1,248 @@
+// The build sandbox: every process a site build starts (Astro, the warm worker, Pagefind) runs
+// under bubblewrap (https://github.com/containers/bubblewrap), because tenant content is hostile
+// and a gap in the content check must not reach the server. Inside the sandbox a build has:
+//
+// - no network and its own PID, IPC, UTS and cgroup namespaces (it sees only its own processes in
+//   /proc, never the server's environment);
+// - an empty environment except the variables given (`--clearenv`);
+// - read-only: the system's /usr, /lib, /lib64 and /bin, and of the Folio install only
+//   node_modules, src, package.json and tsconfig.json (not the data dir, .git or anything else);
+// - read-only: the content, mounted at a fixed path (SANDBOX_CONTENT_ROOT) so no host path of the
+//   data dir reaches the build's messages; writable: only the mounts marked writable (its build
+//   root) and a private /tmp;
+// - when Folio runs as root: an unprivileged uid of its own (a random one per sandbox, so one
+//   build's processes never count against another's limit), no capabilities, no new privileges;
+// - limits: RLIMIT_NPROC (processes and threads of that uid), RLIMIT_DATA (each process's heap and
+//   private writable memory; unlike RLIMIT_AS it ignores V8's and WebAssembly's large address
+//   space reservations, so Astro still runs), RLIMIT_FSIZE (largest file), no core dumps, a size for
+//   the /tmp tmpfs; the build step's own time limit kills the sandbox (bwrap's --die-with-parent
+//   takes every process in it).
+//
+// A process that must run as another user is started as root by bwrap (which then needs only the
+// capabilities to change uid) and enters `setpriv` before anything of the build runs. When Folio
+// does not run as root, bwrap makes a user namespace instead and the build keeps the service's uid;
+// the process limit then counts the service's own processes too, so it is left to the system's.
+import { spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { projectDir } from './settings.ts';
+
+export type SandboxMode = 'auto' | 'required' | 'off';
+export const SANDBOX_MODES = ['auto', 'required', 'off'] as const satisfies readonly SandboxMode[];
+
+/** Where the content root appears inside the sandbox (the same for every build). */
+export const SANDBOX_CONTENT_ROOT = '/input/site';
+/** The read-only area that holds it. */
+export const SANDBOX_INPUT_DIR = path.dirname(SANDBOX_CONTENT_ROOT);
+
+export interface SandboxLimits {
+  /** Per process: RLIMIT_DATA, in MiB. */
+  memoryMb: number;
+  /** Processes and threads of the sandbox's uid (RLIMIT_NPROC); applied when Folio runs as root. */
+  processes: number;
+  /** Largest file a process may write (RLIMIT_FSIZE), in MiB. */
+  fileSizeMb: number;
+  /** Size of the private /tmp (a tmpfs, so memory), in MiB; builds write their temp files in their build root. */
+  tmpMb: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  memoryMb: 4096,
+  // Node, Vite's and Rolldown's thread pools and Pagefind's scale with the cores.
+  processes: Math.max(256, 8 * os.availableParallelism()),
+  fileSizeMb: 1024,
+  tmpMb: 256,
+};
+
+export interface SandboxOptions {
+  /** The bubblewrap binary (a name looked up on PATH, or a path). */
+  bwrapPath: string;
+  limits: SandboxLimits;
+}
+
+export const DEFAULT_SANDBOX: SandboxOptions = { bwrapPath: 'bwrap', limits: DEFAULT_SANDBOX_LIMITS };
+
+/** A host directory shown inside the sandbox, at the same path unless `at` says otherwise. */
+export interface Mount {
+  from: string;
+  at?: string;
+  writable?: boolean;
+}
+
+export interface SandboxedCommand {
+  /** The program (an absolute path inside the sandbox) and its arguments. */
+  command: string[];
+  mounts: Mount[];
+  /** The whole environment of the command. */
+  env: Record<string, string>;
+  /** Working directory inside the sandbox. */
+  cwd: string;
+  /** The uid (and gid) the command runs as when Folio runs as root; see sandboxUid(). */
+  uid?: number;
+}
+
+/** How to start one process: a program, its arguments, the environment and cwd of that program. */
+export interface Launch {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** PATH of the helper programs outside the sandbox (prlimit, bwrap), and inside it. */
+const HOST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+export const SANDBOX_PATH = '/usr/bin:/bin';
+
+const runsAsRoot = () => process.getuid?.() === 0;
+
+/** A fresh unprivileged uid for one sandbox (unnamed on purpose: nothing else on the host has it). */
+export function sandboxUid(): number {
+  return randomInt(200_000, 300_000);
+}
+
+/** The system directories a build needs to run programs (read-only). */
+const SYSTEM_DIRS = ['/usr', '/lib', '/lib64', '/bin'].filter((d) => fs.existsSync(d));
+
+/** The parts of the Folio install a build reads: its code and dependencies, and the Node binary. */
+export function folioMounts(): Mount[] {
+  const node = path.dirname(fs.realpathSync(process.execPath));
+  const mounts: Mount[] = ['node_modules', 'src', 'package.json', 'tsconfig.json'].map((f) => ({ from: path.join(projectDir, f) }));
+  const covered = [...SYSTEM_DIRS, ...mounts.map((m) => m.from)].some((d) => node === d || node.startsWith(`${d}/`));
+  if (!covered) mounts.push({ from: node });
+  return mounts;
+}
+
+/** The argv (program first) that runs `cmd` in the sandbox with `options`' limits. */
+export function sandboxArgv(cmd: SandboxedCommand, options: SandboxOptions): string[] {
+  const { limits } = options;
+  const mib = (n: number) => String(Math.floor(n * 1024 * 1024));
+  const rlimits = [`--data=${mib(limits.memoryMb)}`, `--fsize=${mib(limits.fileSizeMb)}`, '--core=0'];
+  const root = runsAsRoot();
+  if (root) rlimits.push(`--nproc=${limits.processes}`);
+  const args = ['prlimit', ...rlimits, '--', options.bwrapPath];
+  for (const dir of SYSTEM_DIRS) args.push('--ro-bind', dir, dir);
+  // A private /tmp for everyone (sticky, like the host's), before the mounts that may lie below it.
+  args.push('--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--size', mib(limits.tmpMb), '--tmpfs', '/tmp');
+  // bwrap creates missing mount points 0700, which an unprivileged uid could not walk through.
+  const made = new Set<string>(['/', '/dev', '/proc', '/tmp', ...SYSTEM_DIRS]);
+  const parents = (target: string) => {
+    const dirs: string[] = [];
+    for (let dir = path.dirname(target); !made.has(dir); dir = path.dirname(dir)) dirs.unshift(dir);
+    for (const dir of dirs) {
+      made.add(dir);
+      args.push('--perms', '0755', '--dir', dir);
+    }
+  };
+  // Parents first, so a mount inside another (a writable build root under the install) lands on top.
+  const ordered = [...cmd.mounts].sort((a, b) => (a.at ?? a.from).length - (b.at ?? b.from).length);
+  for (const mount of ordered) {
+    const at = mount.at ?? mount.from;
+    parents(at);
+    made.add(at);
+    args.push(mount.writable ? '--bind' : '--ro-bind', mount.from, at);
+  }
+  if (root) {
+    // No user namespace: bwrap keeps only what setpriv needs to drop to the build's uid.
+    args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
+    args.push('--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP');
+  } else {
+    args.push('--unshare-all');
+  }
+  args.push('--die-with-parent', '--new-session', '--clearenv');
+  for (const [name, value] of Object.entries(cmd.env)) args.push('--setenv', name, value);
+  args.push('--chdir', cmd.cwd, '--');
+  if (root) {
+    const id = String(cmd.uid ?? sandboxUid());
+    args.push('/usr/bin/setpriv', `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--');
+  }
+  args.push(...cmd.command);
+  return args;
+}
+
+/** The launch of `cmd` in the sandbox: prlimit and bwrap start with nothing of the server's environment. */
+export function sandboxLaunch(cmd: SandboxedCommand, options: SandboxOptions): Launch {
+  const [file, ...args] = sandboxArgv(cmd, options);
+  return { file: file!, args, env: { PATH: HOST_PATH }, cwd: '/' };
+}
+
+/** Makes `dir` (and everything in it) writable by the sandbox's uid, when it has one of its own. */
+export async function giveToSandbox(dir: string, uid: number): Promise<void> {
+  if (!runsAsRoot()) return;
+  const entries = await fs.promises.readdir(dir, { recursive: true });
+  await Promise.all([dir, ...entries.map((e) => path.join(dir, e))].map((p) => fs.promises.lchown(p, uid, uid)));
+}
+
+/**
+ * Names never copied into the sandbox: not content, and possibly large or private; and TypeScript
+ * configs, which would change how the build resolves modules (Folio's config is its own).
+ */
+const NOT_CONTENT = new Set(['.git', 'node_modules', 'tsconfig.json', 'jsconfig.json']);
+
+/**
+ * Copies a content root into `to` for a sandboxed build, owned by its uid (so it can read every file
+ * whatever the original's modes; the mount is read-only, so it still cannot change them). Only
+ * directories and regular files are copied, never symlinks or special files, nor NOT_CONTENT or
+ * the directories in `skip` (a build's own output, its build roots).
+ */
+export async function copyIntoSandbox(from: string, to: string, uid: number, skip: string[]): Promise<void> {
+  const own = runsAsRoot() ? (p: string) => fs.promises.lchown(p, uid, uid) : async () => undefined;
+  const copyDir = async (src: string, dest: string): Promise<void> => {
+    await fs.promises.mkdir(dest, { mode: 0o755 });
+    await own(dest);
+    const entries = await fs.promises.readdir(src, { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (entry) => {
+        const s = path.join(src, entry.name);
+        const d = path.join(dest, entry.name);
+        if (NOT_CONTENT.has(entry.name) || skip.includes(s)) return;
+        if (entry.isDirectory()) return copyDir(s, d);
+        if (!entry.isFile()) return;
+        await fs.promises.copyFile(s, d);
+        await fs.promises.chmod(d, 0o644);
+        await own(d);
+      }),
+    );
+  };
+  await copyDir(from, to);
+}
+
+const probes = new Map<string, Promise<SandboxProbe>>();
+
+export interface SandboxProbe {
+  ok: boolean;
+  /** Why not, for the operator (never shown to tenants: it names host paths). */
+  reason?: string;
+}
+
+/**
+ * Whether builds can run in the sandbox here: runs Node in it once per bwrap path (with the same
+ * mounts, uid change and limits a build gets) and remembers the answer.
+ */
+export function sandboxAvailable(options: Pick<SandboxOptions, 'bwrapPath'> = DEFAULT_SANDBOX): Promise<SandboxProbe> {
+  let probe = probes.get(options.bwrapPath);
+  if (!probe) {
+    probe = runProbe({ ...DEFAULT_SANDBOX, bwrapPath: options.bwrapPath });
+    probes.set(options.bwrapPath, probe);
+  }
+  return probe;
+}
+
+function runProbe(options: SandboxOptions): Promise<SandboxProbe> {
+  const launch = sandboxLaunch(
+    { command: [process.execPath, '-e', 'process.stdout.write("sandbox ok")'], mounts: folioMounts(), env: { PATH: SANDBOX_PATH }, cwd: '/' },
+    options,
+  );
+  return new Promise((resolve) => {
+    const child = spawn(launch.file, launch.args, { env: launch.env, cwd: launch.cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d));
+    child.stderr.on('data', (d: Buffer) => (output += d));
+    child.on('error', (e) => resolve({ ok: false, reason: `${options.bwrapPath} could not be started: ${e.message}` }));
+    child.on('close', (code) => {
+      if (code === 0 && output === 'sandbox ok') resolve({ ok: true });
+      else resolve({ ok: false, reason: `${options.bwrapPath} failed (exit ${code}): ${output.trim().slice(0, 500) || 'no output'}` });
+    });
+  });
+}

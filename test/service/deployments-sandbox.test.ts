@@ -1,0 +1,103 @@
+// Deployments through the real server build in the bubblewrap sandbox (warm worker included), show
+// tenants no server paths, and fail with sandbox_unavailable when the sandbox is required but
+// bubblewrap cannot run (FOLIO_BWRAP_PATH pointing at a missing binary).
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articleOf, deploy, serverSeries, startDeployingServer, type DeployingServer, type ServerSeries } from '../helpers/deployments.ts';
+import { client, getWithHost, uniqueSlug } from '../helpers/server.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+
+/** The pids of a process's descendants whose program is `name`. */
+function descendantsNamed(pid: number, name: string): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const below = (p: number): boolean => {
+    for (let q = parents.get(p); q !== undefined && q > 1; q = parents.get(q)) if (q === pid) return true;
+    return false;
+  };
+  return [...parents.keys()].filter((p) => below(p) && fs.readFileSync(`/proc/${p}/comm`, 'utf8').trim() === name);
+}
+
+describe('deployments in the sandbox', () => {
+  let fixture: DeployingServer;
+  beforeAll(async () => {
+    fixture = await startDeployingServer({ FOLIO_SANDBOX: 'required' });
+  });
+  afterAll(() => fixture.close());
+
+  async function project(files: Record<string, string>) {
+    const repo = fixture.host.repo('acme', uniqueSlug('docs'));
+    repo.commit(files);
+    const slug = uniqueSlug('sbx');
+    const created = await fixture.api('POST', '/v1/projects', { body: { name: 'Sandboxed', slug, source_repo: repo.slug } });
+    expect(created.status).toBe(201);
+    return { id: created.body.id as string, slug, repo };
+  }
+
+  it('builds and serves a site, twice in the same warm worker, which runs under bwrap', async () => {
+    const p = await project({ 'content/index.mdx': '# Home\n\nFIRST-VERSION\n' });
+    const first = await deploy(fixture.api, p.id);
+    expect(first.status, JSON.stringify(first.error)).toBe('succeeded');
+    const workers = descendantsNamed(fixture.server.process.pid!, 'bwrap');
+    expect(workers.length).toBeGreaterThan(0);
+
+    p.repo.commit({ 'content/index.mdx': '# Home\n\nSECOND-VERSION\n' });
+    const second = await deploy(fixture.api, p.id);
+    expect(second.status, JSON.stringify(second.error)).toBe('succeeded');
+    expect(descendantsNamed(fixture.server.process.pid!, 'bwrap')).toEqual(expect.arrayContaining(workers));
+
+    const page = await getWithHost(fixture.server.url, '/', `${p.slug}.localhost`);
+    expect(page.status).toBe(200);
+    expect(articleOf(page.text)).toContain('SECOND-VERSION');
+    const log = await fixture.api('GET', `/v1/projects/${p.id}/deployments/${second.id}/log`);
+    expect(log.text).toContain('checking content (the build runs in the sandbox)');
+  });
+
+  it('a missing image fails the deployment; its error and log name the image, and no server path', async () => {
+    const p = await project({ 'content/index.md': '# Home\n\n![diagram](./images/missing.png)\n' });
+    const failed = await deploy(fixture.api, p.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error.code).toBe('build_failed');
+    const log = (await fixture.api('GET', `/v1/projects/${p.id}/deployments/${failed.id}/log`)).text;
+    for (const text of [failed.error.message as string, log]) {
+      expect(text).toContain('Could not find requested image `./images/missing.png`');
+      expect(text).not.toContain('../'); // (Astro's own "Collecting build info..." is not a path)
+      expect(text).not.toMatch(/^\s+at /m); // no stack frames
+      expect(text).not.toContain(fixture.server.dataDir);
+      expect(text).not.toContain('node_modules');
+      expect(text).not.toContain(ROOT);
+      expect(text).not.toContain('.folio-builds');
+      expect(text).not.toContain('/input/');
+    }
+  });
+});
+
+describe('FOLIO_SANDBOX=required without bubblewrap', () => {
+  let series: ServerSeries;
+  afterAll(() => series.close());
+
+  it('warns at start and fails each deployment with sandbox_unavailable, naming nothing of the server', async () => {
+    series = await serverSeries();
+    const server = await series.start({ FOLIO_SANDBOX: 'required', FOLIO_BWRAP_PATH: '/nonexistent/bwrap' });
+    expect(server.output()).toMatch(/WARNING: the build sandbox cannot run here \(.*\/nonexistent\/bwrap.*\)\. FOLIO_SANDBOX=required/);
+    const api = client(server.url, server.defaultKey);
+    const repo = series.host.repo('acme', 'docs');
+    repo.commit({ 'content/index.mdx': '# Home\n\nHello.\n' });
+    const created = await api('POST', '/v1/projects', { body: { name: 'No sandbox', slug: uniqueSlug('nosbx'), source_repo: repo.slug } });
+    const failed = await deploy(api, created.body.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({
+      code: 'sandbox_unavailable',
+      message: 'builds must run in the build sandbox, which is not available on this server; its operator must install bubblewrap',
+    });
+    expect((await api('GET', `/v1/projects/${created.body.id}`)).body.status).toBe('failed');
+  });
+});

@@ -1,0 +1,94 @@
+// The content check inside the build (a Sätteri plugin on the tree the build compiles): the Astro
+// step alone, without the check that normally runs before it, still refuses untrusted content.
+// Each case is one of the parser differences a security review used to get code and script past a
+// check that read pages with another parser.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildOutDir, buildSite, coldAstro } from '../../src/site/build.ts';
+import { listFiles, makeContentRoot } from './helpers.ts';
+
+/** Runs only the Astro step of a build (no check before it) on `files`; returns its exit and log. */
+async function astroOnly(files: Record<string, string>, allowCode = false) {
+  const root = makeContentRoot(files);
+  const log: string[] = [];
+  const limits = { timeoutMs: 180_000, signal: new AbortController().signal, dispose: () => undefined };
+  const child = await coldAstro.start({ contentRoot: root, allowCode }, limits, (line) => log.push(line));
+  try {
+    child.go();
+    const outcome = await child.done;
+    const out = buildOutDir(child.buildRoot);
+    const html = fs.existsSync(out) ? listFiles(out).filter((f) => f.endsWith('.html')).map((f) => fs.readFileSync(path.join(out, f), 'utf8')).join('\n') : '';
+    return { outcome, errors: log.filter((l) => l.startsWith('[folio] error: ')).map((l) => l.slice('[folio] error: '.length)), html };
+  } finally {
+    await child.cleanup();
+  }
+}
+
+describe('the build refuses what the check refuses, on its own tree', () => {
+  it('an expression in a GFM table cell, inside what another parser reads as a code span (MDX)', async () => {
+    const { outcome, errors, html } = await astroOnly({
+      'content/index.mdx': '# Home\n\n| a | b |\n|---|---|\n| `x | <b data-leak={process.env.PATH}>t</b> | ` |\n',
+    });
+    expect(outcome).toBe(1);
+    expect(errors).toEqual([expect.stringMatching(/^content\/index\.mdx:5:\d+: attribute data-leak=\{process\.env\.PATH\} on <b> is not allowed/)]);
+    expect(html).toBe('');
+  });
+
+  it('an expression in a footnote definition, tab-indented or not, in a snippet (MDX)', async () => {
+    const { outcome, errors } = await astroOnly({
+      'content/index.mdx': '# Home\n\n<Snippet file="note.mdx" />\n',
+      '_snippets/note.mdx': 'Note[^1]\n\n[^1]: {globalThis.process.env.PATH}\n\n\t{process.exit(1)}\n',
+    });
+    expect(outcome).toBe(1);
+    expect(errors).toEqual([
+      expect.stringMatching(/^_snippets\/note\.mdx:3:7: expression \{globalThis\.process\.env\.PATH\} is not allowed/),
+      expect.stringMatching(/^_snippets\/note\.mdx:5:2: expression \{process\.exit\(1\)\} is not allowed/),
+    ]);
+  });
+
+  it('an event handler in raw HTML in a table cell and in a footnote of a .md page', async () => {
+    const { outcome, errors, html } = await astroOnly({
+      'content/index.md': '---\ntitle: Home\n---\n\n| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | c |\n\nSee[^1]\n\n[^1]: <img src=x onerror=alert(2)>\n',
+    });
+    expect(outcome).toBe(1);
+    expect(errors).toEqual([
+      'content/index.md:7:3: event handler attribute "onerror" is not allowed',
+      'content/index.md:11:7: event handler attribute "onerror" is not allowed',
+    ]);
+    expect(html).not.toMatch(/onerror/);
+  });
+
+  it('a JSX event handler in a footnote (MDX)', async () => {
+    const { outcome, errors } = await astroOnly({
+      'content/index.mdx': '# Home\n\nSee[^1]\n\n[^1]: <img src="x" onerror="alert(1)"/>\n',
+    });
+    expect(outcome).toBe(1);
+    expect(errors).toEqual(['content/index.mdx:5:7: event handler attribute "onerror" is not allowed']);
+  });
+
+  it('builds content that passes, with the check in place', async () => {
+    const { outcome, errors, html } = await astroOnly({
+      'content/index.mdx': '# Home\n\n| a | b |\n|---|---|\n| `x \\| y` | {"literal"} |\n\nSee[^1]\n\n[^1]: A note.\n',
+    });
+    expect(errors).toEqual([]);
+    expect(outcome).toBe(0);
+    expect(html).toContain('literal');
+  });
+});
+
+describe('a build that allows code (buildSite allowCode)', () => {
+  it('builds export const and expressions, and still refuses event handlers, both before and inside the build', async () => {
+    const root = makeContentRoot({ 'content/index.mdx': '# Home\n\nexport const answer = 40 + 2\n\nThe answer is {answer}.\n' });
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+    const built = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
+    expect(built.error).toBeUndefined();
+    expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('The answer is 42.');
+    expect((await buildSite({ contentRoot: root, outDir: out, timeoutMs: 180_000 })).error?.message).toMatch(/^content\/index\.mdx:3:1: import and export are not allowed/);
+
+    const { outcome, errors } = await astroOnly({ 'content/index.mdx': '# Home\n\n<img src="x" onerror={() => 1} />\n' }, true);
+    expect(outcome).toBe(1);
+    expect(errors).toEqual(['content/index.mdx:3:1: event handler attribute "onerror" is not allowed']);
+  });
+});
