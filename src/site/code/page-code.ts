@@ -18,8 +18,9 @@ import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
 import remarkGfm from 'remark-gfm';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
-import type { Program, Pattern } from 'estree';
+import type { Program } from 'estree';
 import { CODE_FILE, REACT_PACKAGES, importTarget } from './imports.ts';
+import { boundNames } from '../content-check/check-content.ts';
 
 /** Appended to a page's absolute path to name its companion module of React components. */
 export const COMPANION_SUFFIX = '.folio-components.jsx';
@@ -183,19 +184,4 @@ function declaredNames(declaration: Declaration): string[] {
 }
 
 /** The names a declaration's pattern binds (`const { a, b: [c] } = …` binds a and c). */
-export function patternNames(pattern: Pattern): string[] {
-  switch (pattern.type) {
-    case 'Identifier':
-      return [pattern.name];
-    case 'ObjectPattern':
-      return pattern.properties.flatMap((p) => patternNames(p.type === 'RestElement' ? p.argument : p.value));
-    case 'ArrayPattern':
-      return pattern.elements.flatMap((e) => (e ? patternNames(e) : []));
-    case 'RestElement':
-      return patternNames(pattern.argument);
-    case 'AssignmentPattern':
-      return patternNames(pattern.left);
-    default:
-      return [];
-  }
-}
+export const patternNames = boundNames;

@@ -362,7 +362,8 @@ function statementPlace(node: MdNode, statement: { loc?: { start: { line: number
   return { position: { start: { line: start.line + loc.line - 1, column: loc.line === 1 ? start.column + loc.column : loc.column + 1 } } };
 }
 
-function boundNames(pattern: Pattern): string[] {
+/** The names a declaration's pattern binds (`const { a, b: [c] } = …` binds a and c). */
+export function boundNames(pattern: Pattern): string[] {
   switch (pattern.type) {
     case 'Identifier':
       return [pattern.name];
