@@ -6,4 +6,4 @@ const role = process.env.FOLIO_ROLE === 'service' ? 'service' : 'site';
 const { roleConfig } =
   role === 'service' ? await import('./src/api/astro-config.ts') : await import('./src/site/astro-config.ts');
 
-export default defineConfig(roleConfig());
+export default defineConfig(await roleConfig());

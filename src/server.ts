@@ -60,7 +60,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const apiHosts = new Set(folio.config.apiHosts);
   const siteSuffix = `.${serviceDomain}`;
   const locals: App.Locals = { folio, openapiFile: OPENAPI_FILE };
-  const sites = createSiteHandler(folio.config.dataDir);
+  const sites = createSiteHandler(folio.config.dataDir, folio.config.allowCode);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */

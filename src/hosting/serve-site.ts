@@ -7,6 +7,7 @@ import { createReadStream, readlinkSync, realpathSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { liveLink } from '../service/project-files.ts';
+import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
@@ -84,8 +85,14 @@ function readLiveLink(dataDir: string, projectId: string): string | undefined {
   return LIVE_TARGET.test(target) ? path.join(path.dirname(link), target) : undefined;
 }
 
-/** The handler of every site host, reading live builds under `dataDir`. */
-export function createSiteHandler(dataDir: string): SiteHandler {
+/**
+ * The handler of every site host, reading live builds under `dataDir`. `allowCode` is the
+ * operator's FOLIO_ALLOW_CODE: a project's site runs its own scripts only while code is allowed for
+ * it (codeAllowed), the rule its builds follow. The policy follows the project's setting now, not
+ * the build that is live: a site built with code and then turned off loses its hydration (its
+ * server-rendered HTML stays) until the next deployment, which refuses the code.
+ */
+export function createSiteHandler(dataDir: string, allowCode = true): SiteHandler {
   const files = new SiteFiles();
   // Real, so a file's real path equals its path exactly when no link was followed (site-files.ts).
   const root = realpathSync(dataDir);
@@ -102,7 +109,7 @@ export function createSiteHandler(dataDir: string): SiteHandler {
   };
 
   const serve: SiteHandler['serve'] = async (project, req, res) => {
-    const policy = siteContentSecurityPolicy({ allowCode: false });
+    const policy = siteContentSecurityPolicy({ allowCode: !!project && codeAllowed(project, { allowCode }) });
     if (!project) return sendText(req, res, policy, 404, NO_SITE);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });

@@ -72,6 +72,8 @@ const envSchema = z.object({
   // Extensions (README): how project URLs are written when Folio sits behind a proxy.
   FOLIO_PUBLIC_SCHEME: z.enum(['http', 'https'], 'must be http or https').default('http'),
   FOLIO_PUBLIC_PORT: integer(1, 65535).optional(),
+  // Whether projects may enable code (allow_code); false keeps every build free of tenant code.
+  FOLIO_ALLOW_CODE: z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true').default(true),
   // Custom domains: where verification records are looked up, how often, and the hosts no
   // project may claim.
   FOLIO_DNS_SERVERS: list.superRefine((servers, ctx) => {
@@ -103,6 +105,8 @@ export interface Config {
   /** Scheme and port used in project URLs (`url` field); no publicPort means the listening port. */
   publicScheme: 'http' | 'https';
   publicPort?: number;
+  /** Projects may enable code (`allow_code`); when false, no build runs tenant code. */
+  allowCode: boolean;
   /** DNS servers for custom-domain verification (`ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
   /** Seconds between two checks of every custom domain. */
@@ -148,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.FOLIO_RATE_LIMITS,
     publicScheme: e.FOLIO_PUBLIC_SCHEME,
     publicPort: e.FOLIO_PUBLIC_PORT,
+    allowCode: e.FOLIO_ALLOW_CODE,
     dnsServers: e.FOLIO_DNS_SERVERS,
     domainCheckS: e.FOLIO_DOMAIN_CHECK_S,
     apiHosts: e.FOLIO_API_HOSTS,

@@ -91,6 +91,7 @@ export const customDomain = text('custom_domain')
     if (problem) ctx.addIssue({ code: 'custom', message: `custom_domain ${problem}` });
   });
 
+export const allowCode = z.boolean({ error: typeError('allow_code', 'true or false') });
 /** The host a caller asks about (`?domain=` of the TLS check): any host name, lower-cased, without a trailing dot. */
 export const hostQuery = z
   .string({ error: 'domain query parameter is required: ?domain=docs.example.com' })
@@ -103,6 +104,7 @@ export const createProjectBody = z.strictObject({
   source_repo: sourceRepo.optional(),
   source_branch: sourceBranch.optional(),
   custom_domain: customDomain.optional(),
+  allow_code: allowCode.optional(),
 });
 
 const immutable = (field: string) =>
@@ -113,6 +115,7 @@ export const updateProjectBody = z.strictObject({
   source_repo: sourceRepo.nullable().optional(),
   source_branch: sourceBranch.nullable().optional(),
   custom_domain: customDomain.nullable().optional(),
+  allow_code: allowCode.optional(),
   id: immutable('id'),
   slug: immutable('slug'),
   status: immutable('status'),

@@ -23,6 +23,8 @@ export interface Project {
   custom_domain_checked_at?: string;
   source_branch?: string;
   last_deploy_at?: string;
+  /** The project's pages may hold code (React components, imports of code files). */
+  allow_code: boolean;
   url: string;
 }
 
@@ -76,6 +78,15 @@ export function decodeCursor(cursor: string): ListPosition {
   return { created_at: match[1], id: match[2] };
 }
 
+/**
+ * Whether a project's builds run its code: it enabled code and the operator allows code at all
+ * (FOLIO_ALLOW_CODE). A project keeps its allow_code while the operator forbids code; its builds,
+ * page checks and site serving treat it as false until the operator allows code again.
+ */
+export function codeAllowed(project: { allow_code?: boolean }, config: Pick<Config, 'allowCode'>): boolean {
+  return project.allow_code === true && config.allowCode;
+}
+
 export function createProjectsService(store: Store, config: Config, hooks: ProjectHooks = {}): ProjectsService {
   const domain = config.serviceDomain;
   const defaultPort = config.publicScheme === 'https' ? 443 : 80;
@@ -100,6 +111,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     }
     if (p.source_branch !== undefined) project.source_branch = p.source_branch;
     if (p.last_deploy_at !== undefined) project.last_deploy_at = p.last_deploy_at;
+    project.allow_code = p.allow_code === true;
     project.url = urlOf(p);
     return project;
   };
@@ -110,6 +122,12 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     }
     if (host && apiHosts.has(host)) {
       throw new DomainError('domain_taken', `custom_domain "${host}" is a host this Folio server answers its API on; choose another`);
+    }
+  };
+
+  const checkAllowCode = (value: boolean | undefined): void => {
+    if (value === true && !config.allowCode) {
+      throw new DomainError('invalid_request', 'allow_code cannot be true: the operator of this Folio server has disabled code in projects (FOLIO_ALLOW_CODE=false)');
     }
   };
 
@@ -144,6 +162,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     async create(orgId, input) {
       if (RESERVED_SLUGS.has(input.slug)) throw new DomainError('slug_taken', `slug "${input.slug}" is reserved`);
       checkCustomDomain(input.custom_domain);
+      checkAllowCode(input.allow_code);
       const record: ProjectRecord = {
         id: randomUUID(),
         org_id: orgId,
@@ -155,6 +174,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       if (input.source_repo !== undefined) record.source_repo = input.source_repo;
       if (input.source_branch !== undefined) record.source_branch = input.source_branch;
       if (input.custom_domain !== undefined) Object.assign(record, domainFields(input.custom_domain));
+      if (input.allow_code) record.allow_code = true;
       const project = await store.createProject(record);
       if (project.source_repo) await connected(project);
       if (project.custom_domain) checkSoon(project);
@@ -175,6 +195,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     async update(orgId, id, input) {
       const before = await owned(orgId, id);
       checkCustomDomain(input.custom_domain);
+      checkAllowCode(input.allow_code);
       const newDomain = input.custom_domain !== undefined && input.custom_domain !== before.custom_domain;
       const changes: ProjectChanges = {
         name: input.name,
@@ -182,6 +203,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
         source_branch: input.source_branch,
         // The same domain again keeps its token and status.
         ...(newDomain ? domainFields(input.custom_domain!) : {}),
+        allow_code: input.allow_code,
       };
       const project = await store.updateProject(id, changes);
       if (project.source_repo && project.source_repo !== before.source_repo) await connected(project);

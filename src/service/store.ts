@@ -53,6 +53,8 @@ export interface ProjectRecord {
   /** When DNS last gave a definite answer about the record. */
   custom_domain_checked_at?: string;
   last_deploy_at?: string;
+  /** The project's content may hold code (absent means false). */
+  allow_code?: boolean;
 }
 
 /** Fields a project update may set; `null` removes an optional field. */
@@ -66,6 +68,7 @@ export interface ProjectChanges {
   custom_domain_token?: string | null;
   custom_domain_checked_at?: string | null;
   last_deploy_at?: string | null;
+  allow_code?: boolean;
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';

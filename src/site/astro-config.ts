@@ -12,8 +12,10 @@ import { MARKDOWN_FEATURES } from './markdown/features.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
 
 /** `guard` collects what the content check inside this build refused (the build then fails). */
-export function roleConfig(guard: ContentGuard = { problems: [] }): AstroUserConfig {
+export async function roleConfig(guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
   const settings = siteSettings();
+  // Only a build with code loads React and the code plugins (code/integration.ts).
+  const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
   return {
     root: settings.buildRoot,
     srcDir: siteSrcDir,
@@ -37,7 +39,7 @@ export function roleConfig(guard: ContentGuard = { problems: [] }): AstroUserCon
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables' },
     },
-    integrations: [mdx({ optimize: true }), folioSite(settings, guard)],
+    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

@@ -23,7 +23,7 @@ export async function runSiteBuild(): Promise<void> {
   const guard: ContentGuard = { problems: [] };
   try {
     // The config is computed here from this build's environment, never loaded from a cached module.
-    await build({ ...roleConfig(guard), configFile: false, mode: 'production', force: true });
+    await build({ ...(await roleConfig(guard)), configFile: false, mode: 'production', force: true });
   } catch (error) {
     if (!guard.problems.length) throw error;
   }

@@ -44,9 +44,11 @@ export interface BuildSiteOptions {
   /** Whether the build runs in the sandbox (default: `auto`, bubblewrap from PATH, the default limits). */
   sandbox?: BuildSandbox;
   /**
-   * Content that may run code: the sandbox is required whatever `sandbox.mode` says (the build
-   * fails with `sandbox_unavailable` without it), and the build always gets a fresh process of its
-   * own, never a warm worker that would later build another org's site.
+   * The project's content may hold code (imports of .js/.jsx/.ts/.tsx files in the content root,
+   * `export const` components, expressions; React components rendered and hydrated). The sandbox is
+   * required whatever `sandbox.mode` says (the build fails with `sandbox_unavailable` without it),
+   * and the build always gets a fresh process of its own, never a warm worker that would later
+   * build another org's site.
    */
   allowCode?: boolean;
   /** More server directories that must never appear in the log or the error (the data dir). */

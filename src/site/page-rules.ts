@@ -29,8 +29,11 @@ export function pageTitle(frontmatterTitle: unknown, body: string, path: string)
 
 /** True when the body starts with its own `# heading` (the layout then adds no title heading). */
 export function startsWithTitleHeading(body: string): boolean {
-  return /^#\s/.test(stripCodeAndComments(body).trimStart());
+  // Imports (of snippets or components) at the top of an MDX page come before its first heading.
+  return /^#\s/.test(stripCodeAndComments(body).trimStart().replace(LEADING_IMPORTS, ''));
 }
+
+const LEADING_IMPORTS = /^(?:import\s[^\n]*(?:\n|$)\s*)+/;
 
 /** A file or folder name as a title: `getting-started` → `Getting started`. */
 export function humanize(name: string): string {

@@ -18,7 +18,7 @@ export interface SiteSettings {
   buildRoot: string;
   /** Public address of the site (no trailing slash), if known; used for canonical URLs and the sitemap. */
   siteUrl: string | undefined;
-  /** The project runs code (FOLIO_BUILD_ALLOW_CODE=1): the content checks allow imports of its own files and expressions. */
+  /** The project runs code (FOLIO_BUILD_ALLOW_CODE=1): imports of its own files, expressions, React components. */
   allowCode: boolean;
 }
 

@@ -146,9 +146,9 @@ describe('schemas per CONTRACT §6–8 and spec 2.1', () => {
 
   it('Project: required and optional fields, status enum, field rules', () => {
     const project = schema('Project');
-    expect(project.required.sort()).toEqual(['created_at', 'id', 'name', 'slug', 'status', 'url']);
+    expect(project.required.sort()).toEqual(['allow_code', 'created_at', 'id', 'name', 'slug', 'status', 'url']);
     expect(Object.keys(project.properties).sort()).toEqual([
-      'created_at', 'custom_domain', 'custom_domain_checked_at', 'custom_domain_status', 'custom_domain_verification', 'id',
+      'allow_code', 'created_at', 'custom_domain', 'custom_domain_checked_at', 'custom_domain_status', 'custom_domain_verification', 'id',
       'last_deploy_at', 'name', 'slug', 'source_branch', 'source_repo', 'status', 'url',
     ]);
     expect(project.properties.custom_domain_status.enum).toEqual(['pending', 'verified', 'failed']);
@@ -157,6 +157,8 @@ describe('schemas per CONTRACT §6–8 and spec 2.1', () => {
     expect(project.properties.id.format).toBe('uuid');
     expect(project.properties.created_at.format).toBe('date-time');
     expect(schema('ProjectCreate').required).toEqual(['name', 'slug']);
+    expect(schema('ProjectCreate').properties.allow_code.type).toBe('boolean');
+    expect(schema('ProjectUpdate').properties.allow_code.type).toBe('boolean');
     expect(schema('ProjectUpdate').properties.custom_domain.type).toEqual(['string', 'null']);
     expect(schema('ProjectUpdate').properties.slug).toBeUndefined();
   });

@@ -19,11 +19,11 @@ afterAll(async () => {
 const create = (body: Record<string, unknown>, as = api) => as('POST', '/v1/projects', { body });
 
 describe('create', () => {
-  it('returns 201 with exactly the spec 2.1 fields plus url, status pending, optional fields absent', async () => {
+  it('returns 201 with exactly the spec 2.1 fields plus allow_code and url, status pending, optional fields absent', async () => {
     const slug = uniqueSlug('acme');
     const res = await create({ name: 'Acme Docs', slug });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'id', 'name', 'slug', 'status', 'url']);
+    expect(Object.keys(res.body).sort()).toEqual(['allow_code', 'created_at', 'id', 'name', 'slug', 'status', 'url']);
     expect(res.body).toMatchObject({ name: 'Acme Docs', slug, status: 'pending', url: `http://${slug}.localhost:${server.port}/` });
     expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(res.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

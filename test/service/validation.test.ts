@@ -121,6 +121,7 @@ describe('configuration', () => {
     expect(c).toMatchObject({
       port: 4321, host: '127.0.0.1', serviceDomain: 'localhost', gitUrl: 'https://github.com/{owner}/{name}.git',
       gitProtocols: ['https'], buildConcurrency: 1, buildTimeoutS: 600, rateLimits: { free: 60, pro: 600, business: 6000 },
+      allowCode: true,
       sandbox: 'auto', bwrapPath: 'bwrap', buildMemoryMb: 4096,
     });
     expect(c.dataDir.endsWith('/data')).toBe(true);
@@ -131,12 +132,14 @@ describe('configuration', () => {
     expect(c.rateLimits).toEqual({ free: 5, pro: 600, business: 6000 });
     expect(c.gitProtocols).toEqual(['https', 'file']);
     expect(c.serviceDomain).toBe('docs.example.com');
+    expect(loadConfig({ FOLIO_ALLOW_CODE: 'false' }).allowCode).toBe(false);
   });
 
   it('refuses bad values naming the variable', () => {
     const bad: Record<string, string> = {
       PORT: 'http', FOLIO_RATE_LIMITS: 'gold=5', FOLIO_BUILD_CONCURRENCY: '0', FOLIO_BUILD_TIMEOUT_S: '-1',
       FOLIO_GIT_PROTOCOLS: 'ftp', FOLIO_GIT_URL: 'https://example.com/repo.git', FOLIO_SERVICE_DOMAIN: 'a b',
+      FOLIO_ALLOW_CODE: 'no',
       FOLIO_SANDBOX: 'maybe', FOLIO_BUILD_MEMORY_MB: '100',
     };
     for (const [name, value] of Object.entries(bad)) {

@@ -199,6 +199,52 @@ describe('refused content', () => {
   });
 });
 
+describe('content of a project with code enabled (allowCode)', () => {
+  const code = (text: string) => checkContent(text, { file: 'content/guides/p.mdx', kind: 'page', allowCode: true }).map(formatProblem);
+
+  it('says how to enable code where code is refused', () => {
+    for (const source of ['import X from "./x.jsx"', '{count + 1}']) {
+      expect(page(source).join('\n')).toMatch(/enable .*allow_code/);
+    }
+  });
+
+  it('accepts the bare client:load the code rewrite gives React components', () => {
+    expect(code("import Tally from '/snippets/tally.jsx';\nexport const Shelf = () => <ul />;\n\n<Tally client:load /> <Shelf client:load />")).toEqual([]);
+  });
+
+  it('accepts imports inside the content root, export const components, expressions and other components', () => {
+    expect(code([
+      "import Tally from '/snippets/tally.jsx';", "import { Greeting } from '../greeting.tsx';", "import Intro from './intro.mdx';",
+      "import { useState } from 'react';", '',
+      'export const Shelf = ({ items }) => <ul>{items.map((i) => <li key={i}>{i}</li>)}</ul>;', '',
+      '<Tally start={1 + 2} /> <Shelf items={["a"]} {...{ more: true }} /> <Greeting.Inner />', '',
+      'Total: {items.length}',
+    ].join('\n'))).toEqual([]);
+  });
+
+  it.each([
+    ["import fs from 'node:fs'", '1:1: import "node:fs" is not allowed: code may import only'],
+    ["import z from 'zod'", '1:1: import "zod" is not allowed'],
+    ["import x from '../../../outside.js'", '1:1: import "../../../outside.js" is not allowed'],
+    ["import x from '/../outside.js'", '1:1: import "/../outside.js" is not allowed'],
+    ["import x from './data.json'", '1:1: import "./data.json" is not allowed'],
+    ["import x from './x.jsx?raw'", '1:1: import "./x.jsx?raw" is not allowed'],
+    ["import X from './x.jsx';\nexport * from 'node:fs'", '2:1: import "node:fs" is not allowed'],
+    ['export default function Layout() {}', '1:1: export default is not allowed'],
+    ['<script>alert(1)</script>', '1:1: the <script> element is not allowed'],
+    ['<button onClick={() => alert(1)}>x</button>', 'event handler attribute "onClick" is not allowed'],
+    ["import Tally from './tally.jsx';\n\n<Tally client:only=\"react\" />", '3:1: directive client:only on <Tally> is not allowed'],
+    ['<Tally />', '1:1: unknown component <Tally>'],
+    // Only what the code rewrite itself writes: a bare client:load on a React component.
+    ["import Intro from './intro.mdx';\n\n<Intro client:load />", '3:1: directive client:load on <Intro> is not allowed'],
+    ["import Tally from './tally.jsx';\n\n<Tally client:load=\"x\" />", '3:1: directive client:load on <Tally> is not allowed'],
+    ["import tally from './tally.jsx';\n\n<tally client:load />", '3:1: directive client:load on <tally> is not allowed'],
+    ['[x](javascript:alert(1))', 'javascript: URLs run script'],
+  ])('still refuses %s', (source, expected) => {
+    expect(code(source).join('\n')).toContain(/^\d/.test(expected) ? `content/guides/p.mdx:${expected}` : expected);
+  });
+});
+
 describe('snippet calls', () => {
   it('names each call whose file is not among the given snippets', () => {
     const calls = analyzeContent('<Snippet file="intro.mdx" />\n\n<Snippet file="_snippets/gone.mdx" />\n\n<Snippet file="../docs.json" />\n', { file: 'content/p.mdx', kind: 'page' }).snippetCalls;
@@ -297,10 +343,13 @@ describe('projects that allow code (allowCode)', () => {
     ].join('\n'))).toEqual([]);
   });
 
-  it('refuses packages, built-ins, URLs, queries, other file types and paths that leave the content root', () => {
-    const only = 'a page may import only .js, .jsx, .ts, .tsx, .mdx and .md files inside the content root (a path starting with ./, ../ or /)';
-    expect(code('import fs from "node:fs"')).toEqual([`content/guides/p.mdx:1:1: import of "node:fs" is not allowed: URLs and built-in modules cannot be imported; ${only}`]);
-    expect(code('import React from "react"')).toEqual([`content/guides/p.mdx:1:1: import of "react" is not allowed: packages cannot be imported; ${only}`]);
+  it('refuses packages other than React, built-ins, URLs, queries, other file types and paths that leave the content root', () => {
+    const only = 'code may import only .js, .jsx, .ts, .tsx, .md and .mdx files inside the content root (relative, as "./x.jsx", or from the content root, as "/snippets/x.jsx") and the react package';
+    expect(code('import fs from "node:fs"')).toEqual([`content/guides/p.mdx:1:1: import "node:fs" is not allowed: ${only} (URLs and built-in modules cannot be imported)`]);
+    expect(code('import React from "react"')).toEqual([]);
+    expect(code('import { createRoot } from "react-dom/client"')).toEqual([]);
+    expect(code('import x from "react-dom/server"')[0]).toContain('packages cannot be imported');
+    expect(code('import x from "./%2e%2e/x.js"')[0]).toContain('the path may not contain "?", "#", "%" or "\\"');
     expect(code('import x from "https://example.com/x.js"')[0]).toContain('URLs and built-in modules cannot be imported');
     expect(code('import x from "./x.js?raw"')[0]).toContain('the path may not contain "?", "#", "%" or "\\"');
     expect(code('import x from "./data.json"')[0]).toContain('the file is not a script or content file');

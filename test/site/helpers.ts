@@ -77,9 +77,9 @@ export function text(html: string): string {
  * project's live build in a temp data dir, answered by the hosting's own site handler (headers,
  * Content-Security-Policy, 404 page). `dir` is where the served build now lives.
  */
-export async function serveWithFolio(out: string): Promise<{ url: string; dir: string; close(): Promise<void> }> {
+export async function serveWithFolio(out: string, options: { allowCode?: boolean } = {}): Promise<{ url: string; dir: string; close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-serve-'));
-  const project = { id: randomUUID() } as ProjectRecord;
+  const project = { id: randomUUID(), allow_code: options.allowCode } as ProjectRecord;
   const deployment = randomUUID();
   const dir = buildDir(dataDir, project.id, deployment);
   fs.mkdirSync(path.dirname(dir), { recursive: true });

@@ -16,6 +16,7 @@ describe('page title', () => {
   it('knows when the body brings its own title heading', () => {
     expect(startsWithTitleHeading('{/* note */}\n\n# Title\n')).toBe(true);
     expect(startsWithTitleHeading('Text\n\n# Later\n')).toBe(false);
+    expect(startsWithTitleHeading("import Tally from '/snippets/tally.jsx';\nimport { A } from './a.jsx';\n\n# Title\n")).toBe(true);
   });
 });
 

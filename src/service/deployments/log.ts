@@ -6,6 +6,8 @@ import { scrubPaths, type PathView } from '../../site/tenant-paths.ts';
 
 export interface DeploymentLog {
   line(text: string): void;
+  /** Resolves once every line written so far is in the file. */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,8 @@ export async function openDeploymentLog(file: string, paths: PathView): Promise<
     line(text) {
       stream.write(`${new Date().toISOString()} ${scrubPaths(text, paths)}\n`);
     },
+    // Writes complete in order: the callback of an empty write runs after every earlier one.
+    flush: () => new Promise((resolve) => (stream.writable ? stream.write('', () => resolve()) : resolve())),
     close: () => new Promise((resolve) => stream.end(() => resolve())),
   };
 }

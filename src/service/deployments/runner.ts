@@ -7,6 +7,7 @@ import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/bu
 import { projectDir } from '../../site/settings.ts';
 import type { Config } from '../config.ts';
 import { isDomainError, isOutOfSpace } from '../errors.ts';
+import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, deploymentLogFile, gitDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store } from '../store.ts';
 import { buildSandbox } from './build-sandbox.ts';
@@ -86,13 +87,16 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     log.line(`deployment ${queued.id} (${queued.trigger}) started`);
     try {
       const pageCount = await deploy(ctx, project, queued.id, astro, signal, log);
-      await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount), signal);
       log.line(`publish: live at ${ctx.siteUrl(project)}`);
+      // A client that sees the deployment ended reads its whole log.
+      await log.flush();
+      await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount), signal);
     } catch (error) {
       await rm(output, { recursive: true, force: true });
       if (signal.aborted && signal.reason === 'deleted') return;
       const failure = asFailure(error, signal);
       log.line(`failed (${failure.code}): ${failure.message}`);
+      await log.flush();
       await untilStored(() => recordFailure(store, queued.id, projectId, failure.code, failure.message), signal);
     }
   } catch (error) {
@@ -178,6 +182,8 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     astro,
     sandbox: buildSandbox(config),
     hiddenDirs: [config.dataDir],
+    // Read when the build starts: a PATCH of allow_code applies to the next deployment.
+    allowCode: codeAllowed((await store.getProject(project.id)) ?? project, config),
   });
   if (!result.ok) {
     const error = result.error!;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { asStorageError, DomainError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
-import type { Project, ProjectsService } from '../projects.ts';
+import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './catalog.ts';
 import { checkPageContent } from './content-check.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
@@ -166,7 +166,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   async function create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page> {
     const project = await writable(orgId, projectId);
     const contentDir = contentOf(project.id);
-    await checkPageContent(input.content, 'mdx', rootOf(project.id), true, { path: input.path }); // title makes a frontmatter block
+    await checkPageContent(input.content, 'mdx', rootOf(project.id), true, { path: input.path, allowCode: codeAllowed(project, config) }); // title makes a frontmatter block
     // One create at a time per project: the page limit and the address checks stay exact.
     return locks.run(`create:${project.id}`, async () => {
       const count = (await catalog.list(contentDir)).length;
@@ -209,7 +209,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         : (page.yaml ?? '').replace(/^\r?\n/, '');
       const content = input.content ?? page.body;
       const text = pageFileText(yaml, content);
-      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content, { path: pagePath });
+      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content, { path: pagePath, allowCode: codeAllowed(project, config) });
       await writeFileAtomic(page.abs, text).catch((err) => {
         throw asStorageError(err, `the change to page "${pagePath}"`);
       });

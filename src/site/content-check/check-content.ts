@@ -4,7 +4,7 @@
 // (build-check.ts), so a file the check did not see as the build does still fails there.
 // MDX is JavaScript: imports, exports and expressions would run on the build machine, so only
 // literal values are allowed; components are limited to Folio's own set. A project that allows code
-// (`allowCode`) may import its own files and use any expression, within the other rules.
+// (`allowCode`) may import its own files (and React) and use any expression, within the other rules.
 import path from 'node:path';
 import { Parser, parse, tokenizer } from 'acorn';
 import acornJsx from 'acorn-jsx';
@@ -17,6 +17,7 @@ import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '.
 import { snippetKey } from '../snippet-paths.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from '../markdown/features.ts';
+import { isCodeImport, pageImportProblem } from '../code/imports.ts';
 import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
@@ -73,8 +74,6 @@ const ENABLE_CODE = 'enable code for this project with allow_code (see "Code in 
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
-/** What an allowed import may name: a script or content file of the project itself. */
-const IMPORTABLE = /\.(?:js|jsx|ts|tsx|mdx|md)$/;
 
 export interface MdNode {
   type: string;
@@ -174,7 +173,7 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
   const result: ContentAnalysis = { problems: [], snippetCalls: [], placeholders: [] };
   const place = (at: { position?: MdNode['position'] } | undefined) => (at?.position?.start ? shifted(at.position.start, shift) : { line: 1, column: 1 });
   const report: Report = (at, message) => result.problems.push({ file: options.file, ...place(at), message });
-  const check: Check = { options, result, report, place, declared: new Set() };
+  const check: Check = { options, result, report, place, declared: new Set(), hydrated: new Set() };
   // ESM is top-level only; components it declares may be used above it.
   for (const node of tree.children ?? []) if (node.type === 'mdxjsEsm') checkEsm(node, check);
 
@@ -232,6 +231,8 @@ interface Check {
   place(at: { position?: MdNode['position'] } | undefined): { line: number; column: number };
   /** Names the file imports or defines with `export const` (only with code): usable as components. */
   declared: Set<string>;
+  /** Of those, the React components: imported from a code file or react, or defined with `export const`. */
+  hydrated: Set<string>;
 }
 
 /**
@@ -318,35 +319,51 @@ function checkEsm(node: MdNode, check: Check) {
   }
   let program: Program;
   try {
-    program = JsxParser.parse(source, JS) as unknown as Program;
+    program = JsxParser.parse(source, { ...JS, locations: true }) as unknown as Program;
   } catch (error) {
     report(node, `this import or export cannot be read: ${(error as Error).message}`);
     return;
   }
   for (const statement of program.body) {
+    const at = statementPlace(node, statement);
     switch (statement.type) {
       case 'ImportDeclaration':
-        checkImportSource(node, String(statement.source.value), check);
-        for (const specifier of statement.specifiers) check.declared.add(specifier.local.name);
+        checkImportSource(at, String(statement.source.value), check);
+        for (const specifier of statement.specifiers) {
+          check.declared.add(specifier.local.name);
+          if (isCodeImport(String(statement.source.value))) check.hydrated.add(specifier.local.name);
+        }
         break;
       case 'ExportNamedDeclaration':
-        if (statement.source) checkImportSource(node, String(statement.source.value), check);
+        if (statement.source) checkImportSource(at, String(statement.source.value), check);
         if (statement.declaration) {
           if (statement.declaration.type === 'VariableDeclaration' && statement.declaration.kind === 'const') {
-            for (const declarator of statement.declaration.declarations) for (const name of boundNames(declarator.id)) check.declared.add(name);
-          } else report(node, 'only export const … may define something in a page (export function, class, let and var are not allowed)');
+            for (const declarator of statement.declaration.declarations) for (const name of boundNames(declarator.id)) {
+              check.declared.add(name);
+              check.hydrated.add(name);
+            }
+          } else report(at, 'only export const … may define something in a page (export function, class, let and var are not allowed)');
         }
         break;
       case 'ExportAllDeclaration':
-        checkImportSource(node, String(statement.source.value), check);
+        checkImportSource(at, String(statement.source.value), check);
         break;
       default:
-        report(node, `${statement.type === 'ExportDefaultDeclaration' ? 'export default' : 'this statement'} is not allowed: pages may import files and export const …`);
+        report(at, `${statement.type === 'ExportDefaultDeclaration' ? 'export default' : 'this statement'} is not allowed: pages may import files and export const …`);
     }
   }
 }
 
-function boundNames(pattern: Pattern): string[] {
+/** Where a statement of an ESM block starts in the page (a block holds every line of its imports and exports). */
+function statementPlace(node: MdNode, statement: { loc?: { start: { line: number; column: number } } | null }): { position?: MdNode['position'] } {
+  const start = node.position?.start;
+  const loc = statement.loc?.start;
+  if (!start || !loc) return node;
+  return { position: { start: { line: start.line + loc.line - 1, column: loc.line === 1 ? start.column + loc.column : loc.column + 1 } } };
+}
+
+/** The names a declaration's pattern binds (`const { a, b: [c] } = …` binds a and c). */
+export function boundNames(pattern: Pattern): string[] {
   switch (pattern.type) {
     case 'Identifier':
       return [pattern.name];
@@ -363,22 +380,10 @@ function boundNames(pattern: Pattern): string[] {
   }
 }
 
-/**
- * An import of a project with code may name only a script or content file of its own content
- * root: a relative path or one starting with `/` (the content root), no package, built-in, URL
- * or module query, and never a path that leaves the root.
- */
-function checkImportSource(node: MdNode, specifier: string, check: Check) {
-  const refuse = (why: string) =>
-    check.report(node, `import of "${shorten(specifier)}" is not allowed: ${why}; a page may import only .js, .jsx, .ts, .tsx, .mdx and .md files inside the content root (a path starting with ./, ../ or /)`);
-  if (/^[a-z][a-z0-9+.-]*:/i.test(specifier) || specifier.startsWith('//')) return refuse('URLs and built-in modules cannot be imported');
-  if (!/^\.{0,2}\//.test(specifier)) return refuse('packages cannot be imported');
-  if (/[?#%\\]/.test(specifier)) return refuse('the path may not contain "?", "#", "%" or "\\"');
-  if (!IMPORTABLE.test(specifier)) return refuse('the file is not a script or content file');
-  const target = specifier.startsWith('/')
-    ? path.posix.normalize(specifier.slice(1))
-    : path.posix.normalize(path.posix.join(path.posix.dirname(check.options.file), specifier));
-  if (target === '..' || target.startsWith('../') || path.posix.isAbsolute(target)) refuse('the path leaves the content root');
+/** An import of a project with code: only its own script and content files, and React (see imports.ts). */
+function checkImportSource(node: { position?: MdNode['position'] }, specifier: string, check: Check) {
+  const problem = pageImportProblem(specifier, check.options.file);
+  if (problem) check.report(node, problem);
 }
 
 /** An attribute value not known before rendering: a snippet placeholder, or an expression already reported. */
@@ -406,7 +411,10 @@ function checkElement(node: MdNode, check: Check) {
     const attrName = attr.name ?? '';
     if (!isComponent && /^on/i.test(attrName)) report(node, `event handler attribute "${attrName}" is not allowed`);
     // Astro reads these on any element or component: set:html inserts raw HTML (a <script> too).
-    if (ASTRO_DIRECTIVE.test(attrName)) {
+    // The code rewrite of a build with code (src/site/code/page-code.ts) hydrates each React
+    // component with a bare `client:load`; the check inside the build sees it, so it is allowed there.
+    const hydration = options.allowCode && isComponent && attrName === 'client:load' && attr.value == null && check.hydrated.has(name.split('.')[0] ?? '');
+    if (ASTRO_DIRECTIVE.test(attrName) && !hydration) {
       report(node, `directive ${attrName} on <${name}> is not allowed in Folio content`);
       continue;
     }
