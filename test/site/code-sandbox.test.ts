@@ -1,0 +1,92 @@
+// Code of a project with code enabled runs at build time, and only inside the build sandbox: a
+// component that tries to read the server's environment, its data, /etc/shadow or pid 1's
+// environment, or to open a socket to the host, renders what it got, and it got nothing. The
+// build itself succeeds and the test process (standing in for the server) is untouched.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
+import { article, makeContentRoot, text } from './helpers.ts';
+
+const CANARY = `canary-${process.pid}-${Date.now()}`;
+
+/** A component whose module runs probes while the page renders and prints every answer. */
+function probeComponent(secretFile: string, port: number): string {
+  return `const attempt = (what, run) => {
+  try { return what + ': ' + String(run()).slice(0, 200); } catch (e) { return what + ': blocked (' + (e.code || e.name) + ')'; }
+};
+const fs = process.getBuiltinModule('node:fs');
+const cp = process.getBuiltinModule('node:child_process');
+const probes = [
+  attempt('env', () => JSON.stringify(process.env)),
+  attempt('pid1', () => fs.readFileSync('/proc/1/environ', 'utf8')),
+  attempt('parent', () => fs.readFileSync('/proc/${process.pid}/environ', 'utf8')),
+  attempt('secret', () => fs.readFileSync(${JSON.stringify(secretFile)}, 'utf8')),
+  attempt('shadow', () => fs.readFileSync('/etc/shadow', 'utf8')),
+  attempt('socket', () => cp.spawnSync(process.execPath, ['-e',
+    "require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log('refused ' + e.code); process.exit(0); })"],
+    { encoding: 'utf8', timeout: 10000 }).stdout),
+];
+
+export default function Probe() {
+  return <ul className="probes">{probes.map((p) => <li key={p}>{p}</li>)}</ul>;
+}
+`;
+}
+
+let secretDir: string;
+let listener: net.Server;
+let connections = 0;
+let result: BuildSiteResult;
+let html = '';
+
+beforeAll(async () => {
+  process.env.FOLIO_TEST_CANARY = CANARY;
+  secretDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-secret-'));
+  const secretFile = path.join(secretDir, 'folio.json');
+  fs.writeFileSync(secretFile, `{"secret":"${CANARY}"}`);
+  listener = net.createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const port = (listener.address() as net.AddressInfo).port;
+  const root = makeContentRoot({
+    'content/index.mdx': `---\ntitle: Probe\n---\n\nimport Probe from '/snippets/probe.jsx';\n\n<Probe />\n`,
+    'snippets/probe.jsx': probeComponent(secretFile, port),
+  });
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+  result = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
+  if (result.ok) html = article(fs.readFileSync(path.join(out, 'index.html'), 'utf8'));
+}, 240_000);
+
+afterAll(async () => {
+  delete process.env.FOLIO_TEST_CANARY;
+  fs.rmSync(secretDir, { recursive: true, force: true });
+  await new Promise((resolve) => listener.close(resolve));
+});
+
+describe('code of a project with code enabled, at build time', () => {
+  it('runs (the build succeeds and renders what the probes got)', () => {
+    expect(result.error).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(text(html)).toContain('env: ');
+  });
+
+  it('sees none of the server: no canary anywhere in the page or the log', () => {
+    expect(html).not.toContain(CANARY);
+    expect(result.log.join('\n')).not.toContain(CANARY);
+  });
+
+  it('cannot read pid 1, the parent process, the data dir or /etc/shadow', () => {
+    const lines = text(html);
+    for (const what of ['pid1', 'parent', 'secret', 'shadow']) expect(lines).toMatch(new RegExp(`${what}: blocked \\((EACCES|ENOENT|EPERM)\\)`));
+  });
+
+  it('cannot open a socket to the host', () => {
+    expect(text(html)).not.toContain('CONNECTED');
+    expect(connections).toBe(0);
+  });
+});
