@@ -1,4 +1,4 @@
-// `npm run admin -- …`: manages organizations and API keys (CONTRACT §2). When a server holds the
+// `npm run admin -- …`: manages organizations and API keys (docs/decisions.md#tenancy-and-api-keys). When a server holds the
 // data dir, the command goes to that server over its admin socket; otherwise the CLI locks the
 // data dir and edits the store itself. `store restore` runs only here, with no server running.
 import path from 'node:path';

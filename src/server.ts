@@ -1,4 +1,4 @@
-// The production entry: one node:http server that routes by Host (CONTRACT §1). Project hosts get
+// The production entry: one node:http server that routes by Host (docs/decisions.md#hosts-and-configuration). Project hosts get
 // their site; every other host gets the API, handled by the built Astro service role.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,7 +48,7 @@ async function bootstrap(store: Store): Promise<void> {
   );
 }
 
-/** An error in the API's shape (CONTRACT §3), for answers given outside the Astro handler. */
+/** An error in the API's shape (docs/decisions.md#http-conventions), for answers given outside the Astro handler. */
 function sendJsonError(res: ServerResponse, status: number, error: string, message: string): void {
   const body = JSON.stringify({ error, message });
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });

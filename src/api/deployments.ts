@@ -1,4 +1,4 @@
-// /v1/projects/{id}/deployments endpoints (CONTRACT §8): thin adapters from HTTP to the
+// /v1/projects/{id}/deployments endpoints (docs/decisions.md#deployments): thin adapters from HTTP to the
 // deployments service. A trigger takes no body; anything sent is ignored.
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';

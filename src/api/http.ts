@@ -1,4 +1,4 @@
-// HTTP conventions of the API (CONTRACT §3): the one error type, JSON responses and body reading.
+// HTTP conventions of the API (docs/decisions.md#http-conventions): the one error type, JSON responses and body reading.
 import type { z } from 'zod';
 import { asStorageError, isDomainError, isOutOfSpace, type DomainErrorCode } from '../service/errors.ts';
 import { describeIssues } from '../service/project-rules.ts';

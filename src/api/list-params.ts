@@ -1,4 +1,4 @@
-// The `limit` and `cursor` query parameters shared by every list endpoint (CONTRACT §3).
+// The `limit` and `cursor` query parameters shared by every list endpoint (docs/decisions.md#http-conventions).
 import { ApiError } from './http.ts';
 
 export function listParams(query: URLSearchParams): { limit: number; cursor?: string } {

@@ -5,7 +5,7 @@ import { parseBody } from './http.ts';
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';
 
-/** Page bodies may be larger than other bodies (CONTRACT §3). */
+/** Page bodies may be larger than other bodies (docs/decisions.md#http-conventions). */
 export const MAX_PAGE_BODY_BYTES = 2 * 1024 * 1024;
 
 const pageBody = { maxBytes: MAX_PAGE_BODY_BYTES };

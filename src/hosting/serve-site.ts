@@ -1,4 +1,4 @@
-// Serving a project's live site on its own host (CONTRACT §12): the build the project's `live`
+// Serving a project's live site on its own host (docs/decisions.md#serving): the build the project's `live`
 // link points at, resolved once per request (so a concurrent redeploy never mixes two builds),
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
 // rest, `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and

@@ -1,4 +1,4 @@
-// The admin CLI's commands (CONTRACT §2): parsed from argv in the CLI, executed against a store
+// The admin CLI's commands (docs/decisions.md#tenancy-and-api-keys): parsed from argv in the CLI, executed against a store
 // either by the CLI itself or, when a server holds the data dir, by that server.
 import { randomUUID } from 'node:crypto';
 import { PLANS, type Plan } from './config.ts';

@@ -1,4 +1,4 @@
-// The service's settings, read from environment variables (CONTRACT §1) and validated once.
+// The service's settings, read from environment variables (docs/decisions.md#hosts-and-configuration) and validated once.
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';

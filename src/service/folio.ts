@@ -43,10 +43,10 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   const limitOf = (plan: Plan) => config.rateLimits[plan];
   const diskSpace = createDiskSpace(config.dataDir);
   const customDomains = createDomainVerifier(store, config);
-  // A deleted project's files go with it (CONTRACT §6), after any hook of the caller.
+  // A deleted project's files go with it (docs/decisions.md#projects), after any hook of the caller.
   const projectHooks: ProjectHooks = {
     ...hooks,
-    // Connecting a repository queues its first deployment (CONTRACT §6).
+    // Connecting a repository queues its first deployment (docs/decisions.md#projects).
     async onRepositoryConnected(project) {
       await hooks.onRepositoryConnected?.(project);
       await deployments.queueConnect(project);

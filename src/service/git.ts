@@ -1,4 +1,4 @@
-// Git, hardened for repositories Folio did not write (ARCHITECTURE "Untrusted content"): execFile
+// Git, hardened for repositories Folio did not write (docs/architecture.md "Untrusted content"): execFile
 // (never a shell), only the allowed protocols, no hooks, no submodules, no prompts, no system or
 // user config, a scrubbed environment, a time limit and a cap on what a fetch may download.
 import { execFile } from 'node:child_process';

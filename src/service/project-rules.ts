@@ -1,4 +1,4 @@
-// Validation rules for projects (CONTRACT §6), as zod schemas. The API parses request bodies with
+// Validation rules for projects (docs/decisions.md#projects), as zod schemas. The API parses request bodies with
 // these once; the projects service receives typed, normalised values.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// Projects (CONTRACT §6): the domain operations behind the /v1/projects endpoints.
+// Projects (docs/decisions.md#projects): the domain operations behind the /v1/projects endpoints.
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import { newVerificationToken, verificationRecord, type VerificationRecord } from './custom-domains.ts';
@@ -7,7 +7,7 @@ import { RESERVED_SLUGS, type CreateProjectInput, type UpdateProjectInput } from
 import type { CustomDomainStatus, ListPosition, ProjectChanges, ProjectRecord, Store } from './store.ts';
 
 /**
- * A project as the API shows it: spec 2.1 plus `url`, and with a custom domain its verification;
+ * A project as the API shows it: docs/decisions.md#projects plus `url`, and with a custom domain its verification;
  * optional fields absent when unset.
  */
 export interface Project {

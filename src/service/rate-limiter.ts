@@ -1,4 +1,4 @@
-// Fixed-window rate limiting (CONTRACT §5). One module with a small interface: a Redis-backed
+// Fixed-window rate limiting (docs/decisions.md#rate-limits). One module with a small interface: a Redis-backed
 // limiter (INCR + EXPIRE per window) can replace the in-memory one when there are several servers.
 
 export const WINDOW_MS = 60_000;

@@ -48,7 +48,7 @@ export async function roleConfig(guard: ContentGuard = { problems: [] }): Promis
         // Content-Security-Policy, src/hosting/content-security-policy.ts). Other assets: Vite's default.
         assetsInlineLimit: (file: string) => (/\.[cm]?js$/.test(file) ? false : undefined),
         rolldownOptions: {
-          // Every MDX module triggers this known, harmless warning (ARCHITECTURE): on a 1,000-page
+          // Every MDX module triggers this known, harmless warning (docs/architecture.md): on a 1,000-page
           // site that is 1,000 code frames to format and log. Everything else is still reported.
           onLog(level, log, handler) {
             if (log.code === 'MODULE_LEVEL_DIRECTIVE' && log.message.includes('astro:head-inject')) return;

@@ -14,7 +14,7 @@ const pages = defineCollection({
   loader: glob({
     pattern: '**/*.{md,mdx}',
     base: path.join(contentRoot, 'content'),
-    // The page path is the file path without extension (CONTRACT §7), not a slugified id.
+    // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
     generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
   }),
   schema: z.looseObject({

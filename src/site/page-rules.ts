@@ -1,4 +1,4 @@
-// How a page file becomes what readers see: its title and its address on the site (CONTRACT §7,
+// How a page file becomes what readers see: its title and its address on the site (docs/decisions.md#pages,
 // §9). Plain functions without Astro imports, so the pages API answers with the very title and
 // URL the site build gives a page.
 

@@ -10,7 +10,7 @@ import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-ru
 import { navLinks } from './layouts/nav-html.ts';
 
 interface PageBase {
-  /** Page path without extension: `index`, `guides/install` (CONTRACT §7). */
+  /** Page path without extension: `index`, `guides/install` (docs/decisions.md#pages). */
   path: string;
   title: string;
   description?: string;
@@ -25,7 +25,7 @@ export interface ContentPage extends PageBase {
   hasOwnTitle: boolean;
 }
 
-/** A page generated for one operation of the site's OpenAPI file (CONTRACT §11). */
+/** A page generated for one operation of the site's OpenAPI file (docs/decisions.md#openapi-reference-pages). */
 export interface OpenApiPage extends PageBase {
   kind: 'openapi';
   operation: OperationPageModel;

@@ -1,4 +1,4 @@
-// How a Snippet's `file` prop names a snippet (CONTRACT §10). Resolution is a lookup in the set of
+// How a Snippet's `file` prop names a snippet (docs/decisions.md#content-root). Resolution is a lookup in the set of
 // gathered snippets, never a disk read, so no `file` value can reach outside `_snippets/`.
 import path from 'node:path';
 

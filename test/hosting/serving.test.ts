@@ -1,4 +1,4 @@
-// Serving live sites (CONTRACT §12, issue 4 "Serving"): a real server, a real repository over
+// Serving live sites (docs/decisions.md#serving, issue 4 "Serving"): a real server, a real repository over
 // file://, a real build, and raw HTTP requests with Host headers.
 import { readdir, readFile, symlink } from 'node:fs/promises';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// CONTRACT §11: an invalid or unreadable OpenAPI file fails with the file and the location of the
+// docs/decisions.md#openapi-reference-pages: an invalid or unreadable OpenAPI file fails with the file and the location of the
 // problem; nothing outside the content root (or on the network) is ever read.
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

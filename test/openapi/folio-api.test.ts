@@ -1,5 +1,5 @@
 // src/api/openapi.json describes Folio's own API completely (issue 6 point 3): every endpoint of
-// CONTRACT §4 with its scope, the §3 errors, the §5 rate-limit headers, the §6–8 objects.
+// docs/decisions.md#scopes with its scope, the §3 errors, the §5 rate-limit headers, the §6–8 objects.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validate } from '@readme/openapi-parser';
@@ -20,7 +20,7 @@ const operations = () =>
     METHODS.filter((method) => item[method]).map((method) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op: item[method] as Json })),
   );
 
-// CONTRACT §4, in its words.
+// docs/decisions.md#scopes, in its words.
 const SCOPES: Record<string, string | null> = {
   'GET /v1/projects': 'projects:read',
   'GET /v1/projects/{id}': 'projects:read',
@@ -63,7 +63,7 @@ describe("Folio's OpenAPI document", () => {
     expect(doc.openapi).toBe('3.1.0');
   });
 
-  it('describes exactly the endpoints of CONTRACT §4, each with its scope in security and x-scopes', () => {
+  it('describes exactly the endpoints of docs/decisions.md#scopes, each with its scope in security and x-scopes', () => {
     const found = Object.fromEntries(
       operations().map(({ key, op }) => [key, op.security.length === 0 ? null : op.security[0].bearerAuth[0]]),
     );
@@ -87,7 +87,7 @@ describe("Folio's OpenAPI document", () => {
     ]);
   });
 
-  it('lists on each endpoint the statuses CONTRACT §3 gives it', () => {
+  it('lists on each endpoint the statuses docs/decisions.md#http-conventions gives it', () => {
     for (const { key, path, method, op } of operations()) {
       const statuses = Object.keys(op.responses);
       if (OUTSIDE_V1[path]) {
@@ -141,7 +141,7 @@ describe("Folio's OpenAPI document", () => {
   });
 });
 
-describe('schemas per CONTRACT §6–8 and spec 2.1', () => {
+describe('schemas per docs/decisions.md#projects–8 and docs/decisions.md#projects', () => {
   const schema = (name: string) => doc.components.schemas[name];
 
   it('Project: required and optional fields, status enum, field rules', () => {

@@ -1,4 +1,4 @@
-// CONTRACT §11 / spec 2.4 rule 4: an OpenAPI 3.0 YAML and a 3.1 JSON file become page models.
+// docs/decisions.md#openapi-reference-pages / docs/decisions.md#content-root rule 4: an OpenAPI 3.0 YAML and a 3.1 JSON file become page models.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenApiPages, markdownToSafeHtml, operationHeadings, operationToMarkdown } from '../../src/site/openapi/index.ts';
 import type { OpenApiPages, OperationPageModel, SchemaNode } from '../../src/site/openapi/index.ts';

@@ -1,5 +1,5 @@
 // Deployments over HTTP against the real server with real git repositories over file:// and real
-// site builds (CONTRACT §6 status, §8, §4 scopes; issue 4).
+// site builds (docs/decisions.md#projects status, §8, §4 scopes; issue 4).
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

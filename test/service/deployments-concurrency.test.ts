@@ -1,4 +1,4 @@
-// FOLIO_BUILD_CONCURRENCY (CONTRACT §1, §8): with two build slots two projects build at the same
+// FOLIO_BUILD_CONCURRENCY (docs/decisions.md#hosts-and-configuration): with two build slots two projects build at the same
 // time, while the deployments of one project still run one after the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOf, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';

@@ -1,4 +1,4 @@
-// A server killed during a build (CONTRACT §8): after a restart on the same data dir the deployment
+// A server killed during a build (docs/decisions.md#deployments): after a restart on the same data dir the deployment
 // left `building` is failed `interrupted`, and the one still `queued` runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOf, latestDeployment, serverSeries, waitForDeployment, type ServerSeries } from '../helpers/deployments.ts';

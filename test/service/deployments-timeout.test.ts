@@ -1,4 +1,4 @@
-// The build time limit (CONTRACT §1 FOLIO_BUILD_TIMEOUT_S, §6, §8): a deployment that runs past it
+// The build time limit (docs/decisions.md#hosts-and-configuration FOLIO_BUILD_TIMEOUT_S, §6, §8): a deployment that runs past it
 // ends `failed` with error `timeout` and says so in its log; an active project keeps its old site
 // live and returns to `active`. Two servers on one data dir: a generous limit deploys the first
 // version, then a 1 s limit (the smallest allowed) meets a build that cannot finish within it.

@@ -1,4 +1,4 @@
-// HTTP conventions, authentication and scopes over HTTP against the real server (CONTRACT §3, §4).
+// HTTP conventions, authentication and scopes over HTTP against the real server (docs/decisions.md#http-conventions).
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';

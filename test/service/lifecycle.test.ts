@@ -1,5 +1,5 @@
 // The server's life: first start, restart, a second server, clean stop, kill -9, and the admin CLI
-// with and without a running server (CONTRACT §1, §2; issue 2 points 2–4).
+// with and without a running server (docs/decisions.md#hosts-and-configuration; issue 2 points 2–4).
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The pages API over HTTP against the real server (CONTRACT §7, §3, §4; issue 5).
+// The pages API over HTTP against the real server (docs/decisions.md#pages; issue 5).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';

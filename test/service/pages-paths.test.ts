@@ -1,4 +1,4 @@
-// Page path rules (CONTRACT §7), frontmatter editing and locks, as units.
+// Page path rules (docs/decisions.md#pages), frontmatter editing and locks, as units.
 import { describe, expect, it } from 'vitest';
 import { editFrontmatter, pageFileText, parsePage } from '../../src/service/pages/files.ts';
 import { createLocks } from '../../src/service/pages/locks.ts';

@@ -1,4 +1,4 @@
-// The projects API over HTTP against the real server (CONTRACT §6, spec 4.1–4.3).
+// The projects API over HTTP against the real server (docs/decisions.md#projects, docs/decisions.md#projects–4.3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, getWithHost, orgWithKey, removeDir, request, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 const create = (body: Record<string, unknown>, as = api) => as('POST', '/v1/projects', { body });
 
 describe('create', () => {
-  it('returns 201 with exactly the spec 2.1 fields plus allow_code and url, status pending, optional fields absent', async () => {
+  it('returns 201 with exactly the docs/decisions.md#projects fields plus allow_code and url, status pending, optional fields absent', async () => {
     const slug = uniqueSlug('acme');
     const res = await create({ name: 'Acme Docs', slug });
     expect(res.status).toBe(201);
@@ -167,7 +167,7 @@ describe('get, update, delete', () => {
     res = await api('PATCH', path, { body: { name: 'Renamed', source_repo: 'acme/guide' } });
     expect(res.body).toMatchObject({ name: 'Renamed', custom_domain: 'docs.patch-test.example', source_repo: 'acme/guide' });
     res = await api('PATCH', path, { body: { custom_domain: null, source_repo: null, source_branch: null } });
-    // Connecting acme/guide queued a deployment (CONTRACT §6), which moves the status on its own.
+    // Connecting acme/guide queued a deployment (docs/decisions.md#projects), which moves the status on its own.
     const withoutStatus = ({ status: _status, ...rest }: Record<string, unknown>) => rest;
     expect(withoutStatus(res.body)).toEqual(withoutStatus({ ...p, name: 'Renamed' }));
     expect('custom_domain' in res.body).toBe(false);
@@ -222,7 +222,7 @@ describe('get, update, delete', () => {
   });
 });
 
-describe('Host routing (CONTRACT §1)', () => {
+describe('Host routing (docs/decisions.md#hosts-and-configuration)', () => {
   it('sends a project host to its site, case-insensitively and ignoring the port, and never trusts X-Forwarded-Host', async () => {
     const slug = uniqueSlug('host');
     await create({ name: 'Hosted', slug });

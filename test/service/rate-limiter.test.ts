@@ -1,4 +1,4 @@
-// Unit tests of the fixed-window rate limiter (CONTRACT §5).
+// Unit tests of the fixed-window rate limiter (docs/decisions.md#rate-limits).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, WINDOW_MS, type RateLimiter } from '../../src/service/rate-limiter.ts';
 

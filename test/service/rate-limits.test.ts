@@ -1,4 +1,4 @@
-// Rate limits over HTTP (CONTRACT §5), with the contract's default plan limits.
+// Rate limits over HTTP (docs/decisions.md#rate-limits), with the contract's default plan limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, client, orgWithKey, removeDir, request, startServer, uniqueSlug, type ApiResponse, type TestServer } from '../helpers/server.ts';
 

@@ -1,4 +1,4 @@
-// Unit tests of the project validators (CONTRACT §6), config parsing (§1) and scopes (§2).
+// Unit tests of the project validators (docs/decisions.md#projects), config parsing (§1) and scopes (§2).
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/service/config.ts';
 import {
@@ -156,7 +156,7 @@ describe('scopes and admin arguments', () => {
     expect(() => parseScopes('projects:admin')).toThrow(/projects:admin/);
   });
 
-  it('parses the CONTRACT §2 syntax and refuses anything else', () => {
+  it('parses the docs/decisions.md#tenancy-and-api-keys syntax and refuses anything else', () => {
     expect(parseAdminArgs(['org', 'create', 'acme']).command).toEqual({ name: 'org create', org: 'acme', plan: 'free' });
     expect(parseAdminArgs(['key', 'create', '--org', 'acme', '--scopes', 'pages:read', '--name', 'ci', '--json'])).toEqual({
       command: { name: 'key create', org: 'acme', scopes: ['pages:read'], label: 'ci' }, json: true,

@@ -1,5 +1,5 @@
 // A real browser on a built site served by Folio's hosting (with its Content-Security-Policy):
-// badge colours come from the theme tokens (spec 2.4 rule 3), stay readable in light and dark mode,
+// badge colours come from the theme tokens (docs/decisions.md#content-root rule 3), stay readable in light and dark mode,
 // the mode is remembered, search finds a page, written or generated from an OpenAPI file, and
 // script injected into a page is refused by the browser.
 import fs from 'node:fs';

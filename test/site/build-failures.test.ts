@@ -1,4 +1,4 @@
-// Builds that must fail: untrusted content (ARCHITECTURE "Untrusted content"), bad ApiMethod and
+// Builds that must fail: untrusted content (docs/architecture.md "Untrusted content"), bad ApiMethod and
 // Snippet use, an invalid docs.json. Each fails with file:line:column, writes no output and never
 // exposes the parent's secrets.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// OpenAPI reference pages in a real site build (CONTRACT §11, issue 6): one fixture content root
+// OpenAPI reference pages in a real site build (docs/decisions.md#openapi-reference-pages, issue 6): one fixture content root
 // naming a 3.0 YAML spec and a 3.1 JSON spec (with a $ref into a second file), built once.
 import fs from 'node:fs';
 import path from 'node:path';

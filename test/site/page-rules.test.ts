@@ -1,4 +1,4 @@
-// The page rules both the site build and the pages API use (CONTRACT §7, §9): title and address.
+// The page rules both the site build and the pages API use (docs/decisions.md#pages): title and address.
 import { describe, expect, it } from 'vitest';
 import { pageHref, pageSlug, pageTitle, startsWithTitleHeading } from '../../src/site/page-rules.ts';
 

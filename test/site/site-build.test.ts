@@ -1,5 +1,5 @@
-// One real build of a fixture content root that exercises spec 2.3 (Snippet, planned rule 3 in
-// effect), spec 2.4 (ApiMethod), the theme tokens and the site features of CONTRACT §9.
+// One real build of a fixture content root that exercises docs/decisions.md#content-root (Snippet, planned rule 3 in
+// effect), docs/decisions.md#content-root (ApiMethod), the theme tokens and the site features of docs/decisions.md#content-root.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +88,7 @@ const block = (html: string, id: string) => {
 
 const badgeOf = (html: string, m: string) => new RegExp(`<div id="m-${m}">(.*?)</div>`).exec(html)?.[1];
 
-describe('ApiMethod (spec 2.4)', () => {
+describe('ApiMethod (docs/decisions.md#content-root)', () => {
   it.each(methods)('renders %s as the upper-case label coloured by its token', (m) => {
     const html = badgeOf(site.read('index.html'), m) ?? '';
     const upper = m.toUpperCase() as keyof typeof METHOD_TOKENS;
@@ -121,7 +121,7 @@ describe('ApiMethod (spec 2.4)', () => {
   });
 });
 
-describe('Snippet (spec 2.3, planned rule 3 in effect)', () => {
+describe('Snippet (docs/decisions.md#content-root, planned rule 3 in effect)', () => {
   it('inlines the snippet body without its frontmatter and fills vars', () => {
     const html = block(site.read('snippets/index.html'), 's-full');
     expect(html).toContain('Hello <strong>Ada</strong>');
@@ -176,7 +176,7 @@ describe('Snippet (spec 2.3, planned rule 3 in effect)', () => {
 });
 
 describe('theme', () => {
-  it('defines every token of CONTRACT §10 with a light and a dark value', () => {
+  it('defines every token of docs/decisions.md#content-root with a light and a dark value', () => {
     const css = siteCss();
     const light = /:root\{([^}]*)\}/.exec(css)?.[1] ?? '';
     const dark = /:root\[data-theme=(?:"dark"|'dark'|dark)\]\{([^}]*)\}/.exec(css)?.[1] ?? '';
@@ -207,7 +207,7 @@ describe('theme', () => {
   });
 });
 
-describe('site features (CONTRACT §9)', () => {
+describe('site features (docs/decisions.md#content-root)', () => {
   it('writes directory-style pages so /guides/install and /guides/install/ reach the page', () => {
     expect(site.exists('guides/install/index.html')).toBe(true);
     expect(site.exists('guides/configure/index.html')).toBe(true);

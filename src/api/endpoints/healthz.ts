@@ -10,7 +10,7 @@ export const GET: APIRoute = async ({ locals }) => {
   return problem === undefined ? jsonResponse(200, { status: 'ok' }) : jsonResponse(503, { status: 'unavailable', reason: problem });
 };
 
-/** Any other method: 405 with `Allow`, as on /v1 (CONTRACT §3), not Astro's HTML 404. HEAD is GET without a body. */
+/** Any other method: 405 with `Allow`, as on /v1 (docs/decisions.md#http-conventions), not Astro's HTML 404. HEAD is GET without a body. */
 export const ALL: APIRoute = (context) => {
   const { method } = context.request;
   if (method === 'HEAD') return GET(context);

@@ -1,6 +1,6 @@
-// One deployment, start to finish (CONTRACT §8): sync (repository projects), snapshot the content
+// One deployment, start to finish (docs/decisions.md#deployments): sync (repository projects), snapshot the content
 // root, build it, publish it atomically, prune old builds; the deployment record, the project's
-// status (CONTRACT §6) and the log follow each step. Any failure leaves the previous site live.
+// status (docs/decisions.md#projects) and the log follow each step. Any failure leaves the previous site live.
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
@@ -151,7 +151,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
       log: (line) => log.line(line),
     });
     await store.updateDeployment(deploymentId, { source_branch: synced.branch, commit_sha: synced.commitSha });
-    // The default branch is recorded on the project (CONTRACT §6), unless a branch was set meanwhile.
+    // The default branch is recorded on the project (docs/decisions.md#projects), unless a branch was set meanwhile.
     const current = await store.getProject(project.id);
     if (current && !current.source_branch) await store.updateProject(project.id, { source_branch: synced.branch });
   }

@@ -1,4 +1,4 @@
-// Deployments (CONTRACT §8): the domain operations behind /v1/projects/{id}/deployments, the
+// Deployments (docs/decisions.md#deployments): the domain operations behind /v1/projects/{id}/deployments, the
 // connect hook, deletion and restart recovery. The pipeline itself is in runner.ts and queue.ts.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';

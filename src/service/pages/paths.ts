@@ -1,4 +1,4 @@
-// Page paths (CONTRACT §7): the rules for paths the API creates, the safety rules for paths it
+// Page paths (docs/decisions.md#pages): the rules for paths the API creates, the safety rules for paths it
 // reads, and how a path maps to files under `content/` and to an address on the project's site.
 import { pageHref } from '../../site/page-rules.ts';
 

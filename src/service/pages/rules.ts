@@ -1,4 +1,4 @@
-// Validation rules for page request bodies (CONTRACT §7), as zod schemas. The API parses bodies
+// Validation rules for page request bodies (docs/decisions.md#pages), as zod schemas. The API parses bodies
 // with these once; the pages service receives typed values. Rules on the content itself (MDX,
 // components, snippets) need the project's files and are checked by ./content-check.ts.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Pages (CONTRACT §7): the domain operations behind the /v1/projects/{id}/pages endpoints. A page
+// Pages (docs/decisions.md#pages): the domain operations behind the /v1/projects/{id}/pages endpoints. A page
 // is an `.md`/`.mdx` file under `content/` of the project's content root (project-files.ts).
 import path from 'node:path';
 import type { Config } from '../config.ts';

@@ -4,7 +4,7 @@
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** The theme token that colours each method's badge (spec 2.4 rule 2). */
+/** The theme token that colours each method's badge (docs/decisions.md#content-root rule 2). */
 export const METHOD_TOKENS: Record<HttpMethod, string> = {
   GET: '--docs-success',
   POST: '--docs-info',

@@ -1,5 +1,5 @@
 /**
- * OpenAPI reference pages (CONTRACT §11, spec 2.4 rule 4).
+ * OpenAPI reference pages (docs/decisions.md#openapi-reference-pages, docs/decisions.md#content-root rule 4).
  *
  * `loadOpenApiPages` runs once per build (pages.ts): one page model per visible operation, plus
  * the sidebar groups (one per tag in the document's order, untagged last). An invalid file throws
