@@ -239,7 +239,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     }
     if (outcome === 0) {
       try {
-        await moveContents(buildOutDir(worker.buildRoot), outDir);
+        if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
+          return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
+        }
       } catch (error) {
         await emptyDir(outDir); // never leave half a site behind
         throw error;
@@ -269,12 +271,30 @@ function buildLaunch(args: string[], buildRoot: string, env: Record<string, stri
 }
 
 /** Moves a finished site into `to` (a rename when both are on one filesystem). */
-async function moveContents(from: string, to: string) {
-  for (const name of await fs.readdir(from)) {
-    await fs.rename(path.join(from, name), path.join(to, name)).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EXDEV') throw error;
-      await fs.cp(path.join(from, name), path.join(to, name), { recursive: true, verbatimSymlinks: true });
-    });
+/**
+ * Moves a finished build's output from its build root (writable inside the sandbox) into `to`.
+ * Code in the sandbox may have replaced the output directory or its entries with links to
+ * anything on the host, so the output is first renamed into BUILDS_DIR, which no sandbox can write
+ * (a rename moves a link itself, never its target), refused unless it is a real directory (false),
+ * and then only its real files and directories move on.
+ */
+async function moveContents(from: string, to: string): Promise<boolean> {
+  const taken = path.join(BUILDS_DIR, `${randomUUID()}.out`);
+  await fs.rename(from, taken);
+  try {
+    const stat = await fs.lstat(taken);
+    if (!stat.isDirectory()) return false;
+    for (const entry of await fs.readdir(taken, { withFileTypes: true })) {
+      if (!entry.isFile() && !entry.isDirectory()) continue;
+      const source = path.join(taken, entry.name);
+      await fs.rename(source, path.join(to, entry.name)).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV') throw error;
+        await fs.cp(source, path.join(to, entry.name), { recursive: true, verbatimSymlinks: true });
+      });
+    }
+    return true;
+  } finally {
+    await fs.rm(taken, { recursive: true, force: true });
   }
 }
 

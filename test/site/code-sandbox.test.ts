@@ -90,3 +90,38 @@ describe('code of a project with code enabled, at build time', () => {
     expect(connections).toBe(0);
   });
 });
+
+describe('code that swaps the build output for a link to the host', () => {
+  it('is refused: the server never moves files through the link', async () => {
+    // The link names /proc/self/cwd/…: inside the sandbox that is the build root (where the code
+    // leaves a small site, so search indexing succeeds); on the host it is the server's directory.
+    const victimRel = `.folio-builds/victim-${process.pid}-${Date.now()}`;
+    const victim = path.join(process.cwd(), victimRel);
+    fs.mkdirSync(victim, { recursive: true });
+    fs.writeFileSync(path.join(victim, 'secret.txt'), CANARY);
+    const root = makeContentRoot({
+      'content/index.mdx': `---\ntitle: Swap\n---\n\nimport Swap from '/snippets/swap.jsx';\n\n<Swap />\n`,
+      'snippets/swap.jsx': `const fs = process.getBuiltinModule('node:fs');
+process.on('exit', () => {
+  const decoy = ${JSON.stringify(victimRel)};
+  fs.mkdirSync(decoy, { recursive: true });
+  fs.writeFileSync(decoy + '/index.html', '<!doctype html><html><body><p>decoy</p></body></html>');
+  fs.rmSync('out', { recursive: true, force: true });
+  fs.symlinkSync('/proc/self/cwd/' + decoy, 'out');
+});
+export default function Swap() { return <p>swapped at exit</p>; }
+`,
+    });
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
+    try {
+      const swapped = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
+      expect(fs.readFileSync(path.join(victim, 'secret.txt'), 'utf8')).toBe(CANARY);
+      expect(fs.readdirSync(out)).not.toContain('secret.txt');
+      expect(swapped.ok).toBe(false);
+      expect(swapped.error?.message).toContain('replaced its output directory with a link');
+    } finally {
+      fs.rmSync(victim, { recursive: true, force: true });
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
