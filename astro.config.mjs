@@ -1,4 +1,4 @@
-// One Astro project, two roles (see ARCHITECTURE.md): FOLIO_ROLE=service builds the /v1 API
+// One Astro project, two roles (see docs/architecture.md): FOLIO_ROLE=service builds the /v1 API
 // server; anything else builds one content root into a static docs site.
 import { defineConfig } from 'astro/config';
 
