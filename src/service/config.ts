@@ -86,6 +86,10 @@ const envSchema = z.object({
     .pipe(z.array(z.string().regex(HOSTNAME, 'must be a comma-separated list of hostnames such as api.example.com')))
     .default([]),
   FOLIO_MIN_FREE_MB: integer(0, 1_000_000).default(100),
+  // Read by the check processes' pool (src/site/content-check/check-pool.ts, which `build:site`
+  // uses without this config); validated here so a bad value stops the server instead of being
+  // ignored.
+  FOLIO_CHECK_TIMEOUT_MS: integer(100, 600_000).default(1500),
   // The build sandbox (README, "Build sandbox").
   FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
   FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),

@@ -141,7 +141,7 @@ describe("Folio's OpenAPI document", () => {
   });
 });
 
-describe('schemas per docs/decisions.md#projects–8 and docs/decisions.md#projects', () => {
+describe('schemas of projects, pages and deployments (docs/decisions.md#projects, #pages, #deployments)', () => {
   const schema = (name: string) => doc.components.schemas[name];
 
   it('Project: required and optional fields, status enum, field rules', () => {

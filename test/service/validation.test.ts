@@ -141,6 +141,7 @@ describe('configuration', () => {
       FOLIO_GIT_PROTOCOLS: 'ftp', FOLIO_GIT_URL: 'https://example.com/repo.git', FOLIO_SERVICE_DOMAIN: 'a b',
       FOLIO_ALLOW_CODE: 'no',
       FOLIO_SANDBOX: 'maybe', FOLIO_BUILD_MEMORY_MB: '100',
+      FOLIO_CHECK_TIMEOUT_MS: 'soon', FOLIO_MIN_FREE_MB: '-5', FOLIO_DOMAIN_CHECK_S: '0', FOLIO_API_HOSTS: 'not a host',
     };
     for (const [name, value] of Object.entries(bad)) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
