@@ -1,4 +1,4 @@
-// The projects API over HTTP against the real server (docs/decisions.md#projects, docs/decisions.md#projects–4.3).
+// The projects API over HTTP against the real server (docs/decisions.md#projects).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, getWithHost, orgWithKey, removeDir, request, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
