@@ -2,8 +2,10 @@
 // link points at, resolved once per request (so a concurrent redeploy never mixes two builds),
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
 // rest, `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
-// the site's own 404 page.
+// the site's own 404 page. The site's redirects (docs.json `redirects`, redirects.ts) answer before
+// its files, except for Folio's own asset paths.
 import { createReadStream, readlinkSync, realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { liveLink } from '../service/project-files.ts';
@@ -11,6 +13,7 @@ import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
+import { REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -68,6 +71,31 @@ function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, fil
   stream.pipe(res);
 }
 
+/** Paths Folio's build writes itself (assets, search index, its own data): never redirected. */
+const OWN_PATHS = /^(?:_astro|pagefind|_folio)(?:\/|$)/;
+/** Build data the server reads and never serves. */
+const PRIVATE_PATHS = /^_folio(?:\/|$)/;
+
+function sendRedirect(req: IncomingMessage, res: ServerResponse, policy: string, answer: RedirectAnswer): void {
+  // Visible to people too (a browser shows it only when it does not follow the redirect).
+  sendText(req, res, policy, answer.status, `Redirecting to ${answer.location}\n`, 'text/plain; charset=utf-8', { location: answer.location });
+}
+
+/**
+ * The redirects of a live build (REDIRECTS_FILE), or an empty table when it has none. The file is
+ * written by Folio after the build, but the build dir was writable by the build: it is validated
+ * again, and an invalid one means no redirects (never a failing site).
+ */
+async function loadRedirects(dir: string): Promise<RedirectTable> {
+  try {
+    const parsed = redirectsFileSchema.safeParse(JSON.parse(await readFile(path.join(dir, REDIRECTS_FILE), 'utf8')));
+    if (parsed.success) return new RedirectTable(parsed.data.rules, { notFoundToHome: parsed.data.notFoundToHome });
+  } catch {
+    // no redirects file: a build from before redirects were served
+  }
+  return new RedirectTable([]);
+}
+
 const LIVE_TARGET = /^builds\/[0-9a-f-]{36}$/;
 
 /**
@@ -99,6 +127,19 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
   // Each project's live build, read once and kept until a deployment says the link changed
   // (serving runs in the process that publishes): no system call per request.
   const liveBuilds = new Map<string, string>();
+  // Each live build's redirects, compiled once (the build never changes while live).
+  const redirectTables = new Map<string, RedirectTable | Promise<RedirectTable>>();
+  const redirectsOf = (dir: string): RedirectTable | Promise<RedirectTable> => {
+    let table = redirectTables.get(dir);
+    if (!table) {
+      const loading = loadRedirects(dir).then((t) => {
+        if (redirectTables.get(dir) === loading) redirectTables.set(dir, t);
+        return t;
+      });
+      redirectTables.set(dir, (table = loading));
+    }
+    return table;
+  };
   const liveBuild = (projectId: string) => {
     let dir = liveBuilds.get(projectId);
     if (dir === undefined) {
@@ -119,8 +160,21 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
     const checked = checkRequestPath(req.url ?? '/');
     if (!checked.ok) return sendText(req, res, policy, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
-    const file = files.cached(live, checked.rel) ?? (await files.find(live, checked.rel));
+    const url = req.url ?? '/';
+    const queryAt = url.search(/[?#]/);
+    const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
+    const own = OWN_PATHS.test(checked.rel);
+    const tableOrLoading = redirectsOf(live);
+    const table = tableOrLoading instanceof RedirectTable ? tableOrLoading : await tableOrLoading;
+    if (!own) {
+      const search = queryAt < 0 || url[queryAt] === '#' ? '' : url.slice(queryAt).replace(/#.*$/, '');
+      const redirect = table.match(pathname, search);
+      if (redirect) return sendRedirect(req, res, policy, redirect);
+    }
+    const file = PRIVATE_PATHS.test(checked.rel) ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
     if (file) return sendFile(req, res, policy, file);
+    const home = own ? undefined : table.notFound(pathname);
+    if (home) return sendRedirect(req, res, policy, home);
     const notFound = await files.find(live, '404.html');
     if (notFound) return sendFile(req, res, policy, notFound, 404);
     sendText(req, res, policy, 404, NO_SITE);
@@ -131,7 +185,10 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     liveChanged(projectId) {
       const old = liveBuilds.get(projectId);
       liveBuilds.delete(projectId);
-      if (old) files.forget(old);
+      if (old) {
+        files.forget(old);
+        redirectTables.delete(old);
+      }
     },
   };
 }

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
+import type { DocsConfig } from './docs-config.ts';
+import { REDIRECTS_FILE, type RedirectsFile } from '../hosting/redirects.ts';
 import { formatProblem, type Problem } from './content-check/check-content.ts';
 import {
   DEFAULT_SANDBOX,
@@ -225,6 +227,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
+    // Keys of docs.json Folio ignores: a line each in the log, never a failure.
+    for (const warning of report.warnings) emit(`[folio] warning: ${warning}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
@@ -242,6 +246,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
           return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
         }
+        await writeRedirects(outDir, report.config);
       } catch (error) {
         await emptyDir(outDir); // never leave half a site behind
         throw error;
@@ -262,6 +267,19 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     limits.dispose();
     await worker.cleanup();
   }
+}
+
+/**
+ * Stores the site's redirects with its output (REDIRECTS_FILE), from the docs.json this process
+ * validated, replacing whatever the build may have put there; the hosting layer compiles them once.
+ */
+async function writeRedirects(outDir: string, config: DocsConfig | undefined): Promise<void> {
+  const file: RedirectsFile = { rules: config?.redirects ?? [] };
+  if (config?.errors?.['404']?.redirect) file.notFoundToHome = true;
+  const abs = path.join(outDir, REDIRECTS_FILE);
+  await fs.rm(path.dirname(abs), { recursive: true, force: true });
+  await fs.mkdir(path.dirname(abs));
+  await fs.writeFile(abs, JSON.stringify(file));
 }
 
 /** How to start one step of a build: in the sandbox with the install, `mounts` and `uid`, or as a plain child. */

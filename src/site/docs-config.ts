@@ -1,54 +1,167 @@
-// docs.json: the site configuration of a content root (a subset compatible with Mintlify's),
-// validated by one schema. Errors name the key: `docs.json: colors.primary: …`.
+// docs.json: the site configuration of a content root, in Mintlify's schema (and mint.json, its
+// older format, mapped onto the same model: mint-config.ts). One zod schema validates the keys
+// Folio supports; a key it does not know (or not yet) is a warning for the deployment log and
+// never fails a build, while an invalid value of a supported key fails with `docs.json:line:col`
+// (docs/decisions.md#docsjson). The table of keys is in content/docs-json.mdx.
+//
+// The schema strips what it does not know; the keys it stripped are found by comparing the input
+// with the parsed value (unknownKeys), so one schema says both what is valid and what is known.
+// Keep it additive: a new supported key is a new optional entry of the right object.
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectRule, themeColor, validateSiteFile, type DocsConfigIssue } from './config-values.ts';
+import { parseMintJson } from './mint-config.ts';
 
-const cssColor = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[#a-zA-Z0-9(),.%\s/-]+$/, 'must be a CSS colour such as "#16a34a" or "rgb(22 163 74)"');
+export { DocsConfigError, formatConfigIssue, type DocsConfigIssue, type RedirectRule } from './config-values.ts';
 
-/** A colour for both modes, or separate light and dark values. */
-const themeColor = z.union([cssColor, z.strictObject({ light: cssColor, dark: cssColor })], {
-  error: 'must be a CSS colour such as "#16a34a", or {"light": colour, "dark": colour}',
-});
-
-const pagePath = z
-  .string()
-  .regex(/^[A-Za-z0-9_./-]*$/, 'must be a page path such as "guides/install"')
-  .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
+// ---------------------------------------------------------------------------------------------
+// Navigation (docs/decisions.md#docsjson-navigation)
 
 export interface NavGroupConfig {
   group: string;
-  pages: Array<string | NavGroupConfig>;
+  icon?: string;
+  tag?: string;
+  /** Nested groups start open (top-level groups are always open). */
+  expanded?: boolean;
+  /** A page the group's title links to. */
+  root?: string;
+  hidden?: boolean;
+  pages: NavEntryConfig[];
+}
+export type NavEntryConfig = string | NavGroupConfig;
+
+/** What every division of the navigation may hold: pages and groups, or further divisions. */
+export interface NavContainerConfig {
+  pages?: NavEntryConfig[];
+  groups?: NavGroupConfig[];
+  tabs?: NavTabConfig[];
+  anchors?: NavAnchorConfig[];
+  dropdowns?: NavDropdownConfig[];
+  products?: NavProductConfig[];
+  versions?: NavVersionConfig[];
+  languages?: NavLanguageConfig[];
+}
+interface NavDivisionBase extends NavContainerConfig {
+  icon?: string;
+  hidden?: boolean;
+  /** An external link instead of (or besides) pages. */
+  href?: string;
+}
+export interface NavTabConfig extends NavDivisionBase {
+  tab: string;
+}
+export interface NavAnchorConfig extends NavDivisionBase {
+  anchor: string;
+  color?: { light?: string; dark?: string };
+}
+export interface NavDropdownConfig extends NavDivisionBase {
+  dropdown: string;
+  description?: string;
+  color?: { light?: string; dark?: string };
+}
+export interface NavProductConfig extends NavDivisionBase {
+  product: string;
+  description?: string;
+}
+export interface NavVersionConfig extends NavDivisionBase {
+  version: string;
+  default?: boolean;
+  tag?: string;
+}
+export interface NavLanguageConfig extends NavDivisionBase {
+  /** A BCP 47 language tag: `en`, `es`, `zh-Hans`, `pt-BR`. */
+  language: string;
+  default?: boolean;
+}
+export interface NavigationConfig extends NavContainerConfig {
+  /** Anchors and tabs (links) shown whatever section a page is in. */
+  global?: { tabs?: NavTabConfig[]; anchors?: NavAnchorConfig[] };
 }
 
 const navGroup: z.ZodType<NavGroupConfig> = z.lazy(() =>
-  z.strictObject({ group: z.string().min(1), pages: z.array(z.union([pagePath, navGroup])) }),
+  z.object({
+    group: label(),
+    icon: icon.optional(),
+    tag: label(40).optional(),
+    expanded: z.boolean().optional(),
+    root: pagePath.optional(),
+    hidden: z.boolean().optional(),
+    pages: z.array(navEntry),
+  }),
+);
+const navEntry: z.ZodType<NavEntryConfig> = z.lazy(() =>
+  z.union([pagePath, navGroup], { error: 'must be a page path such as "guides/install" or a group {"group": …, "pages": […]}' }),
 );
 
-const assetPath = z
-  .string()
-  .min(1)
-  .max(500)
-  .regex(/^(?:https?:\/\/[^\s"'<>]+|[^\s"'<>:]+)$/, 'must be a path such as "/logo.svg" or an http(s) URL');
+const containerShape = () => ({
+  pages: z.array(navEntry).optional(),
+  groups: z.array(navGroup).optional(),
+  tabs: z.array(navTab).optional(),
+  anchors: z.array(navAnchor).optional(),
+  dropdowns: z.array(navDropdown).optional(),
+  products: z.array(navProduct).optional(),
+  versions: z.array(navVersion).optional(),
+  languages: z.array(navLanguage).optional(),
+});
+const divisionShape = () => ({ ...containerShape(), icon: icon.optional(), hidden: z.boolean().optional(), href: linkHref.optional() });
 
-export const docsConfigSchema = z.looseObject({
+const navTab: z.ZodType<NavTabConfig> = z.lazy(() => z.object({ tab: label(), ...divisionShape() }));
+const navAnchor: z.ZodType<NavAnchorConfig> = z.lazy(() => z.object({ anchor: label(), color: modeColors.optional(), ...divisionShape() }));
+const navDropdown: z.ZodType<NavDropdownConfig> = z.lazy(() =>
+  z.object({ dropdown: label(), description: z.string().max(500).optional(), color: modeColors.optional(), ...divisionShape() }),
+);
+const navProduct: z.ZodType<NavProductConfig> = z.lazy(() => z.object({ product: label(), description: z.string().max(500).optional(), ...divisionShape() }));
+const navVersion: z.ZodType<NavVersionConfig> = z.lazy(() =>
+  z.object({ version: label(60), default: z.boolean().optional(), tag: label(40).optional(), ...divisionShape() }),
+);
+const languageTag = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as "en", "es" or "zh-Hans"');
+const navLanguage: z.ZodType<NavLanguageConfig> = z.lazy(() => z.object({ language: languageTag, default: z.boolean().optional(), ...divisionShape() }));
+
+const navigationObject = z.object({
+  ...containerShape(),
+  global: z.object({ tabs: z.array(navTab).optional(), anchors: z.array(navAnchor).optional() }).optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The whole file
+
+const socialPlatforms = [
+  'x', 'website', 'facebook', 'youtube', 'discord', 'slack', 'github', 'linkedin', 'instagram', 'hacker-news', 'medium',
+  'telegram', 'twitter', 'x-twitter', 'earth-americas', 'bluesky', 'threads', 'reddit', 'podcast',
+] as const;
+
+const fontSpec = z.object({
+  family: label(100).regex(/^[A-Za-z0-9 _-]+$/, 'must be a font family name such as "Inter"'),
+  weight: z.number().int().min(1).max(1000).optional(),
+  source: assetPath.optional(),
+  format: z.enum(['woff', 'woff2']).optional(),
+});
+
+
+export const docsConfigSchema = z.object({
   $schema: z.string().optional(),
+  theme: z.string().trim().min(1).max(40).optional(),
   name: z.string().min(1).max(120).optional(),
   description: z.string().max(500).optional(),
   logo: z
-    .union([assetPath, z.strictObject({ light: assetPath, dark: assetPath })], {
-      error: 'must be a path such as "/logo.svg", an http(s) URL, or {"light": …, "dark": …}',
+    .union([assetPath, z.object({ light: assetPath, dark: assetPath.optional(), href: linkHref.optional() })], {
+      error: 'must be a path such as "/logo.svg", an http(s) URL, or {"light": …, "dark": …, "href": …}',
     })
     .optional(),
-  favicon: assetPath.optional(),
+  favicon: z
+    .union([assetPath, z.object({ light: assetPath, dark: assetPath.optional() })], { error: 'must be a path such as "/favicon.svg", or {"light": …, "dark": …}' })
+    .optional(),
   colors: z
-    .strictObject({
+    .object({
       primary: themeColor.optional(),
+      /** Mintlify: the primary colour in dark mode. */
+      light: cssColor.optional(),
+      /** Mintlify: the primary colour of buttons and hover states in light mode. */
+      dark: cssColor.optional(),
       success: themeColor.optional(),
       info: themeColor.optional(),
       warning: themeColor.optional(),
@@ -56,16 +169,124 @@ export const docsConfigSchema = z.looseObject({
       muted: themeColor.optional(),
     })
     .optional(),
-  navigation: z
-    .union([z.array(navGroup), z.strictObject({ groups: z.array(navGroup) })], {
-      error: 'must be a list of groups such as [{"group": "Start", "pages": ["index"]}]',
+  appearance: z.object({ default: z.enum(['system', 'light', 'dark']).optional(), strict: z.boolean().optional() }).optional(),
+  background: z
+    .object({
+      color: modeColors.optional(),
+      image: z.union([assetPath, z.object({ light: assetPath, dark: assetPath.optional() })]).optional(),
+      decoration: z.enum(['gradient', 'grid', 'windows']).optional(),
     })
-    .transform((n) => (Array.isArray(n) ? n : n.groups))
     .optional(),
+  fonts: fontSpec.partial({ family: true }).extend({ heading: fontSpec.optional(), body: fontSpec.optional() }).optional(),
+  navbar: z
+    .object({
+      links: z.array(z.object({ label: label(80), href: linkHref, icon: icon.optional() })).max(20).optional(),
+      primary: z
+        .union([
+          z.object({ type: z.literal('button'), label: label(80), href: linkHref }),
+          z.object({ type: z.literal('github'), href: linkHref }),
+        ], { error: 'must be {"type": "button", "label": …, "href": …} or {"type": "github", "href": …}' })
+        .optional(),
+    })
+    .optional(),
+  footer: z
+    .object({
+      socials: z.partialRecord(z.enum(socialPlatforms), linkHref).optional(),
+      links: z.array(z.object({ header: label(80).optional(), items: z.array(z.object({ label: label(80), href: linkHref })).max(50) })).max(10).optional(),
+    })
+    .optional(),
+  banner: z.object({ content: z.string().trim().min(1).max(1000), dismissible: z.boolean().optional() }).optional(),
+  redirects: z.array(redirectRule).max(20_000).optional(),
+  seo: z
+    .object({
+      metatags: z.record(z.string().regex(/^[A-Za-z0-9:_.-]{1,100}$/, 'must be a meta tag name such as "og:image"'), z.string().max(2000)).optional(),
+      indexing: z.enum(['navigable', 'all']).optional(),
+    })
+    .optional(),
+  search: z.object({ prompt: z.string().trim().max(200).optional() }).optional(),
+  errors: z.object({ '404': z.object({ redirect: z.boolean().optional(), title: label(200).optional(), description: z.string().max(1000).optional() }).optional() }).optional(),
+  navigation: z
+    .union([navigationObject, z.array(navGroup)], {
+      error: 'must be an object such as {"groups": [{"group": "Start", "pages": ["index"]}]} (or a list of groups)',
+    })
+    .optional(),
+  /** Folio: the OpenAPI file(s) API reference pages are generated from. */
   openapi: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
 });
 
-export type DocsConfig = z.infer<typeof docsConfigSchema>;
+type ParsedDocsJson = z.infer<typeof docsConfigSchema>;
+
+/** The site configuration every part of the site reads (navigation always in its object form). */
+export type DocsConfig = Omit<ParsedDocsJson, 'navigation'> & { navigation?: NavigationConfig };
+
+export interface ParsedDocsConfig {
+  config: DocsConfig;
+  /** Keys Folio does not support (yet): ignored, worth a line in the deployment log. */
+  warnings: DocsConfigIssue[];
+}
+
+/** Parses docs.json text into the model and its warnings; throws DocsConfigError naming key and position. */
+export function parseDocsJson(text: string): ParsedDocsConfig {
+  const file = 'docs.json';
+  const raw = parseJsonText(text, file);
+  if (!isObject(raw)) throw new DocsConfigError([{ file, key: '(top level)', message: 'must be a JSON object such as {"name": "Acme"}', line: 1, column: 1 }]);
+  const { value, warnings } = validateSiteFile(docsConfigSchema, raw, text, file);
+  const { navigation, ...rest } = value;
+  const config: DocsConfig = rest;
+  // Folio's first format: a list of groups.
+  if (navigation) config.navigation = Array.isArray(navigation) ? { groups: navigation } : navigation;
+  return { config, warnings };
+}
+
+/** Parses docs.json text; throws DocsConfigError naming the key and the reason. */
+export function parseDocsConfig(text: string): DocsConfig {
+  return parseDocsJson(text).config;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a content root
+
+/** The site files a content root may have, in the order they are looked for: mint.json only without docs.json. */
+export const SITE_CONFIG_FILES = ['docs.json', 'mint.json'] as const;
+export type SiteConfigFile = (typeof SITE_CONFIG_FILES)[number];
+
+const loaded = new Map<string, { mtimeMs: number; parsed: ParsedDocsConfig }>();
+
+/** Which site file of `contentRoot` configures the site, if any. */
+export function siteConfigFile(contentRoot: string): { file: SiteConfigFile; abs: string; mtimeMs: number } | undefined {
+  for (const file of SITE_CONFIG_FILES) {
+    const abs = path.join(contentRoot, file);
+    const stat = fs.statSync(abs, { throwIfNoEntry: false });
+    if (stat) return { file, abs, mtimeMs: stat.mtimeMs };
+  }
+  return undefined;
+}
+
+/** Parses the text of one of the site files. */
+export function parseSiteConfigText(file: SiteConfigFile, text: string): ParsedDocsConfig {
+  return file === 'docs.json' ? parseDocsJson(text) : parseMintJson(text);
+}
+
+/** Reads the site configuration with its warnings (re-read only when the file changes); empty without a file. */
+export function loadDocsConfigWithWarnings(contentRoot: string): ParsedDocsConfig {
+  const found = siteConfigFile(contentRoot);
+  if (!found) return { config: {}, warnings: [] };
+  const hit = loaded.get(found.abs);
+  if (hit?.mtimeMs === found.mtimeMs) return hit.parsed;
+  const text = fs.readFileSync(found.abs, 'utf8');
+  const parsed = parseSiteConfigText(found.file, text);
+  loaded.set(found.abs, { mtimeMs: found.mtimeMs, parsed });
+  return parsed;
+}
+
+/** Reads `<contentRoot>/docs.json` (or mint.json; an empty config when neither exists). */
+export function loadDocsConfig(contentRoot: string): DocsConfig {
+  return loadDocsConfigWithWarnings(contentRoot).config;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Values handed to the layout
 
 /** The theme token each docs.json colour sets. */
 export const colorTokens = {
@@ -77,86 +298,29 @@ export const colorTokens = {
   muted: '--docs-fg-muted',
 } as const;
 
-/** One problem of a docs.json, with the key it is about and where that key is in the file. */
-export interface DocsConfigIssue {
-  key: string;
-  message: string;
-  line: number;
-  column: number;
-}
-
-export class DocsConfigError extends Error {
-  override name = 'DocsConfigError';
-  readonly issues: DocsConfigIssue[];
-  constructor(issues: DocsConfigIssue[]) {
-    super(issues.map((i) => `docs.json: ${i.key ? `${i.key}: ` : ''}${i.message}`).join('\n'));
-    this.issues = issues;
+/** Light and dark values of each colour the config sets (Mintlify's `colors.light` is the dark-mode primary). */
+export function themeColors(config: DocsConfig): Partial<Record<keyof typeof colorTokens, { light: string; dark: string }>> {
+  const colors: ReturnType<typeof themeColors> = {};
+  for (const key of Object.keys(colorTokens) as (keyof typeof colorTokens)[]) {
+    const value = config.colors?.[key];
+    if (value) colors[key] = typeof value === 'string' ? { light: value, dark: value } : value;
   }
-}
-
-/** Parses docs.json text; throws DocsConfigError naming the key and the reason. */
-export function parseDocsConfig(text: string): DocsConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const at = /line (\d+) column (\d+)/.exec(message);
-    throw new DocsConfigError([{ key: '', message: `not valid JSON (${message})`, line: Number(at?.[1] ?? 1), column: Number(at?.[2] ?? 1) }]);
+  const c = config.colors;
+  if (c && typeof c.primary !== 'object' && (c.primary || c.light || c.dark)) {
+    const light = c.primary ?? c.dark ?? c.light!;
+    colors.primary = { light, dark: c.light ?? light };
   }
-  const result = docsConfigSchema.safeParse(raw);
-  if (result.success) return result.data;
-  throw new DocsConfigError(
-    result.error.issues.map((issue) => ({
-      key: issue.path.length ? issue.path.map(String).join('.') : '(top level)',
-      message: issue.message,
-      ...locateKey(text, issue.path),
-    })),
-  );
-}
-
-/**
- * Where a key path points in the JSON text: the last of its object keys found in order, as
- * `"key":`. Good enough for messages; array positions are not counted.
- */
-function locateKey(text: string, keyPath: PropertyKey[]): { line: number; column: number } {
-  let offset = 0;
-  let found = -1;
-  for (const key of keyPath) {
-    if (typeof key !== 'string') continue;
-    const match = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:`).exec(text.slice(offset));
-    if (!match) break;
-    found = offset + match.index;
-    offset = found + match[0].length;
-  }
-  if (found < 0) return { line: 1, column: 1 };
-  const before = text.slice(0, found);
-  return { line: before.split('\n').length, column: found - before.lastIndexOf('\n') };
-}
-
-const loaded = new Map<string, { mtimeMs: number; config: DocsConfig }>();
-
-/** Reads `<contentRoot>/docs.json` (optional: an empty config when absent); re-read only when it changes. */
-export function loadDocsConfig(contentRoot: string): DocsConfig {
-  const file = path.join(contentRoot, 'docs.json');
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat) return {};
-  const hit = loaded.get(file);
-  if (hit?.mtimeMs === stat.mtimeMs) return hit.config;
-  const config = parseDocsConfig(fs.readFileSync(file, 'utf8'));
-  loaded.set(file, { mtimeMs: stat.mtimeMs, config });
-  return config;
+  return colors;
 }
 
 /** CSS that puts docs.json colours onto the theme tokens, for light and dark mode. */
 export function themeOverrideCss(config: DocsConfig): string {
   const light: string[] = [];
   const dark: string[] = [];
-  for (const [key, token] of Object.entries(colorTokens)) {
-    const value = config.colors?.[key as keyof typeof colorTokens];
-    if (!value) continue;
-    light.push(`${token}:${typeof value === 'string' ? value : value.light}`);
-    dark.push(`${token}:${typeof value === 'string' ? value : value.dark}`);
+  for (const [key, value] of Object.entries(themeColors(config))) {
+    const token = colorTokens[key as keyof typeof colorTokens];
+    light.push(`${token}:${value.light}`);
+    dark.push(`${token}:${value.dark}`);
   }
   if (!light.length) return '';
   // `html:root` outranks the theme's `:root` rules whatever order the stylesheets load in.

@@ -2,7 +2,7 @@
 // the machine-readable files every site has.
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { loadDocsConfig, openApiRelativePath } from './docs-config.ts';
+import { loadDocsConfig, openApiRelativePath, SITE_CONFIG_FILES } from './docs-config.ts';
 import { siteSrcDir, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 
@@ -19,7 +19,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         // `astro dev` restarts when one of these changes: pages are rendered per request, but the
         // list of pages (generated ones too) is made at a start. A restart re-reads docs.json, so
         // an OpenAPI file it newly names is watched from then on.
-        watched = [path.join(settings.contentRoot, 'docs.json'), ...[openapi ?? []].flat().map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
+        watched = [...SITE_CONFIG_FILES.map((f) => path.join(settings.contentRoot, f)), ...[openapi ?? []].flat().map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
         for (const file of watched) addWatchFile(file);
         injectRoute({ pattern: '/404', entrypoint: route('404.astro') });
         injectRoute({ pattern: '/llms.txt', entrypoint: route('llms.txt.ts') });

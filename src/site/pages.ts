@@ -2,12 +2,15 @@
 // content collection, and the OpenAPI reference pages generated from the file docs.json names.
 // Each source gives a SitePage kind; the catch-all route dispatches on `kind`.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
+import { loadDocsConfig } from './docs-config.ts';
 import { siteSettings } from './settings.ts';
 import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
 import { loadOpenApiPages, type OperationPageModel } from './openapi/index.ts';
 import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-rules.ts';
-import { navLinks } from './layouts/nav-html.ts';
+import { navLinks, NavigationError, resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
+import { navigationErrorMessage } from './navigation-errors.ts';
+
+export type { NavGroup, NavItem, NavLink } from './navigation.ts';
 
 interface PageBase {
   /** Page path without extension: `index`, `guides/install` (docs/decisions.md#pages). */
@@ -15,6 +18,16 @@ interface PageBase {
   title: string;
   description?: string;
   order?: number;
+  /** Frontmatter the sidebar reads (docs/decisions.md#docsjson-navigation). */
+  sidebarTitle?: string;
+  icon?: string;
+  tag?: string;
+  /** An http(s) URL the sidebar link goes to instead of the page. */
+  url?: string;
+  /** Built, but in no sidebar. */
+  hidden?: boolean;
+  /** Frontmatter `noindex: true`: a robots noindex meta tag. */
+  noindex?: boolean;
 }
 
 /** A page written by an author: an `.md`/`.mdx` file under `content/`. */
@@ -34,20 +47,6 @@ export interface OpenApiPage extends PageBase {
 /** Every kind of page a site can have. */
 export type SitePage = ContentPage | OpenApiPage;
 
-export interface NavLink {
-  type: 'link';
-  title: string;
-  path: string;
-  href: string;
-  /** Shown as a small ApiMethod badge before the title (generated API reference pages set it). */
-  method?: HttpMethod;
-}
-export interface NavGroup {
-  type: 'group';
-  title: string;
-  items: NavItem[];
-}
-export type NavItem = NavLink | NavGroup;
 
 /**
  * What a page source contributes: pages, and navigation groups appended after the configured or
@@ -68,9 +67,12 @@ export const API_REFERENCE_PREFIX = 'api-reference';
 export interface SiteModel {
   pages: SitePage[];
   byPath: Map<string, SitePage>;
+  /** The sidebar of the default section (the 404 page shows it). */
   nav: NavItem[];
-  /** Pages in reading order (the sidebar's order), for previous/next links. */
+  /** Pages in reading order (the sidebars' order), for llms.txt. */
   sequence: SitePage[];
+  /** Per page: sidebar, tabs, switchers, language, previous and next (navigation.ts). */
+  navigation: SiteNavigation;
 }
 
 let cached: Promise<SiteModel> | undefined;
@@ -88,13 +90,19 @@ async function buildModel(): Promise<SiteModel> {
   refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
   const config = loadDocsConfig(siteSettings().contentRoot);
-  const nav = config.navigation
-    ? config.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
-    : derivedNav(pages.filter((p) => p.kind === 'content'));
-  const placed = new Set(navLinks(nav).map((l) => l.path));
-  for (const r of results) nav.push(...(r.navGroups ?? []).map((g) => withoutPlaced(g, placed)).filter((g) => g.items.length > 0));
-  const sequence = navLinks(nav).map((link) => byPath.get(link.path)!);
-  return { pages, byPath, nav, sequence };
+  const infos = new Map(pages.map((p): [string, NavPageInfo] => [p.path, { path: p.path, link: link(p), hidden: p.hidden }]));
+  let navigation: SiteNavigation;
+  try {
+    navigation = resolveNavigation(config.navigation ?? {}, infos, pageHref, {
+      fallbackSidebar: () => derivedNav(pages.filter((p) => p.kind === 'content' && !p.hidden)),
+      extraGroups: results.flatMap((r) => r.navGroups ?? []),
+    });
+  } catch (error) {
+    if (error instanceof NavigationError) throw new Error(navigationErrorMessage(siteSettings().contentRoot, error, expectedSource));
+    throw error;
+  }
+  const sequence = navigation.readingOrder().map((p) => byPath.get(p)!);
+  return { pages, byPath, nav: navigation.defaultSidebar, sequence, navigation };
 }
 
 /** A written page where a generated one goes (`content/api-reference/list-items.mdx`) fails the build. */
@@ -149,27 +157,39 @@ function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
     title: pageTitle(entry.data.title, body, entry.id),
     description: entry.data.description,
     order: entry.data.order,
+    ...navFrontmatter(entry.data as Record<string, unknown>),
     entry,
     hasOwnTitle: startsWithTitleHeading(body),
   };
 }
 
-function link(page: SitePage): NavLink {
-  const navLink: NavLink = { type: 'link', title: page.title, path: page.path, href: pageHref(page.path) };
-  const method = page.kind === 'openapi' ? normalizeMethod(page.operation.method) : undefined;
-  if (method) navLink.method = method;
-  return navLink;
+const ICON = /^(?:https?:\/\/[^\s"'<>\\]+|[^\s"'<>:\\]+)$/;
+const str = (v: unknown, max: number) => (typeof v === 'string' && v.trim() && v.length <= max ? v.trim() : undefined);
+
+/** The frontmatter keys the sidebar reads; values of the wrong type are ignored, as Mintlify does. */
+function navFrontmatter(data: Record<string, unknown>): Pick<PageBase, 'sidebarTitle' | 'icon' | 'tag' | 'url' | 'hidden' | 'noindex'> {
+  const result: Pick<PageBase, 'sidebarTitle' | 'icon' | 'tag' | 'url' | 'hidden' | 'noindex'> = {};
+  const sidebarTitle = str(data.sidebarTitle, 200);
+  if (sidebarTitle) result.sidebarTitle = sidebarTitle;
+  const icon = str(data.icon, 300);
+  if (icon && ICON.test(icon)) result.icon = icon;
+  const tag = str(data.tag, 40);
+  if (tag) result.tag = tag;
+  const url = str(data.url, 2000);
+  if (url && /^https?:\/\/[^\s"'<>\\]+$/.test(url)) result.url = url;
+  if (data.hidden === true) result.hidden = true;
+  if (data.noindex === true) result.noindex = true;
+  return result;
 }
 
-function configuredGroup(group: NavGroupConfig, key: string, byPath: Map<string, SitePage>): NavGroup {
-  const items = group.pages.map((item, i): NavItem => {
-    if (typeof item !== 'string') return configuredGroup(item, `${key}.pages.${i}`, byPath);
-    const path = item.replace(/^\/+|\/+$/g, '') || 'index';
-    const page = byPath.get(path) ?? byPath.get(`${path}/index`);
-    if (!page) throw new Error(`docs.json: ${key}.pages.${i}: no page "${item}" (${expectedSource(path)})`);
-    return link(page);
-  });
-  return { type: 'group', title: group.group, items };
+function link(page: SitePage): NavLink {
+  const navLink: NavLink = { type: 'link', title: page.sidebarTitle ?? page.title, path: page.path, href: page.url ?? pageHref(page.path) };
+  const method = page.kind === 'openapi' ? normalizeMethod(page.operation.method) : undefined;
+  if (method) navLink.method = method;
+  if (page.icon) navLink.icon = page.icon;
+  if (page.tag) navLink.tag = page.tag;
+  if (page.url) navLink.external = true;
+  return navLink;
 }
 
 function expectedSource(path: string): string {
@@ -210,11 +230,4 @@ function comparePages(a: SitePage, b: SitePage): number {
   const bo = b.order ?? Number.POSITIVE_INFINITY;
   if (ao !== bo) return ao - bo;
   return a.title.localeCompare(b.title);
-}
-
-function withoutPlaced(group: NavGroup, placed: ReadonlySet<string>): NavGroup {
-  const items = group.items
-    .map((item) => (item.type === 'link' ? item : withoutPlaced(item, placed)))
-    .filter((item) => (item.type === 'link' ? !placed.has(item.path) : item.items.length > 0));
-  return { ...group, items };
 }

@@ -280,17 +280,17 @@ describe('docs.json', () => {
 
   it('accepts both navigation forms', () => {
     const groups = [{ group: 'A', pages: ['index', { group: 'B', pages: ['b'] }] }];
-    expect(parseDocsConfig(JSON.stringify({ navigation: groups })).navigation).toEqual(groups);
-    expect(parseDocsConfig(JSON.stringify({ navigation: { groups } })).navigation).toEqual(groups);
+    expect(parseDocsConfig(JSON.stringify({ navigation: groups })).navigation).toEqual({ groups });
+    expect(parseDocsConfig(JSON.stringify({ navigation: { groups } })).navigation).toEqual({ groups });
   });
 
-  it('names the key of every problem', () => {
-    expect(() => parseDocsConfig('{"colors": {"primary": "red;}body{display:none"}}')).toThrow('docs.json: colors.primary: must be a CSS colour');
-    expect(() => parseDocsConfig('{"navigation": [{"group": "A", "pages": ["../x"]}]}')).toThrow('docs.json: navigation.0.pages.0:');
-    expect(() => parseDocsConfig('{"name": 5}')).toThrow('docs.json: name:');
-    expect(() => parseDocsConfig('{"logo": "javascript:alert(1)"}')).toThrow('docs.json: logo:');
-    expect(() => parseDocsConfig('{"favicon": "/x.svg\\" onload=\\"x"}')).toThrow('docs.json: favicon:');
-    expect(() => parseDocsConfig('{')).toThrow('docs.json: not valid JSON');
+  it('names the key and its position of every problem', () => {
+    expect(() => parseDocsConfig('{"colors": {"primary": "red;}body{display:none"}}')).toThrow('docs.json:1:13: colors.primary: must be a CSS colour');
+    expect(() => parseDocsConfig('{"navigation": [{"group": "A", "pages": ["../x"]}]}')).toThrow('docs.json:1:42: navigation.0.pages.0:');
+    expect(() => parseDocsConfig('{"name": 5}')).toThrow('docs.json:1:2: name:');
+    expect(() => parseDocsConfig('{"logo": "javascript:alert(1)"}')).toThrow('docs.json:1:2: logo:');
+    expect(() => parseDocsConfig('{"favicon": "/x.svg\\" onload=\\"x"}')).toThrow('docs.json:1:2: favicon:');
+    expect(() => parseDocsConfig('{')).toThrow('docs.json:1:2: not valid JSON');
   });
 });
 

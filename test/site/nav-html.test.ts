@@ -1,7 +1,7 @@
 // The sidebar HTML: every link on small sites; on big ones, groups without the current page collapse.
 import { describe, expect, it } from 'vitest';
 import { navHtml } from '../../src/site/layouts/nav-html.ts';
-import type { NavGroup, NavItem } from '../../src/site/pages.ts';
+import type { NavGroup, NavItem } from '../../src/site/navigation.ts';
 
 const link = (path: string, title = path) => ({ type: 'link' as const, title, path, href: `/${path}/` });
 const group = (title: string, count: number): NavGroup => ({
@@ -15,7 +15,7 @@ describe('sidebar HTML', () => {
     const nav: NavItem[] = [link('index', 'Home <b>'), group('guides', 3)];
     const html = navHtml(nav, '/guides/p1/');
     expect(html).toBe(
-      '<ul><li><a href="/index/">Home &#60;b&#62;</a></li><li><p class="group-title">guides</p><ul>' +
+      '<ul><li><a href="/index/">Home &#60;b&#62;</a></li><li class="nav-group"><p class="group-title">guides</p><ul>' +
         '<li><a href="/guides/p0/">guides/p0</a></li><li><a href="/guides/p1/" aria-current="page">guides/p1</a></li>' +
         '<li><a href="/guides/p2/">guides/p2</a></li></ul></li></ul>',
     );

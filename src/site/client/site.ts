@@ -47,7 +47,7 @@ interface PagefindResult {
   data(): Promise<{ url: string; meta: { title?: string }; excerpt: string }>;
 }
 interface Pagefind {
-  search(query: string): Promise<{ results: PagefindResult[] }>;
+  search(query: string, options?: { filters?: Record<string, string> }): Promise<{ results: PagefindResult[] }>;
 }
 let pagefind: Promise<Pagefind> | undefined;
 const input = document.querySelector<HTMLInputElement>('.search input');
@@ -65,7 +65,9 @@ input?.addEventListener('input', async () => {
   pagefind ??= import(/* @vite-ignore */ url);
   let items: HTMLLIElement[];
   try {
-    const { results } = await (await pagefind).search(query);
+    // Only the reader's version (the layout's data-version; Pagefind indexes each language apart by <html lang>).
+    const version = root.dataset.version;
+    const { results } = await (await pagefind).search(query, version ? { filters: { version } } : undefined);
     const data = await Promise.all(results.slice(0, 8).map((r) => r.data()));
     items = data.map((d) => {
       const li = document.createElement('li');
@@ -105,4 +107,23 @@ function message(text: string): HTMLLIElement {
   const li = document.createElement('li');
   li.textContent = text;
   return li;
+}
+
+// docs.json `banner` with `dismissible`: closed for good, per banner text (parts/Banner.astro).
+const banner = document.querySelector<HTMLElement>('.site-banner[data-banner-id]');
+if (banner) {
+  const key = `folio-banner-${banner.dataset.bannerId}`;
+  try {
+    if (localStorage.getItem(key)) banner.hidden = true;
+  } catch {
+    // storage blocked: the banner shows
+  }
+  banner.querySelector('.banner-dismiss')?.addEventListener('click', () => {
+    banner.hidden = true;
+    try {
+      localStorage.setItem(key, '1');
+    } catch {
+      // storage blocked: closed for this page only
+    }
+  });
 }

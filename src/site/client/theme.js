@@ -7,6 +7,11 @@
   } catch (e) {
     // storage blocked: follow the system
   }
-  if (theme !== 'light' && theme !== 'dark') theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  // docs.json `appearance`: the mode before a choice (`default`), and no choice at all (`strict`).
+  var root = document.documentElement;
+  var preset = root.dataset.appearance;
+  if (root.hasAttribute('data-appearance-strict') || (theme !== 'light' && theme !== 'dark')) theme = null;
+  if (!theme && (preset === 'light' || preset === 'dark')) theme = preset;
+  if (!theme) theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   document.documentElement.dataset.theme = theme;
 })();

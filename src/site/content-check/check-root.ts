@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentAnalysis, Problem, SnippetCall } from './check-content.ts';
 import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, tooLarge } from './check-pool.ts';
-import { DocsConfigError, parseDocsConfig } from '../docs-config.ts';
+import { DocsConfigError, formatConfigIssue, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
 
@@ -14,12 +14,16 @@ export interface ContentRootReport {
   pages: string[];
   /** Snippet keys relative to `_snippets/` (`intro.mdx`). */
   snippets: string[];
+  /** The site configuration (docs.json, else mint.json) when it is valid. */
+  config?: DocsConfig;
+  /** Lines for the deployment log: keys of the site file Folio ignores (`docs.json:3:5: api: …`). */
+  warnings: string[];
 }
 
 const CONTENT_FILE = /\.(md|mdx)$/;
 /** What a build reads from a content root; nothing else of it is ever opened. */
 export const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
-const SITE_FILES = ['docs.json'];
+const SITE_FILES: readonly string[] = SITE_CONFIG_FILES;
 
 export interface CheckRootOptions {
   /** The project runs code (see CheckOptions.allowCode). */
@@ -44,14 +48,20 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const snippetFiles = files.filter((f) => f.startsWith(`${SNIPPETS_DIR}/`) && CONTENT_FILE.test(f)).sort();
   const snippets = snippetFiles.map((f) => f.slice(SNIPPETS_DIR.length + 1));
 
-  if (files.includes('docs.json')) {
+  const warnings: string[] = [];
+  let config: DocsConfig | undefined;
+  const siteFile = SITE_CONFIG_FILES.find((f) => files.includes(f));
+  if (siteFile) {
+    if (siteFile === 'docs.json' && files.includes('mint.json')) warnings.push('mint.json:1:1: not read: docs.json configures this site');
     try {
-      const config = parseDocsConfig(await fs.readFile(path.join(root, 'docs.json'), 'utf8'));
+      const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'));
+      config = parsed.config;
+      warnings.push(...parsed.warnings.map(formatConfigIssue));
       for (const file of [config.openapi ?? []].flat()) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
       for (const issue of error.issues) {
-        problems.push({ file: 'docs.json', line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message });
+        problems.push({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message });
       }
     }
   }
@@ -68,7 +78,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   problems.push(...findSnippetCycles(snippets, calls));
   problems.push(...findSameAddress(pages));
   if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
-  return { problems, pages, snippets };
+  return { problems, pages, snippets, config, warnings };
 }
 
 /**
@@ -173,7 +183,7 @@ function scriptableInPublic(file: string): Problem {
 }
 
 function notAllowed(file: string, symlink: boolean): Problem {
-  const what = symlink ? 'a symbolic link' : file === 'docs.json' ? 'not a regular file' : 'a special file';
+  const what = symlink ? 'a symbolic link' : SITE_FILES.includes(file) ? 'not a regular file' : 'a special file';
   return { file, line: 1, column: 1, message: `${what} is not allowed in a content root` };
 }
 

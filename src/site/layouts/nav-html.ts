@@ -1,23 +1,34 @@
-// The sidebar as an HTML string. Small sites show every link. On big sites (more than
-// FULL_NAV_LIMIT links) groups that do not hold the current page collapse to one link to their
-// first page: a 1,000-page sidebar on every page made the HTML ten times larger and the build and
-// search indexing several seconds slower. Collapsed groups are rendered once and reused.
-import type { NavGroup, NavItem, NavLink } from '../pages.ts';
+// The sidebar as an HTML string, from the navigation model (navigation.ts). Small sites show every
+// link. On big sites (more than FULL_NAV_LIMIT links) groups that do not hold the current page
+// collapse to one link to their first page: a 1,000-page sidebar on every page made the HTML ten
+// times larger and the build and search indexing several seconds slower. Collapsed groups are
+// rendered once and reused.
+//
+// Markup (the theme styles these classes; docs/decisions.md#docsjson-navigation):
+//   top-level group   <li class="nav-group"><p class="group-title">[icon] Title [tag]</p><ul>…</ul></li>
+//                     (with docs.json `root`: <a class="group-title" href=…> instead of <p>)
+//   nested group      <li class="nav-group nested"><details data-nav-group="N" [open]>
+//                       <summary class="group-title">…</summary><ul>…</ul></details></li>
+//                     open when docs.json says `expanded: true` or it holds the current page
+//   link              <li><a href=… [aria-current="page"]>[method badge][icon] Title [tag]</a></li>
+//                     (a page's frontmatter `url`: class="external", target _blank, rel noopener)
+//   icon              <span class="nav-icon" data-icon="rocket" aria-hidden="true"></span>, or
+//                     <img class="nav-icon" src=… alt=""> for a path or URL
+//   tag               <span class="nav-tag">NEW</span>
+import type { NavGroup, NavItem, NavLink } from '../navigation.ts';
+import { navLinks } from '../navigation.ts';
 import { METHOD_TOKENS } from '../components/catalog.ts';
 
 const FULL_NAV_LIMIT = 150;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const hrefsCache = new WeakMap<NavGroup, Set<string>>();
 const collapsedCache = new WeakMap<NavGroup, string>();
-const fullCache = new WeakMap<NavItem[], string>();
+const fullCache = new WeakMap<NavItem[], { html: string; groupsOf: Map<string, number[]> }>();
 const linkCountCache = new WeakMap<NavItem[], number>();
 
-/** The links of a navigation tree, in order. */
-export function navLinks(items: NavItem[]): NavLink[] {
-  return items.flatMap((item) => (item.type === 'link' ? [item] : navLinks(item.items)));
-}
+export { navLinks };
 
 function hrefsOf(group: NavGroup): Set<string> {
   let hrefs = hrefsCache.get(group);
@@ -28,28 +39,59 @@ function hrefsOf(group: NavGroup): Set<string> {
   return hrefs;
 }
 
+/** An icon name (`rocket`), or an image when it is a path or URL. */
+export function iconHtml(icon: string | undefined): string {
+  if (!icon) return '';
+  if (/[/.]/.test(icon)) return `<img class="nav-icon" src="${escapeHtml(icon)}" alt="" aria-hidden="true" loading="lazy" />`;
+  return `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true"></span>`;
+}
+
+const tagHtml = (tag: string | undefined) => (tag ? ` <span class="nav-tag">${escapeHtml(tag)}</span>` : '');
+
 function collapsedHtml(group: NavGroup): string {
   let html = collapsedCache.get(group);
   if (html === undefined) {
     const first = navLinks(group.items)[0];
-    html = first ? `<li><a class="group-link" href="${escapeHtml(first.href)}">${escapeHtml(group.title || first.title)}</a></li>` : '';
+    html = first ? `<li><a class="group-link" href="${escapeHtml(group.rootHref ?? first.href)}">${iconHtml(group.icon)}${escapeHtml(group.title || first.title)}</a></li>` : '';
     collapsedCache.set(group, html);
   }
   return html;
 }
 
-function listHtml(items: NavItem[], current: string | undefined, collapse: boolean): string {
+function linkHtml(item: NavLink, current: string | undefined): string {
+  const mark = item.href === current ? ' aria-current="page"' : '';
+  const badge = item.method
+    ? `<span class="api-method nav-method" style="--method-color: var(${METHOD_TOKENS[item.method]})" data-method="${item.method}">${item.method}</span> `
+    : '';
+  const external = item.external ? ' class="external" target="_blank" rel="noopener noreferrer"' : '';
+  return `<li><a href="${escapeHtml(item.href)}"${external}${mark}>${badge}${iconHtml(item.icon)}${escapeHtml(item.title)}${tagHtml(item.tag)}</a></li>`;
+}
+
+interface RenderState {
+  current: string | undefined;
+  collapse: boolean;
+  nextId: number;
+  /** For each link href, the ids of the nested groups around it. */
+  groupsOf: Map<string, number[]>;
+}
+
+function listHtml(items: NavItem[], state: RenderState, depth: number, around: number[]): string {
   const lis = items.map((item) => {
     if (item.type === 'link') {
-      const mark = item.href === current ? ' aria-current="page"' : '';
-      const badge = item.method
-        ? `<span class="api-method nav-method" style="--method-color: var(${METHOD_TOKENS[item.method]})" data-method="${item.method}">${item.method}</span> `
-        : '';
-      return `<li><a href="${escapeHtml(item.href)}"${mark}>${badge}${escapeHtml(item.title)}</a></li>`;
+      if (!state.groupsOf.has(item.href)) state.groupsOf.set(item.href, around);
+      return linkHtml(item, state.current);
     }
-    if (collapse && item.title && !(current && hrefsOf(item).has(current))) return collapsedHtml(item);
-    const title = item.title ? `<p class="group-title">${escapeHtml(item.title)}</p>` : '';
-    return `<li>${title}${listHtml(item.items, current, collapse)}</li>`;
+    const holdsCurrent = !!state.current && hrefsOf(item).has(state.current);
+    if (state.collapse && item.title && !holdsCurrent) return collapsedHtml(item);
+    const label = `${iconHtml(item.icon)}${escapeHtml(item.title)}${tagHtml(item.tag)}`;
+    if (depth === 0 || !item.title) {
+      const title = !item.title ? '' : item.rootHref ? `<a class="group-title" href="${escapeHtml(item.rootHref)}">${label}</a>` : `<p class="group-title">${label}</p>`;
+      return `<li class="nav-group">${title}${listHtml(item.items, state, depth + 1, around)}</li>`;
+    }
+    const id = state.nextId++;
+    const open = item.expanded || holdsCurrent ? ' open' : '';
+    const summary = item.rootHref ? `<a href="${escapeHtml(item.rootHref)}">${label}</a>` : label;
+    return `<li class="nav-group nested"><details data-nav-group="${id}"${open}><summary class="group-title">${summary}</summary>${listHtml(item.items, state, depth + 1, [...around, id])}</details></li>`;
   });
   return `<ul>${lis.join('')}</ul>`;
 }
@@ -61,13 +103,16 @@ export function navHtml(nav: NavItem[], currentHref: string | undefined): string
     count = navLinks(nav).length;
     linkCountCache.set(nav, count);
   }
-  if (count > FULL_NAV_LIMIT) return listHtml(nav, currentHref, true);
+  if (count > FULL_NAV_LIMIT) return listHtml(nav, { current: currentHref, collapse: true, nextId: 0, groupsOf: new Map() }, 0, []);
   let full = fullCache.get(nav);
   if (full === undefined) {
-    full = listHtml(nav, undefined, false);
+    const state: RenderState = { current: undefined, collapse: false, nextId: 0, groupsOf: new Map() };
+    full = { html: listHtml(nav, state, 0, []), groupsOf: state.groupsOf };
     fullCache.set(nav, full);
   }
-  if (!currentHref) return full;
-  const link = `<a href="${escapeHtml(currentHref)}">`;
-  return full.replace(link, `<a href="${escapeHtml(currentHref)}" aria-current="page">`);
+  if (!currentHref) return full.html;
+  let html = full.html.replace(`<a href="${escapeHtml(currentHref)}">`, `<a href="${escapeHtml(currentHref)}" aria-current="page">`);
+  // The nested groups around the current page are open.
+  for (const id of full.groupsOf.get(currentHref) ?? []) html = html.replace(`<details data-nav-group="${id}">`, `<details data-nav-group="${id}" open>`);
+  return html;
 }
