@@ -1,0 +1,145 @@
+// The docs.json model (no build): every supported key of Mintlify's schema is read, mint.json maps
+// onto the same model, unknown keys are warnings with their position, and invalid values of
+// supported keys fail naming `docs.json:line:col` and the key.
+import { describe, expect, it } from 'vitest';
+import { DocsConfigError, parseDocsJson, themeOverrideCss } from '../../src/site/docs-config.ts';
+import { parseMintJson } from '../../src/site/mint-config.ts';
+import { MULTI_SITE_DOCS_JSON } from './fixtures/multi-site.ts';
+
+const issuesOf = (fn: () => unknown): string[] => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof DocsConfigError) return error.message.split('\n');
+    throw error;
+  }
+  throw new Error('expected a DocsConfigError');
+};
+
+describe('docs.json', () => {
+  it('reads every supported key of a full Mintlify docs.json without a warning but for the unsupported one', () => {
+    const { config, warnings } = parseDocsJson(JSON.stringify(MULTI_SITE_DOCS_JSON, null, 2));
+    expect(warnings.map((w) => `${w.key}: ${w.message}`)).toEqual(['contextual: not supported by Folio yet: ignored']);
+    expect(config.name).toBe('Lantern Docs');
+    expect(config.logo).toEqual({ light: '/logo-light.svg', dark: '/logo-dark.svg', href: 'https://lantern.example' });
+    expect(config.favicon).toEqual({ light: '/favicon-light.svg', dark: '/favicon-dark.svg' });
+    expect(config.appearance).toEqual({ default: 'dark' });
+    expect(config.navbar?.primary).toEqual({ type: 'button', label: 'Sign up', href: 'https://lantern.example/signup' });
+    expect(config.footer?.socials).toEqual({ github: 'https://github.com/lantern-example', x: 'https://x.com/lantern_example' });
+    expect(config.banner).toEqual({ content: 'Lantern 2 is out: read the [upgrade guide](/upgrade).', dismissible: true });
+    expect(config.redirects).toHaveLength(4);
+    expect(config.seo?.metatags).toEqual({ 'og:site_name': 'Lantern' });
+    expect(config.search?.prompt).toBe('Search Lantern');
+    expect(config.errors?.['404']?.title).toBe('Lost in the dark');
+    const en = config.navigation?.languages?.[0];
+    expect(en?.versions?.[0]?.tabs?.[0]?.groups?.[1]).toMatchObject({ group: 'Guides', tag: 'NEW', root: 'guides/index' });
+    expect(config.navigation?.global?.anchors?.[0]).toEqual({ anchor: 'Community', href: 'https://community.lantern.example', icon: 'users' });
+  });
+
+  it('reads the rest of the schema: background, fonts, dropdowns, products, icon objects, indexing, 404 redirect', () => {
+    const { config, warnings } = parseDocsJson(
+      JSON.stringify({
+        background: { color: { light: '#fff', dark: '#000' }, decoration: 'grid' },
+        fonts: { family: 'Inter', weight: 400, heading: { family: 'Lora', source: '/fonts/lora.woff2', format: 'woff2' } },
+        seo: { indexing: 'all' },
+        errors: { '404': { redirect: true } },
+        navigation: {
+          products: [{ product: 'Payments', description: 'Take money', icon: { name: 'wallet', style: 'solid' }, dropdowns: [{ dropdown: 'SDKs', pages: ['index'] }] }],
+        },
+      }),
+    );
+    expect(warnings).toEqual([]);
+    expect(config.background?.decoration).toBe('grid');
+    expect(config.fonts?.heading?.family).toBe('Lora');
+    expect(config.seo?.indexing).toBe('all');
+    expect(config.errors?.['404']?.redirect).toBe(true);
+    expect(config.navigation?.products?.[0]).toMatchObject({ product: 'Payments', icon: 'wallet', dropdowns: [{ dropdown: 'SDKs', pages: ['index'] }] });
+  });
+
+  it('warns about unknown keys at any depth, with their line and column, and keeps the rest', () => {
+    const text = '{\n  "name": "A",\n  "colours": {},\n  "navigation": {\n    "tabs": [\n      { "tab": "T", "pages": ["index"], "sparkle": true }\n    ]\n  },\n  "colors": { "primary": "#123456", "brand": "#fff" }\n}';
+    const { config, warnings } = parseDocsJson(text);
+    expect(warnings.map((w) => `${w.file}:${w.line}:${w.column}: ${w.key}: ${w.message}`)).toEqual([
+      'docs.json:3:3: colours: unknown key: ignored',
+      'docs.json:6:41: navigation.tabs.0.sparkle: unknown key: ignored',
+      'docs.json:9:37: colors.brand: unknown key: ignored',
+    ]);
+    expect(config.colors).toEqual({ primary: '#123456' });
+    expect(config.navigation?.tabs?.[0]).toEqual({ tab: 'T', pages: ['index'] });
+  });
+
+  it('fails on invalid values of supported keys, naming file, line, column and key', () => {
+    const text = '{\n  "redirects": [\n    { "source": "/a", "destination": "/b" },\n    { "source": "old", "destination": "javascript:alert(1)" }\n  ],\n  "navigation": { "languages": [{ "language": "english!", "pages": [] }] },\n  "appearance": { "default": "sepia" }\n}';
+    const issues = issuesOf(() => parseDocsJson(text));
+    expect(issues).toContain('docs.json:4:7: redirects.1.source: must be a path starting with "/", without "?" or "#", such as "/old/:slug*"');
+    expect(issues.some((i) => i.startsWith('docs.json:4:24: redirects.1.destination: must be a path starting with "/"'))).toBe(true);
+    expect(issues.some((i) => i.startsWith('docs.json:6:35: navigation.languages.0.language: must be a language tag'))).toBe(true);
+    expect(issues.some((i) => i.startsWith('docs.json:7:19: appearance.default:'))).toBe(true);
+  });
+
+  it('refuses redirects that could not be matched or that would let a request choose the host', () => {
+    const bad = (rule: object) => issuesOf(() => parseDocsJson(JSON.stringify({ redirects: [rule] })))[0];
+    expect(bad({ source: '/a/:rest*/b', destination: '/x' })).toContain('must be the last segment');
+    expect(bad({ source: '/a/:slug', destination: 'https://:slug.example.com/' })).toContain('whose host has no ":param"');
+    expect(bad({ source: '/a', destination: '//evil.example' })).toContain('not "//"');
+    expect(bad({ source: '/a', destination: '/\\evil.example' })).toContain('must be a path');
+  });
+
+  it('refuses script URLs and markup in links, logos and icons', () => {
+    expect(issuesOf(() => parseDocsJson('{"navbar": {"links": [{"label": "x", "href": "javascript:alert(1)"}]}}'))[0]).toContain('navbar.links.0.href');
+    expect(issuesOf(() => parseDocsJson('{"logo": {"light": "/a.svg\\" onerror=\\"x"}}'))[0]).toContain('logo');
+    expect(issuesOf(() => parseDocsJson('{"navigation": {"groups": [{"group": "G", "icon": "<svg onload=x>", "pages": []}]}}'))[0]).toContain('navigation.groups.0.icon');
+  });
+
+  it('maps colours onto the theme: primary in light mode, `light` in dark mode', () => {
+    const { config } = parseDocsJson(JSON.stringify({ colors: { primary: '#0f766e', light: '#5eead4', dark: '#115e59' } }));
+    expect(themeOverrideCss(config)).toBe('html:root{--docs-primary:#0f766e}html:root[data-theme=dark]{--docs-primary:#5eead4}');
+  });
+});
+
+describe('mint.json', () => {
+  const mint = {
+    name: 'Old Docs',
+    logo: { light: '/l.svg', dark: '/d.svg' },
+    favicon: '/favicon.png',
+    colors: { primary: '#112233', light: '#445566', background: { dark: '#000000' } },
+    topbarLinks: [{ name: 'Support', url: 'mailto:help@example.com' }],
+    topbarCtaButton: { type: 'github', url: 'https://github.com/example/repo' },
+    modeToggle: { default: 'light', isHidden: true },
+    footerSocials: { github: 'https://github.com/example' },
+    versions: ['v2', 'v1'],
+    tabs: [{ name: 'API', url: 'api' }],
+    anchors: [{ name: 'Blog', url: 'https://blog.example.com', icon: 'newspaper' }],
+    navigation: [
+      { group: 'Start', pages: ['index'] },
+      { group: 'Old start', version: 'v1', pages: ['v1/index'] },
+      { group: 'Endpoints', pages: ['api/list', { group: 'Nested', pages: ['api/nested/one'] }] },
+    ],
+    redirects: [{ source: '/a', destination: '/b' }],
+    analytics: { ga4: { measurementId: 'G-1' } },
+  };
+
+  it('maps onto the docs.json model: versions from groups, tabs by prefix, URL anchors as global anchors', () => {
+    const { config, warnings } = parseMintJson(JSON.stringify(mint, null, 2));
+    expect(warnings.map((w) => w.key)).toEqual(['analytics']);
+    expect(config.colors).toEqual({ primary: '#112233', light: '#445566' });
+    expect(config.background).toEqual({ color: { dark: '#000000' } });
+    expect(config.navbar).toEqual({ links: [{ label: 'Support', href: 'mailto:help@example.com' }], primary: { type: 'github', href: 'https://github.com/example/repo' } });
+    expect(config.appearance).toEqual({ default: 'light', strict: true });
+    expect(config.footer).toEqual({ socials: { github: 'https://github.com/example' } });
+    expect(config.navigation?.global?.anchors).toEqual([{ anchor: 'Blog', href: 'https://blog.example.com', icon: 'newspaper' }]);
+    const [v2, v1] = config.navigation?.versions ?? [];
+    expect(v2?.version).toBe('v2');
+    expect(v2?.tabs?.map((t) => [t.tab, t.groups?.map((g) => g.group)])).toEqual([
+      ['Documentation', ['Start']],
+      ['API', ['Endpoints']],
+    ]);
+    expect(v1?.tabs?.[0]?.groups?.map((g) => g.group)).toEqual(['Start', 'Old start']);
+    expect(config.redirects).toEqual([{ source: '/a', destination: '/b' }]);
+  });
+
+  it('fails naming mint.json, line and column', () => {
+    const issues = issuesOf(() => parseMintJson('{\n  "colors": { "primary": "url(x);" }\n}'));
+    expect(issues[0]).toMatch(/^mint\.json:2:15: colors\.primary: must be a CSS colour/);
+  });
+});
