@@ -16,6 +16,7 @@ let repo: TestRepo;
 let api: ReturnType<typeof client>;
 let project: { id: string; slug: string };
 let liveDir: string;
+let deploymentId: string;
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><rect width="10" height="10"/></svg>\n';
 
@@ -47,9 +48,23 @@ beforeAll(async () => {
   ({ server, api } = fixture);
   repo = fixture.host.repo('acme', 'site');
   repo.commit({
-    'docs.json': JSON.stringify({ name: 'Served Site' }),
+    'docs.json': JSON.stringify({
+      name: 'Served Site',
+      // Served before files (docs/decisions.md#redirects); `contextual` is a key Folio ignores.
+      redirects: [
+        { source: '/old-install', destination: '/guides/install/' },
+        { source: '/legacy', destination: '/guides/install/' },
+        { source: '/moved/:slug*', destination: '/guides/:slug*', permanent: false },
+        { source: '/ext/*', destination: 'https://archive.example.com/*' },
+        { source: '/gone/:any+', destination: '/catch-all/:any+' },
+      ],
+      contextual: { options: ['copy'] },
+    }),
+    // A build may write anything into its output; only the redirects Folio validated count.
+    'public/_folio/redirects.json': JSON.stringify({ rules: [{ source: '/evil', destination: 'https://evil.example/' }] }),
     'content/index.mdx': '# Home\n\nFirst home.\n',
     'content/guides/install.mdx': '# Install\n\nInstall steps.\n',
+    'content/legacy.mdx': '# Legacy\n\nA page a redirect replaces.\n',
     'public/logo.svg': SVG,
   });
   const slug = uniqueSlug('served');
@@ -58,6 +73,7 @@ beforeAll(async () => {
   const done = await waitForDeployment(api, project.id, (await latestDeployment(api, project.id)).id);
   expect(done.status).toBe('succeeded');
   liveDir = path.join(server.dataDir, 'projects', project.id, 'builds', done.id);
+  deploymentId = done.id;
 });
 afterAll(() => fixture.close());
 
@@ -224,6 +240,39 @@ describe('paths', () => {
       expect(res.status, attempt).toBe(404);
       expect(res.body, attempt).not.toContain('"orgs"');
     }
+  });
+});
+
+describe('redirects', () => {
+  it('answer docs.json redirects before files: 308 when permanent (the default), 307 otherwise, with params, wildcards and the query', async () => {
+    const answers = await Promise.all(['/old-install?from=mail', '/moved/install', '/ext/a/b', '/legacy/', '/gone/here/too'].map((p) => raw(p)));
+    expect(answers.map((r) => [r.status, r.headers.location])).toEqual([
+      [308, '/guides/install/?from=mail'],
+      [307, '/guides/install'],
+      [308, 'https://archive.example.com/a/b'],
+      [308, '/guides/install/'],
+      [308, '/catch-all/here/too'],
+    ]);
+    for (const res of answers) {
+      expect(res.headers['content-security-policy']).toBe(siteContentSecurityPolicy({ allowCode: false }));
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+    expect((await raw('/old-install', { method: 'HEAD' })).status).toBe(308);
+  });
+
+  it('never redirect Folio’s own assets, and never serve the stored rules or rules a build planted', async () => {
+    const css = (await readdir(path.join(liveDir, '_astro'))).find((f) => f.endsWith('.css'))!;
+    expect((await raw(`/_astro/${css}`)).status).toBe(200);
+    expect((await raw('/pagefind/pagefind.js')).status).toBe(200);
+    expect((await raw('/_folio/redirects.json')).status).toBe(404);
+    const evil = await raw('/evil');
+    expect(evil.status).toBe(404);
+    expect(evil.headers.location).toBeUndefined();
+  });
+
+  it('the deployment log warns about the docs.json key Folio ignores', async () => {
+    const log = await api('GET', `/v1/projects/${project.id}/deployments/${deploymentId}/log`);
+    expect(log.text).toMatch(/\[folio\] warning: docs\.json:\d+:\d+: contextual: not supported by Folio yet: ignored/);
   });
 });
 
