@@ -14,6 +14,11 @@
 //    for like; nginx's default of one worker per core is printed too), in BENCH_SERVING_ROUNDS
 //    alternating rounds (default 3; medians compared). Goal: ≥ 0.7× nginx.
 //    Without nginx (`apt-get install -y nginx`) that comparison is skipped and says so.
+// 4. What redirects cost static serving: the same live build served by Folio's site handler with
+//    no redirects and with 5,000 docs.json rules (exact paths, `:param`, `:param*` and `prefix*`),
+//    in alternating rounds; a page request walks the rules before the file (docs/decisions.md#redirects).
+//    Goal: the 5,000 rules cost < 5% of throughput. BENCH_ONLY=redirects runs this part alone on
+//    a 10-page build made here.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +32,8 @@ import { WarmWorker } from '../src/site/warm-worker.ts';
 import { startDeployingServer } from '../test/helpers/deployments.ts';
 import type { TestRepo } from '../test/helpers/git-repos.ts';
 import { client, getWithHost, type TestServer } from '../test/helpers/server.ts';
+import { serveWithFolio } from '../test/site/helpers.ts';
+import { REDIRECTS_FILE, RedirectTable, type RedirectsFile } from '../src/hosting/redirects.ts';
 
 interface LoadResult {
   requests: { average: number };
@@ -233,9 +240,78 @@ async function throughput(name: string, url: string, host?: string): Promise<num
   return result.requests.average;
 }
 
+/** 5,000 redirect rules shaped like real sites': mostly exact moved pages, some patterns. */
+function manyRedirects(count = 5000): RedirectsFile['rules'] {
+  return Array.from({ length: count }, (_, i) => {
+    switch (i % 10) {
+      case 0:
+        return { source: `/old-section-${i}/:slug*`, destination: `/section-${i}/:slug*` };
+      case 1:
+        return { source: `/blog/${i}/:year/:slug`, destination: `/news/:year/:slug` };
+      case 2:
+        return { source: `/articles/${i}-*`, destination: '/collections/overview', permanent: false };
+      default:
+        return { source: `/docs/v${i % 7}/moved-page-${i}`, destination: `/section-${i % 40}/page-${i}` };
+    }
+  });
+}
+
+/** Static serving through Folio's site handler without and with 5,000 redirects; returns the summary line. */
+async function redirectCost(liveDir: string): Promise<string> {
+  console.log(`\nRedirect cost: the home page served by Folio's site handler, no rules vs 5,000 rules (${CONNECTIONS} connections, ${DURATION} s each)…`);
+  const plain = await serveWithFolio(liveDir);
+  const withRules = await serveWithFolio(liveDir);
+  fs.writeFileSync(path.join(plain.dir, REDIRECTS_FILE), JSON.stringify({ rules: [] } satisfies RedirectsFile));
+  fs.writeFileSync(path.join(withRules.dir, REDIRECTS_FILE), JSON.stringify({ rules: manyRedirects() } satisfies RedirectsFile));
+  const hit = await fetch(`${withRules.url}/docs/v3/moved-page-3`, { redirect: 'manual' });
+  if (hit.status !== 308) throw new Error(`the rules are not served: ${hit.status}`);
+  // A page two segments deep, so the walk has segments to look up (the home page has none).
+  const page = '/section-00/page-1/';
+  const none: number[] = [];
+  const many: number[] = [];
+  try {
+    for (let round = 0; round < SERVING_ROUNDS; round++) {
+      none.push(await throughput('no redirects', `${plain.url}${page}`));
+      many.push(await throughput('5,000 redirects', `${withRules.url}${page}`));
+    }
+  } finally {
+    await Promise.all([plain.close(), withRules.close()]);
+  }
+  // The matcher alone, timed in this process: steadier than throughput on a loaded machine.
+  const table = new RedirectTable(manyRedirects());
+  const paths = ['/section-00/page-1/', '/section-03/page-77/', '/docs/v2/unknown', '/blog/5/2024/x', '/articles/12-hello', '/'];
+  const samples: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 200_000; i++) table.match(paths[i % paths.length]!);
+    samples.push(Number(process.hrtime.bigint() - started) / 200_000);
+  }
+  const matchNs = median(samples)!;
+  const requestNs = 1e9 / median(none)!;
+  const ratio = median(many)! / median(none)!;
+  return (
+    `redirects: static serving with 5,000 rules ${median(many)!.toFixed(0)} req/s vs none ${median(none)!.toFixed(0)} req/s: ratio ${ratio.toFixed(3)} ` +
+    `(goal ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'}); one match ${matchNs.toFixed(0)} ns = ${((matchNs / requestNs) * 100).toFixed(2)}% of a request's ${(requestNs / 1000).toFixed(0)} µs`
+  );
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'build') {
     for (const line of await buildStep()) console.log(`- ${line}`);
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'redirects') {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-redirects-'));
+    for (const [rel, text] of Object.entries(pagesOf(10))) {
+      fs.mkdirSync(path.dirname(path.join(root, 'src', rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, 'src', rel), text);
+    }
+    fs.mkdirSync(path.join(root, 'out'));
+    const built = await buildSite({ contentRoot: path.join(root, 'src'), outDir: path.join(root, 'out') });
+    if (!built.ok) throw new Error(`build failed: ${built.error?.message}`);
+    const line = await redirectCost(path.join(root, 'out'));
+    fs.rmSync(root, { recursive: true, force: true });
+    console.log(`\nSummary (load average ${load()}):\n- ${line}`);
     return;
   }
   await ensureServiceBuilt();
@@ -286,6 +362,7 @@ async function main(): Promise<void> {
             `(goal ≥ 0.7×: ${ratio >= 0.7 ? 'met' : 'NOT met'}); nginx with a worker per core ${nginxAuto.toFixed(0)} req/s: ${(folio / nginxAuto).toFixed(2)}×`,
         );
       }
+      summary.push(await redirectCost(served.liveDir));
     }
   } finally {
     await fixture.close();

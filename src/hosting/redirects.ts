@@ -34,7 +34,9 @@ interface Capture {
 interface Node {
   literal: Map<string, Node>;
   param?: Node;
-  prefixes: Array<{ prefix: string; node: Node }>;
+  /** `prefix*` segments by prefix, and the lengths those prefixes have (a segment looks up only its own prefixes). */
+  prefixes: Map<string, Node>;
+  prefixLengths: number[];
   /** Rules whose pattern ends here with a rest capture (`:name*`, `:name+`, `*`). */
   rest: Array<{ rule: number; min: 0 | 1 }>;
   /** The first rule whose pattern ends exactly here. */
@@ -43,17 +45,12 @@ interface Node {
   min: number;
 }
 
-const newNode = (): Node => ({ literal: new Map(), prefixes: [], rest: [], min: Infinity });
+const newNode = (): Node => ({ literal: new Map(), prefixes: new Map(), prefixLengths: [], rest: [], min: Infinity });
 
 /** The segments of a path, decoded, without empty ones (`/a/b/` → `["a", "b"]`). */
 function segmentsOf(pathname: string): string[] {
-  return pathname.split('/').filter(Boolean).map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
+  const segments = pathname.split('/').filter(Boolean);
+  return pathname.includes('%') ? segments.map(decodeSegment) : segments;
 }
 
 export class RedirectTable {
@@ -93,9 +90,12 @@ export class RedirectTable {
       } else if (raw.endsWith('*')) {
         const prefix = decodeSegment(raw.slice(0, -1));
         captures.push({ rest: false });
-        let entry = node.prefixes.find((p) => p.prefix === prefix);
-        if (!entry) node.prefixes.push((entry = { prefix, node: newNode() }));
-        node = entry.node;
+        let next = node.prefixes.get(prefix);
+        if (!next) {
+          node.prefixes.set(prefix, (next = newNode()));
+          if (!node.prefixLengths.includes(prefix.length)) node.prefixLengths.push(prefix.length);
+        }
+        node = next;
       } else {
         const literal = decodeSegment(raw);
         let next = node.literal.get(literal);
@@ -137,7 +137,10 @@ export class RedirectTable {
       const literal = node.literal.get(segment);
       if (literal) walk(literal, i + 1, values);
       if (node.param) walk(node.param, i + 1, [...values, segment]);
-      for (const p of node.prefixes) if (segment.startsWith(p.prefix)) walk(p.node, i + 1, [...values, segment.slice(p.prefix.length)]);
+      for (const length of node.prefixLengths) {
+        const next = length <= segment.length ? node.prefixes.get(segment.slice(0, length)) : undefined;
+        if (next) walk(next, i + 1, [...values, segment.slice(length)]);
+      }
     };
     walk(this.root, 0, []);
     if (best === Infinity) return undefined;
