@@ -3,7 +3,7 @@
 import type { Scope } from '../service/scopes.ts';
 import type { Folio, Principal } from '../service/folio.ts';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteInput {
   folio: Folio;

@@ -7,6 +7,7 @@ import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
+import { createSiteFilesService, type SiteFilesService } from './pages/site-files.ts';
 import { removeProjectFiles } from './project-files.ts';
 import { createProjectsService, type ProjectHooks, type ProjectsService } from './projects.ts';
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
@@ -26,6 +27,8 @@ export interface Folio {
   store: Store;
   projects: ProjectsService;
   pages: PagesService;
+  /** docs.json and snippets of API-managed projects (pages/site-files.ts). */
+  siteFiles: SiteFilesService;
   deployments: DeploymentsService;
   customDomains: DomainVerifier;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
@@ -55,6 +58,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       await hooks.onProjectDeleted?.(project);
       await deployments.forgetProject(project.id); // a running build stops before its files go
       await pages.forgetProject(project.id);
+      await siteFiles.forgetProject(project.id);
       await removeProjectFiles(config.dataDir, project.id);
     },
     onCustomDomainSet: (projectId) => customDomains.domainSet(projectId),
@@ -62,6 +66,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   };
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
+  const siteFiles = createSiteFilesService(config, projects);
   const deployments = createDeploymentsService(config, store, projects);
 
   return {
@@ -69,6 +74,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     store,
     projects,
     pages,
+    siteFiles,
     deployments,
     customDomains,
 

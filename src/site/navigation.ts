@@ -436,3 +436,24 @@ function defaultSectionOf(node: ContainerNode): Section | undefined {
   }
   return undefined;
 }
+
+/** Every page a navigation names (entries of `pages`, group `root`s), with its key path, in order. */
+export function navigationEntries(navigation: NavigationConfig): Array<{ key: string; entry: string }> {
+  const found: Array<{ key: string; entry: string }> = [];
+  const entries = (list: NavEntryConfig[], key: string) =>
+    list.forEach((e, i) => {
+      if (typeof e === 'string') found.push({ key: `${key}.${i}`, entry: e });
+      else group(e, `${key}.${i}`);
+    });
+  const group = (g: NavGroupConfig, key: string) => {
+    if (g.root !== undefined) found.push({ key: `${key}.root`, entry: g.root });
+    entries(g.pages, `${key}.pages`);
+  };
+  const container = (c: NavContainerConfig, key: string) => {
+    if (c.pages) entries(c.pages, `${key}.pages`);
+    c.groups?.forEach((g, i) => group(g, `${key}.groups.${i}`));
+    for (const kind of DIVISION_KINDS) (c[kind] as NavContainerConfig[] | undefined)?.forEach((child, i) => container(child, `${key}.${kind}.${i}`));
+  };
+  container(navigation, 'navigation');
+  return found;
+}

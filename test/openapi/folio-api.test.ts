@@ -33,6 +33,13 @@ const SCOPES: Record<string, string | null> = {
   'POST /v1/projects/{id}/pages': 'pages:write',
   'PATCH /v1/projects/{id}/pages/{path}': 'pages:write',
   'DELETE /v1/projects/{id}/pages/{path}': 'pages:write',
+  'GET /v1/projects/{id}/docs-json': 'pages:read',
+  'PUT /v1/projects/{id}/docs-json': 'pages:write',
+  'DELETE /v1/projects/{id}/docs-json': 'pages:write',
+  'GET /v1/projects/{id}/snippets': 'pages:read',
+  'GET /v1/projects/{id}/snippets/{path}': 'pages:read',
+  'PUT /v1/projects/{id}/snippets/{path}': 'pages:write',
+  'DELETE /v1/projects/{id}/snippets/{path}': 'pages:write',
   'GET /v1/projects/{id}/deployments': 'deployments:read',
   'GET /v1/projects/{id}/deployments/{deployment_id}': 'deployments:read',
   'GET /v1/projects/{id}/deployments/{deployment_id}/log': 'deployments:read',
@@ -78,12 +85,12 @@ describe("Folio's OpenAPI document", () => {
     for (const scope of new Set(Object.values(SCOPES).filter(Boolean))) expect(scheme.description).toContain(`\`${scope}\``);
   });
 
-  it('has readable operationIds and the four tags', () => {
-    expect(doc.tags.map((tag: Json) => tag.name)).toEqual(['Projects', 'Pages', 'Deployments', 'Meta']);
+  it('has readable operationIds and the five tags', () => {
+    expect(doc.tags.map((tag: Json) => tag.name)).toEqual(['Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
     expect(operations().map(({ op }) => op.operationId).sort()).toEqual([
-      'checkTlsAllowed', 'createPage', 'createProject', 'deletePage', 'deleteProject', 'getApiDescription', 'getDeployment',
-      'getDeploymentLog', 'getHealth', 'getPage', 'getProject', 'listDeployments', 'listPages', 'listProjects', 'triggerDeployment',
-      'updatePage', 'updateProject', 'verifyCustomDomain',
+      'checkTlsAllowed', 'createPage', 'createProject', 'deleteDocsJson', 'deletePage', 'deleteProject', 'deleteSnippet', 'getApiDescription', 'getDeployment',
+      'getDeploymentLog', 'getDocsJson', 'getHealth', 'getPage', 'getProject', 'getSnippet', 'listDeployments', 'listPages', 'listProjects', 'listSnippets',
+      'putDocsJson', 'putSnippet', 'triggerDeployment', 'updatePage', 'updateProject', 'verifyCustomDomain',
     ]);
   });
 
@@ -225,10 +232,10 @@ describe('schemas of projects, pages and deployments (docs/decisions.md#projects
 });
 
 describe("Folio's own API reference pages", () => {
-  it('generates one page per endpoint, grouped by the four tags', () => {
+  it('generates one page per endpoint, grouped by the five tags', () => {
     expect(pages.pages).toHaveLength(Object.keys(SCOPES).length);
     expect(pages.groups.map((group) => [group.label, group.items.length])).toEqual([
-      ['Projects', 6], ['Pages', 5], ['Deployments', 4], ['Meta', 3],
+      ['Projects', 6], ['Pages', 5], ['Site files', 7], ['Deployments', 4], ['Meta', 3],
     ]);
     const create = pages.pages.find((page) => page.operationId === 'createProject')!;
     expect(create).toMatchObject({ path: 'api-reference/create-project', method: 'post', title: 'Create a project', scopes: ['projects:write'] });

@@ -48,7 +48,7 @@ async function lstatOrUndefined(abs: string) {
 }
 
 /** True when every folder from `contentDir` down to `rel`'s folder is a real directory (no links). */
-async function foldersAreReal(contentDir: string, rel: string): Promise<boolean> {
+export async function foldersAreReal(contentDir: string, rel: string): Promise<boolean> {
   const parts = rel.split('/').slice(0, -1);
   for (let i = 0; i <= parts.length; i++) {
     const stat = await lstatOrUndefined(path.join(contentDir, ...parts.slice(0, i)));

@@ -41,6 +41,21 @@ export interface PagesService {
   forgetProject(projectId: string): Promise<void>;
 }
 
+/**
+ * The project, for a write of its content root (`what`: "pages", "docs.json", "snippets"): the
+ * files of a project connected to a repository change only through a sync.
+ */
+export async function writableProject(projects: ProjectsService, orgId: string, projectId: string, what: string): Promise<Project> {
+  const project = await projects.get(orgId, projectId);
+  if (project.source_repo) {
+    throw new DomainError(
+      'source_managed',
+      `${what} of a project connected to a repository are read-only; change them in ${project.source_repo} (or disconnect it with PATCH source_repo null)`,
+    );
+  }
+  return project;
+}
+
 function encodeCursor(pagePath: string): string {
   return Buffer.from(`page:${pagePath}`).toString('base64url');
 }
@@ -98,16 +113,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   };
 
   /** The project, for a write: a repository's pages change only through a sync. */
-  const writable = async (orgId: string, projectId: string): Promise<Project> => {
-    const project = await projects.get(orgId, projectId);
-    if (project.source_repo) {
-      throw new DomainError(
-        'source_managed',
-        `pages of a project connected to a repository are read-only; change them in ${project.source_repo} (or disconnect it with PATCH source_repo null)`,
-      );
-    }
-    return project;
-  };
+  const writable = (orgId: string, projectId: string): Promise<Project> => writableProject(projects, orgId, projectId, 'pages');
 
   /** Reads a page fresh from disk (and warms the list's cache with it). */
   const read = async (project: Project, pagePath: string) => {
