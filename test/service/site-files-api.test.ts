@@ -1,0 +1,135 @@
+// docs.json and snippets through the API (docs/decisions.md#site-files-api) against the real
+// server: created, replaced, read and deleted; validated as a build validates them (docs.json
+// errors name docs.json:line:col and the key; a snippet's content is checked); read-only for
+// repository projects; invisible to other organizations. Every answer is checked against
+// src/api/openapi.json by the test client.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
+import { client, orgWithKey, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let api: ReturnType<typeof client>;
+let other: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await startServer({ env: { FOLIO_GIT_URL: 'file:///nonexistent/{owner}/{name}.git', FOLIO_GIT_PROTOCOLS: 'file' } });
+  api = client(server.url, server.defaultKey);
+  other = client(server.url, (await orgWithKey(server.dataDir, 'other-org')).key);
+});
+afterAll(async () => {
+  await server.stop();
+  await removeDir(server.dataDir);
+});
+
+async function newProject(): Promise<{ id: string; root: string; base: string }> {
+  const res = await api('POST', '/v1/projects', { body: { name: 'Docs', slug: uniqueSlug('sf') } });
+  expect(res.status).toBe(201);
+  return { id: res.body.id, root: path.join(server.dataDir, 'projects', res.body.id, 'root'), base: `/v1/projects/${res.body.id}` };
+}
+
+const DOCS = { name: 'Acme Docs', colors: { primary: '#0f766e' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'quickstart'] }] }, contextual: { options: ['copy'] } };
+
+describe('docs.json', () => {
+  it('is created (201), replaced (200), read with its warnings, and deleted; the stored file builds as the API said', async () => {
+    const p = await newProject();
+    expect((await api('GET', `${p.base}/docs-json`)).status).toBe(404);
+    expect((await api('POST', `${p.base}/pages`, { body: { path: 'index', title: 'Home', content: 'Hello.\n' } })).status).toBe(201);
+    const created = await api('PUT', `${p.base}/docs-json`, { body: DOCS });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ path: 'docs.json', content: DOCS, source: 'api' });
+    expect(created.body.warnings).toEqual([
+      expect.stringMatching(/^docs\.json:\d+:3: contextual: not supported by Folio yet: ignored$/),
+      'docs.json: navigation.groups.0.pages.1: no page "quickstart" yet: deployments fail until it exists',
+    ]);
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual(DOCS);
+    // The whole-root check of a build reads the same file without a problem.
+    expect((await checkContentRoot(p.root)).problems).toEqual([]);
+
+    const replaced = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Acme' } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.warnings).toEqual([]);
+    const read = await api('GET', `${p.base}/docs-json`);
+    expect(read.body).toMatchObject({ path: 'docs.json', content: { name: 'Acme' }, warnings: [] });
+
+    expect((await api('DELETE', `${p.base}/docs-json`)).status).toBe(204);
+    expect(existsSync(path.join(p.root, 'docs.json'))).toBe(false);
+    expect((await api('DELETE', `${p.base}/docs-json`)).status).toBe(404);
+  });
+
+  it('refuses an invalid value of a supported key with 400 naming docs.json:line:col and the key, and changes nothing', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+    const res = await api('PUT', `${p.base}/docs-json`, { body: { name: 'New', colors: { primary: 'red;}body{display:none' }, redirects: [{ source: '/a', destination: 'javascript:alert(1)' }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
+    expect(res.body.message).toMatch(/^docs\.json has 2 problems: docs\.json:4:5: colors\.primary: must be a CSS colour/);
+    expect(res.body.message).toContain('docs.json:9:7: redirects.0.destination: must be a path starting with "/"');
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
+  });
+});
+
+describe('snippets', () => {
+  it('are created (201), replaced (200), listed, read and deleted; pages may then include them', async () => {
+    const p = await newProject();
+    expect((await api('GET', `${p.base}/snippets`)).body).toEqual({ data: [] });
+    const created = await api('PUT', `${p.base}/snippets/api/auth.mdx`, { body: { content: 'Send `Bearer {key}`.\n' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ path: 'api/auth.mdx', content: 'Send `Bearer {key}`.\n', source: 'api' });
+    expect(await readFile(path.join(p.root, '_snippets/api/auth.mdx'), 'utf8')).toBe('Send `Bearer {key}`.\n');
+    expect((await api('PUT', `${p.base}/snippets/api/auth.mdx`, { body: { content: 'Send a key.\n' } })).status).toBe(200);
+    expect((await api('PUT', `${p.base}/snippets/intro.md`, { body: { content: 'Intro.\n' } })).status).toBe(201);
+    const list = await api('GET', `${p.base}/snippets`);
+    expect(list.body.data.map((s: { path: string }) => s.path)).toEqual(['api/auth.mdx', 'intro.md']);
+    expect((await api('GET', `${p.base}/snippets/api/auth.mdx`)).body.content).toBe('Send a key.\n');
+    const page = await api('POST', `${p.base}/pages`, { body: { path: 'index', title: 'Home', content: '<Snippet file="api/auth.mdx" />\n' } });
+    expect(page.status).toBe(201);
+    expect((await api('DELETE', `${p.base}/snippets/api/auth.mdx`)).status).toBe(204);
+    expect(existsSync(path.join(p.root, '_snippets/api'))).toBe(false);
+    expect((await api('GET', `${p.base}/snippets/api/auth.mdx`)).status).toBe(404);
+  });
+
+  it('checks content as a build does (400 naming content:line:col) and refuses unsafe or unusual paths', async () => {
+    const p = await newProject();
+    const bad = await api('PUT', `${p.base}/snippets/bad.mdx`, { body: { content: 'Fine.\n\n<Snippet file="missing.mdx" />\n' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^content:3:1: Snippet file "missing\.mdx"/);
+    expect((await api('PUT', `${p.base}/snippets/script.mdx`, { body: { content: '<script>alert(1)</script>\n' } })).status).toBe(400);
+    for (const bad of ['Upper.mdx', 'notes.txt', '_hidden/x.mdx', '-lead.mdx']) {
+      const res = await api('PUT', `${p.base}/snippets/${bad}`, { body: { content: 'x\n' } });
+      expect(res.status, bad).toBe(400);
+    }
+    for (const escape of ['..%2F..%2Fdocs.json', '.hidden.mdx', '%2e%2e/docs.json']) {
+      expect([400, 404], escape).toContain((await api('GET', `${p.base}/snippets/${escape}`)).status);
+    }
+    expect((await api('PUT', `${p.base}/snippets/x.mdx`, { body: { content: 1 } })).body.message).toBe('content must be a string');
+  });
+
+  it('never follows a link placed in _snippets/', async () => {
+    const p = await newProject();
+    await mkdir(path.join(p.root, '_snippets'), { recursive: true });
+    await writeFile(path.join(server.dataDir, 'outside.mdx'), 'SECRET\n');
+    await symlink(path.join(server.dataDir, 'outside.mdx'), path.join(p.root, '_snippets/link.mdx'));
+    const res = await api('GET', `${p.base}/snippets/link.mdx`);
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).not.toContain('SECRET');
+  });
+});
+
+describe('access', () => {
+  it('other organizations see neither, and repository projects are read-only (409 source_managed)', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Mine' } })).status).toBe(201);
+    expect((await other('GET', `${p.base}/docs-json`)).status).toBe(404);
+    expect((await other('PUT', `${p.base}/docs-json`, { body: { name: 'Theirs' } })).status).toBe(404);
+    expect((await other('GET', `${p.base}/snippets`)).status).toBe(404);
+    expect((await api('PATCH', `/v1/projects/${p.id}`, { body: { source_repo: 'acme/docs' } })).status).toBe(200);
+    const refused = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Changed' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('source_managed');
+    expect((await api('PUT', `${p.base}/snippets/a.mdx`, { body: { content: 'x\n' } })).status).toBe(409);
+    expect((await api('GET', `${p.base}/docs-json`)).body).toMatchObject({ source: 'repository', content: { name: 'Mine' } });
+  });
+});
