@@ -133,3 +133,30 @@ describe('access', () => {
     expect((await api('GET', `${p.base}/docs-json`)).body).toMatchObject({ source: 'repository', content: { name: 'Mine' } });
   });
 });
+
+describe('page frontmatter through the pages API', () => {
+  it('writes the keys the site reads, answers them, removes them with null and keeps other keys', async () => {
+    const p = await newProject();
+    const created = await api('POST', `${p.base}/pages`, {
+      body: { path: 'guides/install', title: 'Install', content: 'Steps.\n', frontmatter: { sidebarTitle: 'Setup', icon: 'download', tag: 'NEW', order: 2, hidden: false } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.frontmatter).toEqual({ sidebarTitle: 'Setup', icon: 'download', tag: 'NEW', order: 2, hidden: false });
+    const file = path.join(p.root, 'content/guides/install.mdx');
+    expect(await readFile(file, 'utf8')).toBe('---\ntitle: Install\nsidebarTitle: Setup\nicon: download\ntag: NEW\norder: 2\nhidden: false\n---\nSteps.\n');
+    const updated = await api('PATCH', `${p.base}/pages/guides/install`, { body: { frontmatter: { tag: null, url: 'https://example.com/install' } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.frontmatter).toEqual({ sidebarTitle: 'Setup', icon: 'download', order: 2, hidden: false, url: 'https://example.com/install' });
+    expect((await api('GET', `${p.base}/pages/guides/install`)).body.frontmatter).toEqual(updated.body.frontmatter);
+    for (const [frontmatter, message] of [
+      [{ icon: '<svg onload=x>' }, 'frontmatter.icon must be an icon name'],
+      [{ url: 'javascript:alert(1)' }, 'frontmatter.url must be an http(s) URL'],
+      [{ order: 'first' }, 'frontmatter.order must be a number'],
+      [{ mode: 'wide' }, 'mode'],
+    ] as const) {
+      const res = await api('PATCH', `${p.base}/pages/guides/install`, { body: { frontmatter } });
+      expect(res.status, message).toBe(400);
+      expect(res.body.message).toContain(message);
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { syncDir } from '../atomic-write.ts';
 import { DomainError } from '../errors.ts';
 import { pageTitle } from '../../site/page-rules.ts';
 import { pageFileCandidates } from './paths.ts';
+import { PAGE_FRONTMATTER_KEYS, type PageFrontmatter } from './rules.ts';
 
 /** A page file found under `content/`. */
 export interface PageFile {
@@ -33,6 +34,8 @@ export interface PageSummary {
 export interface ParsedPage extends PageSummary {
   /** The body without frontmatter. */
   body: string;
+  /** The frontmatter keys the site reads besides title and description (PAGE_FRONTMATTER_KEYS), when present. */
+  frontmatter?: Record<string, unknown>;
   /** The raw YAML of the frontmatter block, or undefined when there is none. */
   yaml?: string;
 }
@@ -115,6 +118,8 @@ export function parsePage(text: string, pagePath: string): ParsedPage {
   const fields = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const page: ParsedPage = { title: pageTitle(fields.title, body, pagePath), body, yaml };
   if (typeof fields.description === 'string') page.description = fields.description;
+  const known = PAGE_FRONTMATTER_KEYS.filter((key) => fields[key] !== undefined && fields[key] !== null && typeof fields[key] !== 'object');
+  if (known.length) page.frontmatter = Object.fromEntries(known.map((key) => [key, fields[key]]));
   return page;
 }
 
@@ -127,7 +132,7 @@ export function summaryOf(page: PageSummary): PageSummary {
  * Frontmatter YAML with `title` and `description` set (`null` removes; undefined keeps), every
  * other key, comment and formatting kept as written. Throws 400 when the existing YAML is invalid.
  */
-export function editFrontmatter(yaml: string | undefined, changes: { title?: string; description?: string | null }): string {
+export function editFrontmatter(yaml: string | undefined, changes: { title?: string; description?: string | null; frontmatter?: PageFrontmatter }): string {
   const doc = parseDocument(yaml ?? '');
   if (doc.errors.length > 0) {
     throw new DomainError('invalid_request', `the page's frontmatter is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}): it cannot be edited through the API`);
@@ -136,6 +141,10 @@ export function editFrontmatter(yaml: string | undefined, changes: { title?: str
   if (changes.title !== undefined) doc.set('title', changes.title);
   if (changes.description === null) doc.delete('description');
   else if (changes.description !== undefined) doc.set('description', changes.description);
+  for (const [key, value] of Object.entries(changes.frontmatter ?? {})) {
+    if (value === null) doc.delete(key);
+    else if (value !== undefined) doc.set(key, value);
+  }
   return doc.toString({ lineWidth: 0 });
 }
 

@@ -36,11 +36,30 @@ export const newPagePath = text('path').superRefine((s, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/**
+ * Frontmatter keys the site reads besides title and description (docs/decisions.md#docsjson-navigation):
+ * the sidebar's title, icon and tag, the order of derived navigation, hidden and noindex pages, a
+ * sidebar link to another site. `null` removes a key (in updates).
+ */
+export const PAGE_FRONTMATTER_KEYS = ['sidebarTitle', 'icon', 'tag', 'order', 'hidden', 'noindex', 'url'] as const;
+const ICON = /^(?:https?:\/\/[^\s"'<>\\]+|[^\s"'<>:\\]+)$/;
+export const pageFrontmatter = z.strictObject({
+  sidebarTitle: line('frontmatter.sidebarTitle', MAX_TITLE_LENGTH).nullable().optional(),
+  icon: line('frontmatter.icon', 300).refine((s) => ICON.test(s), 'frontmatter.icon must be an icon name such as "rocket", a path or an http(s) URL').nullable().optional(),
+  tag: line('frontmatter.tag', 40).nullable().optional(),
+  order: z.number({ error: 'frontmatter.order must be a number' }).finite().nullable().optional(),
+  hidden: z.boolean({ error: 'frontmatter.hidden must be true or false' }).nullable().optional(),
+  noindex: z.boolean({ error: 'frontmatter.noindex must be true or false' }).nullable().optional(),
+  url: line('frontmatter.url', 2000).refine((s) => /^https?:\/\/[^\s"'<>\\]+$/.test(s), 'frontmatter.url must be an http(s) URL').nullable().optional(),
+});
+export type PageFrontmatter = z.infer<typeof pageFrontmatter>;
+
 export const createPageBody = z.strictObject({
   path: newPagePath,
   title: pageTitle,
   content: pageContent,
   description: pageDescription.optional(),
+  frontmatter: pageFrontmatter.optional(),
 });
 
 export const updatePageBody = z.strictObject({
@@ -48,6 +67,7 @@ export const updatePageBody = z.strictObject({
   /** `null` removes the description. */
   description: pageDescription.nullable().optional(),
   content: pageContent.optional(),
+  frontmatter: pageFrontmatter.optional(),
 });
 
 export type CreatePageInput = z.infer<typeof createPageBody>;

@@ -24,6 +24,8 @@ export interface Page {
   source: 'repository' | 'api';
   url: string;
   updated_at: string;
+  /** Single pages: the frontmatter keys the site reads besides title and description, when the page has any. */
+  frontmatter?: Record<string, unknown>;
 }
 
 export interface PageList {
@@ -97,19 +99,21 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   };
 
   /** A page as answered: `page` carries what lists show, `content` is added for single pages. */
-  const view = (project: Project, page: Omit<ListedPage, 'file'>, content?: string): Page => {
+  const view = (project: Project, page: Omit<ListedPage, 'file'>, content?: string, frontmatter?: Record<string, unknown>): Page => {
     const result: Page = { path: page.path, title: page.title } as Page;
     if (page.description !== undefined) result.description = page.description;
     if (content !== undefined) result.content = content;
     result.source = project.source_repo ? 'repository' : 'api';
     result.url = project.url + page.address;
     result.updated_at = page.updated_at;
+    if (frontmatter) result.frontmatter = frontmatter;
     return result;
   };
 
-  const single = (project: Project, page: { path: string; title: string; description?: string; mtimeMs: number }, content: string): Page => {
-    const { mtimeMs, ...summary } = page;
-    return view(project, { ...summary, address: pageAddress(page.path), updated_at: updatedAt(mtimeMs) }, content);
+  const single = (project: Project, page: { path: string; title: string; description?: string; frontmatter?: Record<string, unknown>; mtimeMs: number }, content: string): Page => {
+    const { path: pagePath, title, description } = page;
+    const summary = description === undefined ? { path: pagePath, title } : { path: pagePath, title, description };
+    return view(project, { ...summary, address: pageAddress(pagePath), updated_at: updatedAt(page.mtimeMs) }, content, page.frontmatter);
   };
 
   /** The project, for a write: a repository's pages change only through a sync. */
@@ -130,7 +134,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
 
   /** Tells the catalog of a write and answers with the page as written. */
   const written = async (project: Project, file: string, parsed: ParsedPage, content: string) => {
-    return view(project, await catalog.written(contentOf(project.id), file, summaryOf(parsed)), content);
+    return view(project, await catalog.written(contentOf(project.id), file, summaryOf(parsed)), content, parsed.frontmatter);
   };
 
   return {
@@ -187,7 +191,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         throw new DomainError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
       }
       const file = `${input.path}.mdx`;
-      const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description }), input.content);
+      const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description, frontmatter: input.frontmatter }), input.content);
       try {
         await makeFolders(contentDir, file);
         await writeFileAtomic(path.join(contentDir, file), text, { exclusive: true });
@@ -207,11 +211,11 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     // Read-modify-write under the page's lock, so concurrent updates never lose each other.
     return locks.run(`page:${project.id}:${pagePath}`, async () => {
       const page = await read(project, pagePath);
-      if (input.title === undefined && input.description === undefined && input.content === undefined) {
+      if (input.title === undefined && input.description === undefined && input.content === undefined && input.frontmatter === undefined) {
         return single(project, page, page.body);
       }
-      const yaml = input.title !== undefined || input.description !== undefined
-        ? editFrontmatter(page.yaml, { title: input.title, description: input.description })
+      const yaml = input.title !== undefined || input.description !== undefined || input.frontmatter !== undefined
+        ? editFrontmatter(page.yaml, { title: input.title, description: input.description, frontmatter: input.frontmatter })
         : (page.yaml ?? '').replace(/^\r?\n/, '');
       const content = input.content ?? page.body;
       const text = pageFileText(yaml, content);
