@@ -191,7 +191,11 @@ export const docsConfigSchema = z.object({
     .optional(),
   footer: z
     .object({
-      socials: z.partialRecord(z.enum(socialPlatforms), linkHref).optional(),
+      // A platform Folio has no icon for is dropped, so it is reported as an ignored key, never an error.
+      socials: z
+        .record(z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a platform name such as "github"'), linkHref)
+        .transform((r) => Object.fromEntries(Object.entries(r).filter(([platform]) => (socialPlatforms as readonly string[]).includes(platform))))
+        .optional(),
       links: z.array(z.object({ header: label(80).optional(), items: z.array(z.object({ label: label(80), href: linkHref })).max(50) })).max(10).optional(),
     })
     .optional(),

@@ -2,7 +2,7 @@
 // validated with its own schema (so problems point at `mint.json:line:col`), then mapped. Its
 // navigation is a list of groups; tabs and anchors select groups by the prefix of their pages
 // (`url: "api-reference"`), and `versions` by each group's `version`
-// (docs/decisions.md#docsjson-mint-json).
+// (docs/decisions.md#docsjson).
 import { z } from 'zod';
 import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, pagePath, parseJsonText, redirectRule, validateSiteFile } from './config-values.ts';
 import type { DocsConfig, NavAnchorConfig, NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig, NavTabConfig, ParsedDocsConfig } from './docs-config.ts';

@@ -66,6 +66,10 @@ describe('docs.json', () => {
     ]);
     expect(config.colors).toEqual({ primary: '#123456' });
     expect(config.navigation?.tabs?.[0]).toEqual({ tab: 'T', pages: ['index'] });
+    // A social platform Folio has no icon for is ignored the same way.
+    const socials = parseDocsJson('{"footer": {"socials": {"mastodon": "https://m.example/@a", "github": "https://github.com/a"}}}');
+    expect(socials.config.footer?.socials).toEqual({ github: 'https://github.com/a' });
+    expect(socials.warnings.map((w) => w.key)).toEqual(['footer.socials.mastodon']);
   });
 
   it('fails on invalid values of supported keys, naming file, line, column and key', () => {
