@@ -35,7 +35,7 @@ describe("Folio's own docs", () => {
     }
     const nav = sidebarOf(site.read('api/index.html'));
     const groups = [...nav.matchAll(/<p class="group-title">([^<]+)<\/p>/g)].map((m) => m[1]);
-    expect(groups).toEqual(['Get started', 'Writing docs', 'API guides', 'Projects', 'Pages', 'Deployments', 'Meta']);
+    expect(groups).toEqual(['Get started', 'Writing docs', 'API guides', 'Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
     expect(nav).toContain('data-method="POST">POST</span> Create a project</a>');
   });
 
