@@ -18,8 +18,10 @@ function siteName(): string {
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function sitemapXml(): Promise<string> {
-  const { pages } = await siteModel();
-  const urls = pages.map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
+  const { pages, navigation } = await siteModel();
+  // docs.json `seo.indexing` "navigable" (the default): pages no sidebar lists stay out, as they carry noindex.
+  const all = loadDocsConfig(siteSettings().contentRoot).seo?.indexing === 'all';
+  const urls = pages.filter((p) => !p.noindex && (all || navigation.isListed(p.path))).map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 

@@ -11,10 +11,11 @@ import { MULTI_SITE_FILES } from './fixtures/multi-site.ts';
 const CHROMIUM = '/usr/bin/chromium';
 let browser: Browser;
 let server: Awaited<ReturnType<typeof serveWithFolio>>;
+let site: Awaited<ReturnType<typeof buildFixture>>;
 
 beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  const site = await buildFixture(MULTI_SITE_FILES);
+  site = await buildFixture(MULTI_SITE_FILES);
   expect(site.result.error).toBeUndefined();
   expect(site.result.warnings).toEqual([expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: contextual: not supported by Folio yet: ignored$/)]);
   server = await serveWithFolio(site.out);
@@ -96,6 +97,17 @@ describe('versions and languages', () => {
     await page.goto(`${server.url}/es/`);
     expect(await search('linterna')).toEqual(['/es/quickstart/']);
     await page.close();
+  });
+});
+
+describe('search engines', () => {
+  it('keep hidden pages out of the sitemap (seo.indexing "navigable") and get docs.json meta tags', () => {
+    const sitemap = site.read('sitemap.xml');
+    expect(sitemap).toContain('<loc>/es/quickstart/</loc>');
+    expect(sitemap).toContain('<loc>/v1/quickstart/</loc>');
+    expect(sitemap).not.toContain('secret');
+    expect(site.read('secret/index.html')).toContain('<meta name="robots" content="noindex">');
+    expect(site.read('quickstart/index.html')).toContain('<meta property="og:site_name" content="Lantern">');
   });
 });
 
