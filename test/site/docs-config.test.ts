@@ -2,7 +2,9 @@
 // onto the same model, unknown keys are warnings with their position, and invalid values of
 // supported keys fail naming `docs.json:line:col` and the key.
 import { describe, expect, it } from 'vitest';
-import { DocsConfigError, parseDocsJson, themeOverrideCss } from '../../src/site/docs-config.ts';
+import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
+import { DocsConfigError, loadDocsConfig, parseDocsJson, themeOverrideCss } from '../../src/site/docs-config.ts';
+import { makeContentRoot } from './helpers.ts';
 import { parseMintJson } from '../../src/site/mint-config.ts';
 import { MULTI_SITE_DOCS_JSON } from './fixtures/multi-site.ts';
 
@@ -140,6 +142,17 @@ describe('mint.json', () => {
     ]);
     expect(v1?.tabs?.[0]?.groups?.map((g) => g.group)).toEqual(['Start', 'Old start']);
     expect(config.redirects).toEqual([{ source: '/a', destination: '/b' }]);
+  });
+
+  it('configures a content root without docs.json; with both, docs.json wins and the check says so', async () => {
+    const mintOnly = makeContentRoot({ 'mint.json': JSON.stringify(mint, null, 2), 'content/index.mdx': '# Home\n' });
+    expect(loadDocsConfig(mintOnly).name).toBe('Old Docs');
+    const report = await checkContentRoot(mintOnly);
+    expect(report.problems).toEqual([]);
+    expect(report.warnings).toEqual([expect.stringMatching(/^mint\.json:\d+:3: analytics: unknown key: ignored$/)]);
+    const both = makeContentRoot({ 'mint.json': '{"name": "Old"}', 'docs.json': '{"name": "New"}', 'content/index.mdx': '# Home\n' });
+    expect(loadDocsConfig(both).name).toBe('New');
+    expect((await checkContentRoot(both)).warnings).toEqual(['mint.json:1:1: not read: docs.json configures this site']);
   });
 
   it('fails naming mint.json, line and column', () => {
