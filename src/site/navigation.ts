@@ -118,8 +118,9 @@ interface Option {
   label: string;
   config: Record<string, unknown>;
   node: ContainerNode;
-  /** Page paths of every section below, in order. */
+  /** Page paths of every section below, in order, and as a set (looked up once per page and option). */
   pages: string[];
+  pageSet?: Set<string>;
   /** Common folder of those pages (`es/`, `v2/`), for finding the same page in another option. */
   prefix: string;
 }
@@ -354,7 +355,8 @@ export class SiteNavigation {
     if (from === to) return pagePath;
     const rel = pagePath.startsWith(from.prefix) ? pagePath.slice(from.prefix.length) : pagePath;
     const candidate = to.prefix + rel;
-    return to.pages.includes(candidate) ? candidate : undefined;
+    to.pageSet ??= new Set(to.pages);
+    return to.pageSet.has(candidate) ? candidate : undefined;
   }
 
   private alternates(section: Section, pagePath: string | undefined): PageNavigation['alternates'] {
