@@ -16,7 +16,8 @@
 //    Without nginx (`apt-get install -y nginx`) that comparison is skipped and says so.
 // 4. What redirects cost static serving: the same live build served by Folio's site handler with
 //    no redirects and with 5,000 docs.json rules (exact paths, `:param`, `:param*` and `prefix*`),
-//    in alternating rounds; a page request walks the rules before the file (docs/decisions.md#redirects).
+//    in BENCH_REDIRECT_ROUNDS alternating rounds (default 6); a page request walks the rules before
+//    the file (docs/decisions.md#redirects). The matcher alone is timed too (steadier on a busy machine).
 //    Goal: the 5,000 rules cost < 5% of throughput. BENCH_ONLY=redirects runs this part alone on
 //    a 10-page build made here.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -49,6 +50,7 @@ const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SERVING_ROUNDS = Math.max(1, Number(process.env.BENCH_SERVING_ROUNDS ?? 3));
 const GOALS_S: Record<number, number> = { 10: 2, 1000: 15 };
+const REDIRECT_ROUNDS = Math.max(1, Number(process.env.BENCH_REDIRECT_ROUNDS ?? 6));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -258,7 +260,7 @@ function manyRedirects(count = 5000): RedirectsFile['rules'] {
 
 /** Static serving through Folio's site handler without and with 5,000 redirects; returns the summary line. */
 async function redirectCost(liveDir: string): Promise<string> {
-  console.log(`\nRedirect cost: the home page served by Folio's site handler, no rules vs 5,000 rules (${CONNECTIONS} connections, ${DURATION} s each)…`);
+  console.log(`\nRedirect cost: a page served by Folio's site handler, no rules vs 5,000 rules (${CONNECTIONS} connections, ${DURATION} s each, ${REDIRECT_ROUNDS} rounds)…`);
   const plain = await serveWithFolio(liveDir);
   const withRules = await serveWithFolio(liveDir);
   fs.writeFileSync(path.join(plain.dir, REDIRECTS_FILE), JSON.stringify({ rules: [] } satisfies RedirectsFile));
@@ -270,9 +272,14 @@ async function redirectCost(liveDir: string): Promise<string> {
   const none: number[] = [];
   const many: number[] = [];
   try {
-    for (let round = 0; round < SERVING_ROUNDS; round++) {
-      none.push(await throughput('no redirects', `${plain.url}${page}`));
-      many.push(await throughput('5,000 redirects', `${withRules.url}${page}`));
+    // Rounds alternate which goes first, so a machine getting busier or quieter favours neither.
+    for (let round = 0; round < REDIRECT_ROUNDS; round++) {
+      const pair = [
+        async () => none.push(await throughput('no redirects', `${plain.url}${page}`)),
+        async () => many.push(await throughput('5,000 redirects', `${withRules.url}${page}`)),
+      ];
+      if (round % 2) pair.reverse();
+      for (const run of pair) await run();
     }
   } finally {
     await Promise.all([plain.close(), withRules.close()]);
