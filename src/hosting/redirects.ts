@@ -6,18 +6,9 @@
 // starts with `prefix`, `*` alone for any); and, last only, `:name*` (the rest of the path, maybe
 // empty) or `:name+` / a trailing `*` (the rest, at least one segment). The first rule in the
 // file's order that matches wins. Destinations substitute `:name` / `:name*` and each `*` in order.
-import { z } from 'zod';
-import { redirectRule, redirectSourceProblem, type RedirectRule } from '../site/config-values.ts';
+import { redirectSourceProblem, type RedirectRule } from '../site/config-values.ts';
 
-/** Where the build stores a site's redirects, inside its output (never served: serve-site.ts). */
-export const REDIRECTS_FILE = '_folio/redirects.json';
-
-export const redirectsFileSchema = z.object({
-  rules: z.array(redirectRule).max(20_000),
-  /** docs.json `errors.404.redirect`: unknown paths go to the home page instead of the 404 page. */
-  notFoundToHome: z.boolean().optional(),
-});
-export type RedirectsFile = z.infer<typeof redirectsFileSchema>;
+export { REDIRECTS_FILE, redirectsFileSchema, type RedirectsFile } from '../site/redirects-file.ts';
 
 export interface RedirectAnswer {
   /** 308 for a permanent rule (the default, as in Mintlify), 307 otherwise: both keep the method. */

@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
 import type { DocsConfig } from './docs-config.ts';
-import { REDIRECTS_FILE, type RedirectsFile } from '../hosting/redirects.ts';
+import { REDIRECTS_FILE, type RedirectsFile } from './redirects-file.ts';
 import { formatProblem, type Problem } from './content-check/check-content.ts';
 import {
   DEFAULT_SANDBOX,
