@@ -6,7 +6,7 @@ import { ApiError, errorResponse, jsonResponse } from '../http.ts';
 export const prerender = false;
 
 export const GET: APIRoute = async ({ locals }) => {
-  const problem = locals.folio ? await locals.folio.healthProblem() : 'the service is not running';
+  const problem = await locals.folio.healthProblem();
   return problem === undefined ? jsonResponse(200, { status: 'ok' }) : jsonResponse(503, { status: 'unavailable', reason: problem });
 };
 

@@ -11,7 +11,6 @@ export const prerender = false;
 export const GET: APIRoute = async ({ url, locals }) => {
   try {
     const { folio } = locals;
-    if (!folio) throw new Error('the TLS check runs only under src/server.ts (npm start)');
     const parsed = hostQuery.safeParse(url.searchParams.get('domain') ?? undefined);
     if (!parsed.success) throw new ApiError(400, 'invalid_request', parsed.error.issues[0].message);
     const domain = parsed.data;
