@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
 import { SERVICE_ENTRY } from './api/build-service.ts';
-import { ApiError, errorResponse, toApiError } from './api/http.ts';
+import { errorResponse, FolioError, toApiError } from './api/http.ts';
 import { createApiRouter } from './api/routes.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
@@ -80,7 +80,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       if (project || isSiteHost(host)) return sites.serve(project, req, res);
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
-      await astro(req, res, () => void send(res, errorResponse(new ApiError(404, 'not_found', 'no such route: the API lives under /v1'))), locals);
+      await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1'))), locals);
     } catch (err) {
       const answer = toApiError(err); // logs what it does not know
       if (!res.headersSent) await send(res, errorResponse(answer));

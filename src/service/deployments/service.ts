@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Config } from '../config.ts';
-import { DomainError } from '../errors.ts';
+import { FolioError } from '../errors.ts';
 import { buildDir, deploymentLogFile, snapshotDir } from '../project-files.ts';
 import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
 import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
@@ -69,7 +69,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
   const ownedDeployment = async (orgId: string, projectId: string, id: string) => {
     const project = await owned(orgId, projectId);
     const deployment = await store.getDeployment(id);
-    if (!deployment || deployment.project_id !== project.id) throw new DomainError('not_found', `deployment ${id} not found`);
+    if (!deployment || deployment.project_id !== project.id) throw new FolioError('not_found', `deployment ${id} not found`);
     return { project, deployment };
   };
 
