@@ -39,6 +39,8 @@ export function roleConfig(): AstroUserConfig {
     // A JSON API called with bearer keys, not a form site: Content-Type is enforced per route.
     security: { checkOrigin: false },
     integrations: [folioApi()],
+    // Only the endpoint runs per request (src/api/fetch.ts), none of Astro's page features.
+    fetchFile: 'api/fetch',
     telemetry: false,
     vite: { plugins: [importFromSource] },
   } as AstroUserConfig;

@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export const SERVICE_OUT_DIR = 'dist/service';
 export const SERVICE_ENTRY = path.join(root, SERVICE_OUT_DIR, 'server/entry.mjs');
 /** What the bundle is made of: the endpoints and the build's configuration. */
-const SOURCES = ['src/api/endpoints', 'src/api/integration.ts', 'src/api/astro-config.ts', 'astro.config.mjs', 'package.json'];
+const SOURCES = ['src/api/endpoints', 'src/api/fetch.ts', 'src/api/integration.ts', 'src/api/astro-config.ts', 'astro.config.mjs', 'package.json'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
