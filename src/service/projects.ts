@@ -68,11 +68,11 @@ export interface ProjectHooks {
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/;
 
-export function encodeCursor(pos: ListPosition): string {
+export function encodeListCursor(pos: ListPosition): string {
   return Buffer.from(`${pos.created_at}_${pos.id}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): ListPosition {
+export function decodeListCursor(cursor: string): ListPosition {
   const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
   if (!match) throw new FolioError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
   return { created_at: match[1], id: match[2] };
@@ -182,10 +182,10 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     },
 
     async list(orgId, limit, cursor) {
-      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const after = cursor === undefined ? undefined : decodeListCursor(cursor);
       const page = await store.listProjects(orgId, limit, after);
       const last = page.items[page.items.length - 1];
-      return { data: page.items.map(view), next_cursor: page.hasMore && last ? encodeCursor(last) : null };
+      return { data: page.items.map(view), next_cursor: page.hasMore && last ? encodeListCursor(last) : null };
     },
 
     async get(orgId, id) {

@@ -96,7 +96,7 @@ export interface ListPosition {
   id: string;
 }
 
-export interface Page<T> {
+export interface ListSlice<T> {
   items: T[];
   hasMore: boolean;
 }
@@ -117,7 +117,7 @@ export interface Store {
 
   createProject(project: ProjectRecord): Promise<ProjectRecord>;
   getProject(id: string): Promise<ProjectRecord | undefined>;
-  listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>>;
+  listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>>;
   updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord>;
   deleteProject(id: string): Promise<void>;
   /** The project of a slug (lower-case), if any. */
@@ -143,7 +143,7 @@ export interface Store {
   queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }>;
   getDeployment(id: string): Promise<DeploymentRecord | undefined>;
   /** A project's deployments, newest first. */
-  listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>>;
+  listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>>;
   /** Deployments in a status across all projects, oldest first (the build queue, restart recovery). */
   deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]>;
   updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord>;
@@ -185,7 +185,7 @@ function firstAfter(list: ListPosition[], pos: ListPosition): number {
 }
 
 /** Up to `limit` copies of the records of a newest-first list that come after `after`. */
-function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPosition): Page<T> {
+function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPosition): ListSlice<T> {
   const start = after ? firstAfter(list, after) : 0;
   return { items: list.slice(start, start + limit).map((r) => ({ ...r })), hasMore: start + limit < list.length };
 }
@@ -507,7 +507,7 @@ class JsonFileStore implements Store {
     return project && { ...project };
   }
 
-  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>> {
+  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>> {
     return pageOf(this.projectsByOrg.get(orgId) ?? [], limit, after);
   }
 
@@ -585,7 +585,7 @@ class JsonFileStore implements Store {
     return deployment && { ...deployment };
   }
 
-  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>> {
+  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>> {
     return pageOf(this.deploymentsByProject.get(projectId) ?? [], limit, after);
   }
 

@@ -10,10 +10,10 @@ import { loadDocsConfig, type DocsConfig } from './docs-config.ts';
 import { SNIPPETS_DIR } from './snippet-paths.ts';
 
 /** The repository root (where astro.config.mjs and node_modules live). */
-export const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The site source directory (layouts, routes, components). */
-export const siteSrcDir = path.join(projectDir, 'src/site');
+export const siteSrcDir = path.join(repoRoot, 'src/site');
 
 /** What starts one site build: where its content is, where its output goes, and how it is built. */
 export interface SiteSettings {
@@ -46,9 +46,9 @@ export interface SiteBuild {
  */
 export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings {
   return resolveSiteSettings({
-    contentRoot: env.FOLIO_CONTENT_ROOT || projectDir,
-    buildRoot: env.FOLIO_BUILD_ROOT || projectDir,
-    outDir: env.FOLIO_OUT_DIR || path.join(projectDir, 'dist/site'),
+    contentRoot: env.FOLIO_CONTENT_ROOT || repoRoot,
+    buildRoot: env.FOLIO_BUILD_ROOT || repoRoot,
+    outDir: env.FOLIO_OUT_DIR || path.join(repoRoot, 'dist/site'),
     siteUrl: env.FOLIO_SITE_URL || undefined,
     allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1',
   });

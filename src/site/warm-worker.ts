@@ -34,7 +34,7 @@ import {
   type StopReason,
 } from './build.ts';
 import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type SandboxOptions } from './sandbox.ts';
-import { projectDir, type SiteSettings } from './settings.ts';
+import { repoRoot, type SiteSettings } from './settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
 const MAX_IDLE_RSS = 900 * 1024 * 1024;
@@ -172,7 +172,7 @@ export class WarmWorker implements AstroRunner {
     // and the input dir, which holds only the content of the build in progress.
     const mounts = [...folioMounts(), { from: workDir, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
     const command = [process.execPath, WORKER, '--warm'];
-    const launch = sandbox ? sandboxLaunch({ command, mounts, env, cwd: projectDir, uid }, sandbox) : { file: command[0]!, args: command.slice(1), env, cwd: projectDir };
+    const launch = sandbox ? sandboxLaunch({ command, mounts, env, cwd: repoRoot, uid }, sandbox) : { file: command[0]!, args: command.slice(1), env, cwd: repoRoot };
     const child = spawn(launch.file, launch.args, {
       cwd: launch.cwd,
       env: launch.env,

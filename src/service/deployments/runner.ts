@@ -4,7 +4,7 @@
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
-import { projectDir } from '../../site/settings.ts';
+import { repoRoot } from '../../site/settings.ts';
 import type { Config } from '../config.ts';
 import { isFolioError, isOutOfSpace } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
@@ -74,7 +74,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   const output = buildDir(config.dataDir, projectId, queued.id);
   const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), {
     contentRoots: [snapshot],
-    hidden: [config.dataDir, projectDir],
+    hidden: [config.dataDir, repoRoot],
   });
   try {
     const project = await store.getProject(projectId);

@@ -41,11 +41,11 @@ export interface PagesService {
   forgetProject(projectId: string): Promise<void>;
 }
 
-function encodeCursor(pagePath: string): string {
+function encodePathCursor(pagePath: string): string {
   return Buffer.from(`page:${pagePath}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string): string {
+function decodePathCursor(cursor: string): string {
   const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
   const pagePath = text.startsWith('page:') ? text.slice('page:'.length) : '';
   if (pagePathProblem(pagePath)) throw new FolioError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
@@ -130,13 +130,13 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   return {
     async list(orgId, projectId, limit, cursor) {
       const project = await projects.get(orgId, projectId);
-      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const after = cursor === undefined ? undefined : decodePathCursor(cursor);
       const pages = await catalog.list(contentOf(project.id));
       let start = after === undefined ? 0 : positionOf(pages, after);
       if (after !== undefined && pages[start]?.path === after) start++;
       const slice = pages.slice(start, start + limit);
       const more = start + limit < pages.length;
-      return { data: slice.map((p) => view(project, p)), next_cursor: more ? encodeCursor(slice.at(-1)!.path) : null };
+      return { data: slice.map((p) => view(project, p)), next_cursor: more ? encodePathCursor(slice.at(-1)!.path) : null };
     },
 
     async get(orgId, projectId, pagePath) {
