@@ -94,7 +94,22 @@ const envSchema = z.object({
   FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
   FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
   FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
+  // Browser origins (docs sites with an API playground) allowed to call /v1 (docs/decisions.md#cors).
+  FOLIO_CORS_ORIGINS: list.superRefine((origins, ctx) => {
+    const bad = origins.find((origin) => !isOrigin(origin));
+    if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not an origin: write scheme://host[:port] with no path or trailing slash, such as https://docs.example.com` });
+  }).default([]),
 });
+
+/** `https://docs.example.com` or `http://127.0.0.1:8080`, exactly as a browser sends it in `Origin`. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   port: number;
@@ -123,6 +138,8 @@ export interface Config {
   sandbox: SandboxMode;
   bwrapPath: string;
   buildMemoryMb: number;
+  /** Origins whose pages may call /v1 from a browser (CORS); empty: none. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -164,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: e.FOLIO_SANDBOX,
     bwrapPath: e.FOLIO_BWRAP_PATH,
     buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
+    corsOrigins: e.FOLIO_CORS_ORIGINS,
   };
 }

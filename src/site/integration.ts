@@ -5,6 +5,7 @@ import type { AstroIntegration } from 'astro';
 import { loadDocsConfig, openApiRelativePath } from './docs-config.ts';
 import { siteSrcDir, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
+import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -26,6 +27,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         injectRoute({ pattern: '/llms-full.txt', entrypoint: route('llms-full.txt.ts') });
         injectRoute({ pattern: '/sitemap.xml', entrypoint: route('sitemap.xml.ts') });
         injectRoute({ pattern: '/robots.txt', entrypoint: route('robots.txt.ts') });
+        injectRoute({ pattern: `/${CONNECT_ORIGINS_FILE}`, entrypoint: route('connect-origins.txt.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },
       // addWatchFile only says which changes restart; the content root lies outside the Astro
