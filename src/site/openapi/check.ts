@@ -72,7 +72,7 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
 function located(error: OpenApiError): Partial<Problem> {
   const escaped = error.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const at = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(error.message);
-  if (!at) return error.file.includes(':') ? {} : { file: error.file };
+  if (!at) return {};
   return { file: error.file, line: Number(at[1]), column: Number(at[2]) };
 }
 

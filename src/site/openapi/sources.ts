@@ -147,12 +147,18 @@ export async function findReferencedSpec(
     if (!hasOperation(loaded, reference.key)) throw new OpenApiError(loaded.file, `${where}: ${loaded.file} has no operation ${describe(reference)}`);
     return loaded;
   }
-  const files = await candidates();
-  for (const file of files) {
-    const loaded = await load(file);
+  // A candidate that cannot be used (a URL, a broken file) is reported where it is named, not here.
+  const files: string[] = [];
+  for (const file of (await candidates()).filter((candidate) => !isUrl(candidate))) {
+    const loaded = await load(file).catch((error: unknown) => {
+      if (error instanceof OpenApiError) return undefined;
+      throw error;
+    });
+    if (!loaded) continue;
     if (hasOperation(loaded, reference.key)) return loaded;
+    files.push(loaded.file);
   }
-  const looked = files.length ? `none of ${files.join(', ')} has it` : 'no OpenAPI file was found in the content root';
+  const looked = files.length ? `none of ${files.join(', ')} has it` : 'no usable OpenAPI file was found in the content root';
   throw new OpenApiError(where, `${where}: no operation ${describe(reference)} (${looked})`);
 }
 
