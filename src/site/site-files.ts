@@ -66,6 +66,8 @@ function pageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): st
   if (page.kind === 'openapi') return operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`);
   const text = (page.entry.body ?? '').trim();
   const body = page.entry.filePath?.endsWith('.md') ? text : inlineSnippets(text, snippets);
+  // An `openapi:` frontmatter page: the operation's reference, then the page's own text.
+  if (page.operation) return [operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`), body].filter(Boolean).join('\n\n');
   const head = page.hasOwnTitle ? [] : [`# ${page.title}`];
   if (page.description) head.push(`> ${page.description}`);
   head.push(source);
