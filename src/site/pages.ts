@@ -214,7 +214,7 @@ async function openApiPages(): Promise<PageSourceResult> {
   const { contentRoot } = siteSettings();
   const config = loadDocsConfig(contentRoot);
   const state = openApiState(contentRoot, config);
-  const options = { playground: playgroundDisplay(config), languages: config.api?.examples?.languages };
+  const options = { playground: playgroundDisplay(config), languages: config.api?.examples?.languages, exampleParameters: config.api?.examples?.defaults };
   const toPage = (operation: OperationPageModel, fromDocsJson: boolean): OpenApiPage => ({
     kind: 'openapi', path: operation.path, title: operation.title, description: operation.webhook !== undefined ? `Webhook ${operation.webhook}` : `${operation.method.toUpperCase()} ${operation.apiPath}`, operation, ...(fromDocsJson ? { fromDocsJson } : {}),
   });
@@ -271,7 +271,7 @@ async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: Conte
   warn(loaded.warnings);
   const display = (entry.data.playground as PlaygroundDisplay | undefined) ?? playgroundDisplay(config);
   const [operation] = buildOperationPages(loaded.document, loaded.refNames, {
-    prefix: '', only: [reference.key], file: loaded.file, playground: display, languages: config.api?.examples?.languages,
+    prefix: '', only: [reference.key], file: loaded.file, playground: display, languages: config.api?.examples?.languages, exampleParameters: config.api?.examples?.defaults,
   }).pages;
   // As on Mintlify, the frontmatter title wins, else the operation's summary.
   const title = typeof entry.data.title === 'string' ? entry.data.title : operation.title;

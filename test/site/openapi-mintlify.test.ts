@@ -24,7 +24,7 @@ beforeAll(async () => {
     'extra/billing.yaml': BILLING_31_YAML,
     'docs.json': JSON.stringify({
       name: 'Shop',
-      api: { openapi: { source: 'specs/shop.json', directory: 'reference' }, examples: { languages: ['curl', 'python', 'javascript', 'go'] } },
+      api: { openapi: { source: 'specs/shop.json', directory: 'reference' }, examples: { languages: ['curl', 'python', 'javascript', 'go'], defaults: 'all' } },
       navigation: [
         { group: 'Start', pages: ['index', 'guide', 'order', 'restock', 'shipped', 'invoices'] },
         { group: 'Ordering', openapi: { source: 'specs/shop.json', directory: 'ordering' }, pages: ['POST /orders', 'WEBHOOK order.shipped'] },
@@ -111,16 +111,17 @@ describe('openapi: frontmatter pages', () => {
 });
 
 describe('examples and schemas', () => {
-  it('offer curl, Python, JavaScript and Go in docs.json order after the author\'s x-codeSamples', () => {
+  it('offer curl, Python, JavaScript and Go in docs.json order after the author\'s x-codeSamples, optional parameters included', () => {
     const html = article(page('reference/orders/get-an-order'));
     const tabs = [...html.matchAll(/role="tab"[^>]*data-lang="([^"]+)">([^<]+)</g)].map((m) => `${m[1]}:${m[2]}`);
     expect(tabs).toEqual(['ruby:Ruby SDK', 'bash:cURL', 'python:Python', 'javascript:JavaScript', 'go:Go']);
     const body = text(html);
     expect(body).toContain('Shop::Order.find(&quot;ord_42&quot;)');
-    expect(body).toContain("curl -X GET &#39;https://api.shop.example.com/v2/orders/ord_42&#39;");
+    // api.examples.defaults "all": the optional query parameter is in every example.
+    expect(body).toContain("curl -X GET &#39;https://api.shop.example.com/v2/orders/ord_42?expand=items&#39;");
     expect(body).toContain('requests.request(&quot;GET&quot;, url, headers=headers)');
-    expect(body).toContain('await fetch(&quot;https://api.shop.example.com/v2/orders/ord_42&quot;');
-    expect(body).toContain('http.NewRequest(&quot;GET&quot;, &quot;https://api.shop.example.com/v2/orders/ord_42&quot;, nil)');
+    expect(body).toContain('await fetch(&quot;https://api.shop.example.com/v2/orders/ord_42?expand=items&quot;');
+    expect(body).toContain('http.NewRequest(&quot;GET&quot;, &quot;https://api.shop.example.com/v2/orders/ord_42?expand=items&quot;, nil)');
     const create = text(article(page('reference/orders/create-an-order')));
     expect(create).toContain('&quot;X-Shop-Key&quot;: &quot;&lt;api-key&gt;&quot;');
     expect(create).toContain('payload = { &quot;sku&quot;: &quot;sku_red_mug&quot;, &quot;quantity&quot;: 1, &quot;gift&quot;: True,');

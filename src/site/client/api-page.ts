@@ -76,7 +76,7 @@ interface Field {
 interface Auth {
   scheme: string;
   kind: 'bearer' | 'basic' | 'apiKey';
-  in?: 'header' | 'query' | 'cookie';
+  in?: 'header' | 'query';
   name?: string;
 }
 interface Playground {

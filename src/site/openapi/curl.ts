@@ -8,6 +8,8 @@ export interface CurlInput {
   parameters: ParameterModel[];
   security: SecurityModel[];
   body?: { mediaType: string; sample: JsonValue };
+  /** Optional query, header and cookie parameters too (docs.json `api.examples.defaults: "all"`). */
+  allParameters?: boolean;
 }
 
 /** What every request example shows: the URL, headers and body, with placeholders. */
@@ -23,7 +25,7 @@ export interface RequestParts {
 export function requestParts(input: CurlInput): RequestParts {
   const base = (input.serverUrl ?? 'https://api.example.com').replace(/\/+$/, '');
   const query = input.parameters
-    .filter((parameter) => parameter.in === 'query' && parameter.required)
+    .filter((parameter) => parameter.in === 'query' && (parameter.required || input.allParameters))
     .map((parameter) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(placeholder(parameter))}`);
   // Path placeholders take the parameter's example, else `<name>`: curl would expand `{id}` as a glob.
   const path = input.apiPath.replace(/\{([^}]+)\}/g, (whole, name: string) => {
@@ -35,8 +37,8 @@ export function requestParts(input: CurlInput): RequestParts {
     const colon = header.indexOf(': ');
     return [header.slice(0, colon), header.slice(colon + 2)];
   });
-  for (const parameter of input.parameters.filter((p) => p.in === 'header' && p.required)) headers.push([parameter.name, placeholder(parameter)]);
-  const cookies = input.parameters.filter((p) => p.in === 'cookie' && p.required);
+  for (const parameter of input.parameters.filter((p) => p.in === 'header' && (p.required || input.allParameters))) headers.push([parameter.name, placeholder(parameter)]);
+  const cookies = input.parameters.filter((p) => p.in === 'cookie' && (p.required || input.allParameters));
   const parts: RequestParts = { method: input.method.toUpperCase(), url: `${base}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, headers };
   if (cookies.length > 0) parts.cookie = cookies.map((p) => `${p.name}=${placeholder(p)}`).join('; ');
   if (input.body) {

@@ -120,8 +120,8 @@ export interface PlaygroundAuth {
   scheme: string;
   /** How the credential is sent. */
   kind: 'bearer' | 'basic' | 'apiKey';
-  /** apiKey only: where and under which name. */
-  in?: 'header' | 'query' | 'cookie';
+  /** apiKey only: where and under which name (a browser cannot send another site's cookies). */
+  in?: 'header' | 'query';
   name?: string;
 }
 

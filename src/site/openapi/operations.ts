@@ -44,6 +44,8 @@ export interface BuildOptions {
   playground?: PlaygroundDisplay;
   /** docs.json `api.examples.languages`: which generated request examples, in which order. */
   languages?: string[];
+  /** docs.json `api.examples.defaults`: request examples show the required parameters only (default) or all. */
+  exampleParameters?: 'required' | 'all';
   /** Only these operations (`operationKey`), in this order; all when absent. */
   only?: string[];
 }
@@ -193,6 +195,7 @@ function operationPage(
     parameters: PARAMETER_LOCATIONS.flatMap((location) => parameters[location]),
     security,
     body: requestBodySample(operation.requestBody),
+    ...(options.exampleParameters === 'all' ? { allParameters: true } : {}),
   };
   const page: OperationPageModel = {
     kind: 'openapi',
@@ -409,7 +412,8 @@ function playgroundOf(document: Schema, operation: Schema, parameters: Schema[],
   const fields: PlaygroundField[] = [];
   for (const parameter of parameters) {
     const location = parameter.in as ParameterLocation;
-    if (!PARAMETER_LOCATIONS.includes(location)) continue;
+    // A page's script cannot set cookies for another site: cookie parameters stay in the examples.
+    if (!PARAMETER_LOCATIONS.includes(location) || location === 'cookie') continue;
     const schema = parameterSchema(parameter) ?? {};
     const example = 'example' in parameter ? parameter.example : undefined;
     fields.push(fieldOf(location, String(parameter.name), schema, parameter.required === true || location === 'path', example));
@@ -467,7 +471,7 @@ function authOf(document: Schema, operation: Schema): PlaygroundAuth[] {
     const httpScheme = String(scheme.scheme ?? '').toLowerCase();
     if (scheme.type === 'http' && httpScheme === 'basic') return [{ scheme: name, kind: 'basic' }];
     if ((scheme.type === 'http' && httpScheme === 'bearer') || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return [{ scheme: name, kind: 'bearer' }];
-    if (scheme.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query' || scheme.in === 'cookie') && typeof scheme.name === 'string') {
+    if (scheme.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query') && typeof scheme.name === 'string') {
       return [{ scheme: name, kind: 'apiKey', in: scheme.in, name: scheme.name }];
     }
     return [];
