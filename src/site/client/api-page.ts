@@ -126,6 +126,8 @@ function setUpPlayground(form: HTMLFormElement, spec: Playground): void {
 function validate(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): { message: string; value?: unknown } {
   const text = input.value;
   const type = input.dataset.type;
+  // A number field holding something else reads as empty: say so rather than send nothing.
+  if (input instanceof HTMLInputElement && input.validity.badInput) return { message: 'Not a number.' };
   if (text === '') return { message: input.required ? 'Required.' : '' };
   if (input instanceof HTMLInputElement && !input.checkValidity()) return { message: input.validationMessage };
   if (input instanceof HTMLTextAreaElement && !input.checkValidity()) return { message: input.validationMessage };
