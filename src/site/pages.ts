@@ -13,6 +13,7 @@ import {
   loadOpenApiPages,
   navigationSources,
   OpenApiError,
+  operationKey,
   parseOperationReference,
   specLoader,
   type LoadedDocument,
@@ -244,7 +245,7 @@ async function openApiPages(): Promise<PageSourceResult> {
       for (const operation of built.pages) {
         const page = toPage(operation, false);
         byPath.set(page.path, page);
-        byKey.set(operation.webhook !== undefined ? `webhook ${operation.webhook}` : `${operation.method} ${operation.apiPath}`, page);
+        byKey.set(operationKey(operation), page);
         pages.push(page);
       }
       if (!only) groups.push(...built.groups.map((group): NavGroup => ({ type: 'group', title: group.label, items: group.items.map((item) => link(byPath.get(item.path)!)) })));
