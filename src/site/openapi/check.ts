@@ -30,7 +30,8 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
   } catch {
     return { problems, warnings: [] }; // docs.json problems are reported by the root check
   }
-  const load = specLoader(root);
+  // Validation only: the build resolves $refs itself; operations are found in the file as written.
+  const load = specLoader(root, { validateOnly: true });
   const named = [...docsJsonSources(config), ...navigationSources(config).map((n) => n.source)].flatMap((source) => source.files);
   let discovered: Promise<string[]> | undefined;
   const candidates = () => (discovered ??= discoverSpecFiles(root).then((found) => [...new Set([...named, ...found])]));

@@ -25,8 +25,12 @@ export interface LoadedDocument {
 type HttpOptions = NonNullable<ParserOptions['resolve']>['http'];
 const MAX_REPORTED_ERRORS = 5;
 
-/** Loads `openapiPath` (relative to `contentRoot`), or throws an OpenApiError. */
-export async function loadOpenApiDocument(contentRoot: string, openapiPath: string): Promise<LoadedDocument> {
+/**
+ * Loads `openapiPath` (relative to `contentRoot`), or throws an OpenApiError. `validateOnly` (the
+ * check before a build) skips resolving $refs into the document: `document` is then the file as
+ * written.
+ */
+export async function loadOpenApiDocument(contentRoot: string, openapiPath: string, { validateOnly = false } = {}): Promise<LoadedDocument> {
   const rootReal = await realpath(contentRoot);
   const absolute = await resolveInsideRoot(rootReal, openapiPath);
   const file = relative(rootReal, absolute).split(sep).join('/');
@@ -63,6 +67,7 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
   }
 
   const refNames = new WeakMap<object, string>();
+  if (validateOnly) return { document: source.raw as Record<string, unknown>, refNames, file, warnings };
   const document = await runParser(source, refErrors, () =>
     dereference(absolute, {
       ...options,

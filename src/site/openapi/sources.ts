@@ -119,13 +119,13 @@ async function looksLikeOpenApi(file: string): Promise<boolean> {
  * Loads each spec file once per build (frontmatter, navigation and docs.json may all name the same
  * one), by its path relative to the content root.
  */
-export function specLoader(contentRoot: string): (file: string) => Promise<LoadedDocument> {
+export function specLoader(contentRoot: string, options: { validateOnly?: boolean } = {}): (file: string) => Promise<LoadedDocument> {
   const loaded = new Map<string, Promise<LoadedDocument>>();
   return (file) => {
     const key = openApiRelativePath(file);
     let hit = loaded.get(key);
     if (!hit) {
-      hit = loadOpenApiDocument(contentRoot, file);
+      hit = loadOpenApiDocument(contentRoot, file, options);
       loaded.set(key, hit);
     }
     return hit;
