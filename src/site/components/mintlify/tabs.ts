@@ -1,0 +1,40 @@
+// Tab sets in the browser (Tabs, CodeGroup): a click or the arrow, Home and End keys select a tab
+// and show its panel (https://www.w3.org/WAI/ARIA/apg/patterns/tabs/); a dropdown code group
+// shows the panel its <select> names.
+function show(set: HTMLElement, index: number, focus: boolean) {
+  const tabs = [...set.querySelectorAll<HTMLElement>(':scope > .mint-tab-bar [role="tab"]')];
+  const panels = [...set.querySelectorAll<HTMLElement>(':scope > [data-mint-panel]')];
+  tabs.forEach((tab, i) => {
+    tab.setAttribute('aria-selected', String(i === index));
+    tab.tabIndex = i === index ? 0 : -1;
+  });
+  panels.forEach((panel, i) => (panel.hidden = i !== index));
+  if (focus) tabs[index]?.focus();
+}
+
+for (const set of document.querySelectorAll<HTMLElement>('[data-mint-tabs]')) {
+  const tabs = [...set.querySelectorAll<HTMLElement>(':scope > .mint-tab-bar [role="tab"]')];
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => show(set, i, false));
+    tab.addEventListener('keydown', (event) => {
+      const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[event.key];
+      if (next === undefined) return;
+      event.preventDefault();
+      show(set, (next + tabs.length) % tabs.length, true);
+    });
+  });
+  const select = set.querySelector<HTMLSelectElement>(':scope > .mint-tab-bar select');
+  select?.addEventListener('change', () => show(set, Number(select.value), false));
+}
+
+// Prompt: copies the prompt's text.
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-mint-copy]')) {
+  button.addEventListener('click', async () => {
+    const source = document.getElementById(button.dataset.mintCopy ?? '');
+    if (!source) return;
+    await navigator.clipboard.writeText(source.innerText.trim());
+    const label = button.textContent;
+    button.textContent = 'Copied';
+    setTimeout(() => (button.textContent = label), 1500);
+  });
+}
