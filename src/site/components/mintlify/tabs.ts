@@ -1,9 +1,15 @@
 // Tab sets in the browser (Tabs, CodeGroup): a click or the arrow, Home and End keys select a tab
 // and show its panel (https://www.w3.org/WAI/ARIA/apg/patterns/tabs/); a dropdown code group
 // shows the panel its <select> names.
+/** The elements of `set` matching `selector`, not those of a set nested inside it. */
+function own(set: HTMLElement, selector: string): HTMLElement[] {
+  return [...set.querySelectorAll<HTMLElement>(selector)].filter((el) => el.closest('[data-mint-tabs]') === set);
+}
+
 function show(set: HTMLElement, index: number, focus: boolean) {
-  const tabs = [...set.querySelectorAll<HTMLElement>(':scope > .mint-tab-bar [role="tab"]')];
-  const panels = [...set.querySelectorAll<HTMLElement>(':scope > [data-mint-panel]')];
+  const tabs = own(set, '.mint-tab-bar [role="tab"]');
+  // A code block may since have been wrapped (with its copy button): the panel stays the block.
+  const panels = own(set, '[data-mint-panel]');
   tabs.forEach((tab, i) => {
     tab.setAttribute('aria-selected', String(i === index));
     tab.tabIndex = i === index ? 0 : -1;
@@ -13,7 +19,7 @@ function show(set: HTMLElement, index: number, focus: boolean) {
 }
 
 for (const set of document.querySelectorAll<HTMLElement>('[data-mint-tabs]')) {
-  const tabs = [...set.querySelectorAll<HTMLElement>(':scope > .mint-tab-bar [role="tab"]')];
+  const tabs = own(set, '.mint-tab-bar [role="tab"]');
   tabs.forEach((tab, i) => {
     tab.addEventListener('click', () => show(set, i, false));
     tab.addEventListener('keydown', (event) => {
@@ -23,7 +29,7 @@ for (const set of document.querySelectorAll<HTMLElement>('[data-mint-tabs]')) {
       show(set, (next + tabs.length) % tabs.length, true);
     });
   });
-  const select = set.querySelector<HTMLSelectElement>(':scope > .mint-tab-bar select');
+  const select = own(set, '.mint-tab-bar select')[0] as HTMLSelectElement | undefined;
   select?.addEventListener('change', () => show(set, Number(select.value), false));
 }
 
