@@ -125,8 +125,8 @@ describe('components in a browser', () => {
 
   it('Mermaid: the diagram is drawn by the site\'s own copy of Mermaid', async () => {
     const page = await open('/more/');
-    await page.locator('pre.mermaid svg').waitFor();
-    expect(await page.locator('pre.mermaid svg').count()).toBe(1);
+    await page.locator('.mermaid svg').waitFor();
+    expect(await page.locator('.mermaid svg').count()).toBe(1);
     await page.close();
   });
 
@@ -141,7 +141,7 @@ describe('components in a browser', () => {
   it('has no serious or critical accessibility violations (axe-core), and nothing breaks the Content-Security-Policy', async () => {
     for (const pathname of ['/', '/layout/', '/api/', '/more/']) {
       const page = await open(pathname);
-      if (pathname === '/more/') await page.locator('pre.mermaid svg').waitFor();
+      if (pathname === '/more/') await page.locator('.mermaid svg').waitFor();
       expect(await axeViolations(page), pathname).toEqual([]);
       await page.close();
     }

@@ -131,6 +131,12 @@ describe('tabs, accordions and code groups', () => {
     expect(tabs).toContain('data-mint-tab-id="pears-tab"');
   });
 
+  it('Tabs: a title is text, never markup', () => {
+    expect(page.more).toMatch(/role="tab"[^>]*><span>&#60;img src=x onerror=alert\(1\)&#62; &#38; co<\/span><\/button>/);
+    // Only inside the quoted attribute the panel keeps, never as an element.
+    expect(page.more.replace(/ data-mint-tab="[^"]*"/g, '')).not.toContain('<img src=x');
+  });
+
   it('Accordion and Expandable: <details> with title, description, icon, id and defaultOpen', () => {
     expect(page.layout).toMatch(/<div class="mint-accordion-group"><details class="mint-accordion" id="q-one"><summary class="mint-accordion-summary"><span class="mint-icon-wrap mint-accordion-icon" aria-hidden="true"><svg class="mint-icon mint-icon-fa"[^]*?<span class="mint-accordion-title">First question<\/span><span class="mint-accordion-description">A short answer<\/span>/);
     expect(page.layout).toContain('<details class="mint-accordion" id="second-question" open><summary class="mint-accordion-summary"><span class="mint-accordion-heading"><span class="mint-accordion-title">Second question</span></span></summary><div class="mint-accordion-body"><p>The second answer.</p></div></details>');
@@ -208,7 +214,7 @@ describe('more components', () => {
   });
 
   it('Mermaid: the diagram text for Mermaid\'s script, served by the site', () => {
-    expect(page.more).toContain('<pre class="mermaid mint-mermaid">graph TD; A--&gt;B</pre><script defer src="/_folio/vendor/mermaid/mermaid.min.js"></script>');
+    expect(page.more).toContain('<div class="mermaid mint-mermaid">graph TD; A--&gt;B</div><script defer src="/_folio/vendor/mermaid/mermaid.min.js"></script>');
     expect(site.exists('_folio/vendor/mermaid/mermaid.min.js')).toBe(true);
   });
 });

@@ -110,14 +110,21 @@ export function withAttributes(part: HtmlElementPart, attributes: string): strin
 
 /** Plain text of some HTML: tags removed and the common entities decoded. */
 export function htmlText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x?[0-9a-f]+|lt|gt|amp|quot|apos|nbsp);/gi, (_, e: string) => {
-      const named: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: '\u00a0' };
-      if (e[0] !== '#') return named[e.toLowerCase()] ?? '';
-      const code = e[1]?.toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : '';
-    });
+  return decodeEntities(html.replace(/<[^>]*>/g, ''));
+}
+
+/**
+ * Text with its character references decoded. An attribute value Astro wrote keeps `<` and `>`
+ * as they are (it escapes only `&` and `"`), so a value read back from an opening tag is decoded
+ * with this and escaped again before it goes into element content.
+ */
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#x?[0-9a-f]+|lt|gt|amp|quot|apos|nbsp);/gi, (_, e: string) => {
+    const named: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: '\u00a0' };
+    if (e[0] !== '#') return named[e.toLowerCase()] ?? '';
+    const code = e[1]?.toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  });
 }
 
 /** Escapes text for an HTML attribute value or element content. */

@@ -1,7 +1,7 @@
 // The markup of a tab set, shared by <Tabs>, <CodeGroup> and the request/response examples: a
 // WAI-ARIA tab list (https://www.w3.org/WAI/ARIA/apg/patterns/tabs/) or, for a dropdown code
 // group, a labelled <select>; one panel shown. tabs.ts switches panels in the browser.
-import { escapeHtml, type HtmlElementPart, uniqueId, withAttributes } from './html-parts.ts';
+import { escapeHtml, htmlText, type HtmlElementPart, uniqueId, withAttributes } from './html-parts.ts';
 
 export interface TabItem {
   /** The tab's label as HTML (already escaped). */
@@ -17,9 +17,9 @@ export function tabSetHtml(items: TabItem[], options: { selected?: number; dropd
     withAttributes(item.panel, `id="${group}-${i}" ${labelling} data-mint-panel${i === selected ? '' : ' hidden'}`);
   if (options.dropdown) {
     const select = `<select class="mint-tab-select" aria-label="${escapeHtml(options.label ?? 'Choose an example')}" aria-controls="${items.map((_, i) => `${group}-${i}`).join(' ')}">${items
-      .map((item, i) => `<option value="${i}"${i === selected ? ' selected' : ''}>${item.labelHtml.replace(/<[^>]*>/g, '')}</option>`)
+      .map((item, i) => `<option value="${i}"${i === selected ? ' selected' : ''}>${escapeHtml(htmlText(item.labelHtml))}</option>`)
       .join('')}</select>`;
-    return `<div class="mint-tab-bar">${select}</div>${items.map((item, i) => panel(item, i, `role="region" aria-label="${escapeHtml(item.labelHtml.replace(/<[^>]*>/g, ''))}"`)).join('')}`;
+    return `<div class="mint-tab-bar">${select}</div>${items.map((item, i) => panel(item, i, `role="region" aria-label="${escapeHtml(htmlText(item.labelHtml))}"`)).join('')}`;
   }
   const tabs = items
     .map((item, i) => `<button type="button" role="tab" class="mint-tab" id="${group}-${i}-tab" aria-controls="${group}-${i}" aria-selected="${i === selected}" tabindex="${i === selected ? 0 : -1}">${item.labelHtml}</button>`)
