@@ -83,6 +83,17 @@ describe('components in a browser', () => {
     await page.close();
   });
 
+  it('Tabs: the other sets of the page with a tab of the same title follow a choice, unless sync={false}', async () => {
+    const page = await open('/more/');
+    await page.locator('.lead-tabs [role="tab"]', { hasText: 'Apples' }).click();
+    expect(await visibleText(page, '.lead-tabs [role="tabpanel"]')).toEqual(['Lead apples.']);
+    expect(await visibleText(page, '.follow-tabs [role="tabpanel"]')).toEqual(['Follow apples.']);
+    expect(await visibleText(page, '.alone-tabs [role="tabpanel"]')).toEqual(['Alone pears.']);
+    await page.locator('.follow-tabs [role="tab"]', { hasText: 'Pears' }).click();
+    expect(await visibleText(page, '.lead-tabs [role="tabpanel"]')).toEqual(['Lead pears.']);
+    await page.close();
+  });
+
   it('Accordion: opens by click and by keyboard, closes again', async () => {
     const page = await open('/layout/');
     const first = page.locator('#q-one');

@@ -137,6 +137,11 @@ describe('tabs, accordions and code groups', () => {
     expect(page.more.replace(/ data-mint-tab="[^"]*"/g, '')).not.toContain('<img src=x');
   });
 
+  it('Tabs: borderBottom and sync={false} are marked for the page script', () => {
+    expect(page.more).toContain('<div class="mint-tabs mint-tabs-border follow-tabs" data-mint-tabs>');
+    expect(page.more).toContain('<div class="mint-tabs alone-tabs" data-mint-tabs data-mint-sync="false">');
+  });
+
   it('Accordion and Expandable: <details> with title, description, icon, id and defaultOpen', () => {
     expect(page.layout).toMatch(/<div class="mint-accordion-group"><details class="mint-accordion" id="q-one"><summary class="mint-accordion-summary"><span class="mint-icon-wrap mint-accordion-icon" aria-hidden="true"><svg class="mint-icon mint-icon-fa"[^]*?<span class="mint-accordion-title">First question<\/span><span class="mint-accordion-description">A short answer<\/span>/);
     expect(page.layout).toContain('<details class="mint-accordion" id="second-question" open><summary class="mint-accordion-summary"><span class="mint-accordion-heading"><span class="mint-accordion-title">Second question</span></span></summary><div class="mint-accordion-body"><p>The second answer.</p></div></details>');
