@@ -188,7 +188,7 @@ describe('API fields', () => {
 describe('more components', () => {
   it('Update: label as anchor, description and tags; markup labels as written', () => {
     expect(page.more).toContain('<section class="mint-update" id="2026-03-01"><div class="mint-update-meta"><p class="mint-update-label"><a href="#2026-03-01">2026-03-01</a></p><p class="mint-update-description">Version 2.1</p><ul class="mint-update-tags"><li>Feature</li><li>Fix</li></ul></div><div class="mint-update-body"><p>Gizmos can now fly.</p></div></section>');
-    expect(page.more).toContain('<p class="mint-update-label">Spring <b>release</b></p><p class="mint-update-description"><em>Markup description</em></p>');
+    expect(page.more).toContain('<p class="mint-update-label">Spring <b>release</b> <span class="mint-badge mint-badge-green mint-badge-md">new</span></p><p class="mint-update-description"><em>Markup description</em></p>');
   });
 
   it('Tree: folders open and close, defaultOpen, openable={false}, highlight', () => {
