@@ -118,7 +118,7 @@ export class DocsConfigError extends Error {
 
 
 /** Keys Mintlify defines that Folio knows and ignores for now: their warning says so. */
-export const KNOWN_UNSUPPORTED = new Set(['api', 'contextual', 'icons', 'integrations', 'interaction', 'metadata', 'styling', 'thumbnails', 'variables', 'asyncapi']);
+export const KNOWN_UNSUPPORTED = new Set(['contextual', 'icons', 'integrations', 'interaction', 'metadata', 'styling', 'thumbnails', 'variables', 'asyncapi']);
 
 /** JSON.parse with the contract's message: line and column of the syntax error. */
 export function parseJsonText(text: string, file: string): unknown {
@@ -135,21 +135,26 @@ export function parseJsonText(text: string, file: string): unknown {
  * Validates `raw` (the parsed text of `file`) with `schema`: throws DocsConfigError for invalid
  * values of supported keys, and answers the value with a warning per key the schema does not know.
  */
-export function validateSiteFile<T>(schema: z.ZodType<T>, raw: unknown, text: string, file: string): { value: T; warnings: DocsConfigIssue[] } {
+export function validateSiteFile<T>(
+  schema: z.ZodType<T>,
+  raw: unknown,
+  text: string,
+  file: string,
+  /** From a key path of `raw` to the same key in the text, when `raw` was reshaped before validation. */
+  asWritten: (keyPath: PropertyKey[]) => PropertyKey[] = (keyPath) => keyPath,
+): { value: T; warnings: DocsConfigIssue[] } {
   const result = schema.safeParse(raw);
   let locations: ReturnType<typeof jsonLocations> | undefined;
   const at = (keyPath: readonly PropertyKey[]) => positionOf((locations ??= jsonLocations(text)), keyPath);
   if (!result.success) {
     throw new DocsConfigError(
-      result.error.issues.map((issue) => ({
-        file,
-        key: issue.path.length ? issue.path.map(String).join('.') : '(top level)',
-        message: issue.message,
-        ...at(issue.path),
-      })),
+      result.error.issues.map((issue) => {
+        const keyPath = asWritten(issue.path);
+        return { file, key: keyPath.length ? keyPath.map(String).join('.') : '(top level)', message: issue.message, ...at(keyPath) };
+      }),
     );
   }
-  const warnings = unknownKeys(raw, result.data, []).map((keyPath): DocsConfigIssue => {
+  const warnings = unknownKeys(raw, result.data, []).map(asWritten).map((keyPath): DocsConfigIssue => {
     const name = String(keyPath.at(-1));
     const why = keyPath.length === 1 && KNOWN_UNSUPPORTED.has(name) ? 'not supported by Folio yet: ignored' : 'unknown key: ignored';
     return { file, key: keyPath.map(String).join('.'), message: why, ...at(keyPath) };

@@ -18,6 +18,18 @@ export { DocsConfigError, formatConfigIssue, type DocsConfigIssue, type Redirect
 // ---------------------------------------------------------------------------------------------
 // Navigation (docs/decisions.md#docsjson-navigation)
 
+/**
+ * Where OpenAPI pages come from (docs/decisions.md#openapi-reference-pages): a file of the content
+ * root, several, or `{source, directory}` (`directory` is the path prefix of the generated pages).
+ */
+const openApiFile = z.string().min(1).max(500);
+export const openApiSource = z.union([
+  openApiFile,
+  z.array(openApiFile),
+  z.looseObject({ source: openApiFile, directory: z.string().max(200).regex(/^[A-Za-z0-9_./-]*$/, 'must be a folder such as "api-reference"').optional() }),
+], { error: 'must be a file such as "openapi.yaml", a list of files, or {"source": file, "directory": folder}' });
+export type OpenApiSourceConfig = z.infer<typeof openApiSource>;
+
 export interface NavGroupConfig {
   group: string;
   icon?: string;
@@ -28,6 +40,8 @@ export interface NavGroupConfig {
   root?: string;
   hidden?: boolean;
   pages: NavEntryConfig[];
+  /** OpenAPI file whose operations fill this group (Mintlify's `openapi` on navigation entries). */
+  openapi?: OpenApiSourceConfig;
 }
 export type NavEntryConfig = string | NavGroupConfig;
 
@@ -41,6 +55,8 @@ export interface NavContainerConfig {
   products?: NavProductConfig[];
   versions?: NavVersionConfig[];
   languages?: NavLanguageConfig[];
+  /** OpenAPI file whose operations fill this entry's sidebar (Mintlify's `openapi` on navigation entries). */
+  openapi?: OpenApiSourceConfig;
 }
 interface NavDivisionBase extends NavContainerConfig {
   icon?: string;
@@ -79,6 +95,11 @@ export interface NavigationConfig extends NavContainerConfig {
   global?: { tabs?: NavTabConfig[]; anchors?: NavAnchorConfig[] };
 }
 
+// `pages` may name operations ("GET /users", "WEBHOOK user.created") when the group has `openapi`.
+const navPage = z.union([pagePath, z.string().regex(/^(?:\S+\s+)?(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE|WEBHOOK)\s+\S.*$/i)], {
+  error: 'must be a page path such as "guides/install", or an operation such as "GET /users"',
+});
+
 const navGroup: z.ZodType<NavGroupConfig> = z.lazy(() =>
   z.object({
     group: label(),
@@ -87,14 +108,16 @@ const navGroup: z.ZodType<NavGroupConfig> = z.lazy(() =>
     expanded: z.boolean().optional(),
     root: pagePath.optional(),
     hidden: z.boolean().optional(),
-    pages: z.array(navEntry),
+    pages: z.array(navEntry).default([]),
+    openapi: openApiSource.optional(),
   }),
 );
 const navEntry: z.ZodType<NavEntryConfig> = z.lazy(() =>
-  z.union([pagePath, navGroup], { error: 'must be a page path such as "guides/install" or a group {"group": …, "pages": […]}' }),
+  z.union([navPage, navGroup], { error: 'must be a page path such as "guides/install", an operation such as "GET /users", or a group {"group": …, "pages": […]}' }),
 );
 
 const containerShape = () => ({
+  openapi: openApiSource.optional(),
   pages: z.array(navEntry).optional(),
   groups: z.array(navGroup).optional(),
   tabs: z.array(navTab).optional(),
@@ -121,10 +144,13 @@ const languageTag = z
   .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as "en", "es" or "zh-Hans"');
 const navLanguage: z.ZodType<NavLanguageConfig> = z.lazy(() => z.object({ language: languageTag, default: z.boolean().optional(), ...divisionShape() }));
 
-const navigationObject = z.object({
-  ...containerShape(),
-  global: z.object({ tabs: z.array(navTab).optional(), anchors: z.array(navAnchor).optional() }).optional(),
-});
+const navigationObject = z.object(
+  {
+    ...containerShape(),
+    global: z.object({ tabs: z.array(navTab).optional(), anchors: z.array(navAnchor).optional() }).optional(),
+  },
+  { error: 'must be an object such as {"groups": [{"group": "Start", "pages": ["index"]}]} (or a list of groups)' },
+);
 
 // ---------------------------------------------------------------------------------------------
 // The whole file
@@ -209,13 +235,22 @@ export const docsConfigSchema = z.object({
     .optional(),
   search: z.object({ prompt: z.string().trim().max(200).optional() }).optional(),
   errors: z.object({ '404': z.object({ redirect: z.boolean().optional(), title: label(200).optional(), description: z.string().max(1000).optional() }).optional() }).optional(),
-  navigation: z
-    .union([navigationObject, z.array(navGroup)], {
-      error: 'must be an object such as {"groups": [{"group": "Start", "pages": ["index"]}]} (or a list of groups)',
-    })
-    .optional(),
+  navigation: navigationObject.optional(),
   /** Folio: the OpenAPI file(s) API reference pages are generated from. */
   openapi: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+  // Mintlify's `api` settings that Folio uses (docs/decisions.md#openapi-reference-pages).
+  api: z
+    .looseObject({
+      openapi: openApiSource.optional(),
+      playground: z.looseObject({ display: z.enum(['interactive', 'simple', 'none'], 'must be "interactive", "simple" or "none"').optional() }).optional(),
+      examples: z
+        .looseObject({
+          languages: z.array(z.string().min(1).max(40)).optional(),
+          defaults: z.enum(['required', 'all'], 'must be "required" or "all"').optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 type ParsedDocsJson = z.infer<typeof docsConfigSchema>;
@@ -234,12 +269,12 @@ export function parseDocsJson(text: string): ParsedDocsConfig {
   const file = 'docs.json';
   const raw = parseJsonText(text, file);
   if (!isObject(raw)) throw new DocsConfigError([{ file, key: '(top level)', message: 'must be a JSON object such as {"name": "Acme"}', line: 1, column: 1 }]);
-  const { value, warnings } = validateSiteFile(docsConfigSchema, raw, text, file);
-  const { navigation, ...rest } = value;
-  const config: DocsConfig = rest;
-  // Folio's first format: a list of groups.
-  if (navigation) config.navigation = Array.isArray(navigation) ? { groups: navigation } : navigation;
-  return { config, warnings };
+  // Folio's first format, a list of groups, is read as {"groups": […]}; problems name the key as written.
+  const list = Array.isArray(raw.navigation);
+  const input = list ? { ...raw, navigation: { groups: raw.navigation } } : raw;
+  const asWritten = (keyPath: PropertyKey[]) => (list && keyPath[0] === 'navigation' && keyPath[1] === 'groups' ? ['navigation', ...keyPath.slice(2)] : keyPath);
+  const { value, warnings } = validateSiteFile(docsConfigSchema, input, text, file, asWritten);
+  return { config: value, warnings };
 }
 
 /** Parses docs.json text; throws DocsConfigError naming the key and the reason. */

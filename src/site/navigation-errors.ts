@@ -27,5 +27,6 @@ export function navigationErrorMessage(contentRoot: string, error: NavigationErr
     }
   }
   const page = error.entry.replace(/^\/+|\/+$/g, '') || 'index';
-  return formatConfigIssue({ file, key: file === 'docs.json' ? key : 'navigation', message: `${error.message} (${expected(page)})`, ...at });
+  const hint = error.message.startsWith('no page') ? ` (${expected(page)})` : '';
+  return formatConfigIssue({ file, key: file === 'docs.json' ? key : 'navigation', message: `${error.message}${hint}`, ...at });
 }

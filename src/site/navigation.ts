@@ -140,6 +140,14 @@ export function resolveNavigation(
     fallbackSidebar?: () => NavItem[];
     /** Groups of generated pages, added to the default section less the pages already placed. */
     extraGroups?: NavGroup[];
+    /**
+     * The generated pages of a navigation entry with `openapi` (a group or a division): the page
+     * paths of the operations its `pages` may name (by operation key), and the groups it gets when
+     * it names none.
+     */
+    attached?: (entry: object) => { byKey: Map<string, string>; items: NavItem[] } | undefined;
+    /** The operation key of an entry such as "GET /users" (undefined for a page path). */
+    operationKey?: (entry: string) => string | undefined;
   } = {},
 ): SiteNavigation {
   const sections: Section[] = [];
@@ -150,12 +158,22 @@ export function resolveNavigation(
     return pages.get(p) ?? pages.get(`${p}/index`);
   };
 
-  const groupItems = (group: NavGroupConfig, key: string, depth: number, section: Section): NavGroup => {
+  type Attached = ReturnType<NonNullable<typeof options.attached>>;
+  /** Places the links of generated groups and answers them. */
+  const attachedItems = (attached: Attached, section: Section): NavItem[] => {
+    if (!attached) return [];
+    for (const l of navLinks(attached.items)) if (pages.has(l.path)) place(pages.get(l.path)!, section);
+    return attached.items;
+  };
+
+  const groupItems = (group: NavGroupConfig, key: string, depth: number, section: Section, scope: Attached): NavGroup => {
+    const attached = options.attached?.(group) ?? undefined;
     // The root page comes first in reading order, then the group's pages.
     const root = group.root === undefined ? undefined : findPage(group.root);
     if (group.root !== undefined && !root) throw new NavigationError(`${key}.root`, group.root, `no page "${group.root}"`);
     if (root) place(root, section);
-    const g: NavGroup = { type: 'group', title: group.group, items: entries(group.pages, `${key}.pages`, depth + 1, section) };
+    const g: NavGroup = { type: 'group', title: group.group, items: entries(group.pages, `${key}.pages`, depth + 1, section, attached ?? scope) };
+    g.items.push(...attachedItems(attached, section));
     if (group.icon) g.icon = group.icon;
     if (group.tag) g.tag = group.tag;
     if (group.expanded !== undefined) g.expanded = group.expanded;
@@ -168,15 +186,24 @@ export function resolveNavigation(
     section.order.push(page.path);
   };
 
-  const entries = (list: NavEntryConfig[], key: string, depth: number, section: Section): NavItem[] => {
+  const entries = (list: NavEntryConfig[], key: string, depth: number, section: Section, scope: Attached): NavItem[] => {
     const items: NavItem[] = [];
     list.forEach((entry, i) => {
       if (typeof entry !== 'string') {
-        const group = groupItems(entry, `${key}.${i}`, depth, section);
+        const group = groupItems(entry, `${key}.${i}`, depth, section, scope);
         if (!entry.hidden && group.items.length + (group.rootHref ? 1 : 0) > 0) items.push(group);
         return;
       }
-      const page = findPage(entry);
+      let page = findPage(entry);
+      const operation = page ? undefined : options.operationKey?.(entry);
+      if (operation !== undefined) {
+        const path = scope?.byKey.get(operation);
+        if (path === undefined) {
+          const why = scope ? "the entry's OpenAPI file has no such operation" : 'no entry around it has an "openapi" file';
+          throw new NavigationError(`${key}.${i}`, entry, `"${entry}" names an operation, but ${why}`);
+        }
+        page = pages.get(path);
+      }
       if (!page) throw new NavigationError(`${key}.${i}`, entry, `no page "${entry}"`);
       place(page, section);
       if (!page.hidden) items.push(page.link);
@@ -184,19 +211,22 @@ export function resolveNavigation(
     return items;
   };
 
-  const container = (config: NavContainerConfig, key: string, trail: Option[]): ContainerNode => {
+  const container = (config: NavContainerConfig, key: string, trail: Option[], scope: Attached): ContainerNode => {
     const node: ContainerNode = { levels: [] };
-    if (config.pages || config.groups) {
+    const attached = options.attached?.(config) ?? undefined;
+    const inner = attached ?? scope;
+    if (config.pages || config.groups || attached) {
       const section: Section = { sidebar: [], trail, node, order: [] };
       sections.push(section);
       node.section = section;
-      if (config.pages) section.sidebar.push(...entries(config.pages, `${key}.pages`, 0, section));
+      if (config.pages) section.sidebar.push(...entries(config.pages, `${key}.pages`, 0, section, inner));
       if (config.groups) {
         config.groups.forEach((group, i) => {
-          const g = groupItems(group, `${key}.groups.${i}`, 0, section);
+          const g = groupItems(group, `${key}.groups.${i}`, 0, section, inner);
           if (!group.hidden) section.sidebar.push(g);
         });
       }
+      section.sidebar.push(...attachedItems(attached, section));
     }
     for (const kind of DIVISION_KINDS) {
       const list = config[kind] as Array<NavContainerConfig & Record<string, unknown>> | undefined;
@@ -205,14 +235,14 @@ export function resolveNavigation(
       node.levels.push(level);
       list.forEach((child, i) => {
         const option: Option = { level, kind, label: String(child[LABEL_KEY[kind]]), config: child, node: { levels: [] }, pages: [], prefix: '' };
-        option.node = container(child, `${key}.${kind}.${i}`, [...trail, option]);
+        option.node = container(child, `${key}.${kind}.${i}`, [...trail, option], inner);
         level.options.push(option);
       });
     }
     return node;
   };
 
-  const root = container(navigation, 'navigation', []);
+  const root = container(navigation, 'navigation', [], undefined);
   const placeLinks = (items: NavItem[], section: Section) => {
     for (const l of navLinks(items)) if (l.path && pages.has(l.path)) place(pages.get(l.path)!, section);
   };

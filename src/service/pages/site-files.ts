@@ -8,7 +8,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import type { Config } from '../config.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
-import { asStorageError, DomainError } from '../errors.ts';
+import { asStorageError, FolioError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
@@ -101,7 +101,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     return stat?.isFile() ? abs : undefined;
   };
 
-  const readText = async (abs: string | undefined, missing: () => DomainError) => {
+  const readText = async (abs: string | undefined, missing: () => FolioError) => {
     if (!abs) throw missing();
     return readPageText(abs).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT' || err.code === 'ELOOP') throw missing();
@@ -143,11 +143,11 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
 
   const checkedSnippetPath = (snippetPath: string, forWrite: boolean) => {
     const problem = forWrite ? snippetPathProblem(snippetPath) : readableProblem(snippetPath);
-    if (problem) throw new DomainError('invalid_request', problem);
+    if (problem) throw new FolioError('invalid_request', problem);
     return snippetPath;
   };
 
-  const snippetNotFound = (p: string) => new DomainError('not_found', `snippet "${p}" not found`);
+  const snippetNotFound = (p: string) => new FolioError('not_found', `snippet "${p}" not found`);
 
   return {
     async getDocsJson(orgId, projectId) {
@@ -155,10 +155,10 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
       for (const file of SITE_CONFIG_FILES) {
         const abs = await regularFile(rootOf(project.id), file);
         if (!abs) continue;
-        const { text, mtimeMs } = await readText(abs, () => new DomainError('not_found', 'this project has no docs.json'));
+        const { text, mtimeMs } = await readText(abs, () => new FolioError('not_found', 'this project has no docs.json'));
         return docsJsonView(project, file, text, mtimeMs);
       }
-      throw new DomainError('not_found', 'this project has no docs.json: create it with PUT');
+      throw new FolioError('not_found', 'this project has no docs.json: create it with PUT');
     },
 
     listSnippets,
@@ -194,13 +194,13 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
       const listed = error.issues.slice(0, 10).map(formatConfigIssue).join('; ');
-      throw new DomainError('invalid_request', error.issues.length === 1 ? listed : `docs.json has ${error.issues.length} problems: ${listed}`);
+      throw new FolioError('invalid_request', error.issues.length === 1 ? listed : `docs.json has ${error.issues.length} problems: ${listed}`);
     }
     return locks.run(`docs-json:${project.id}`, async () => {
       const root = rootOf(project.id);
       await makeFolders(root, 'docs.json');
       const existing = await lstat(path.join(root, 'docs.json')).catch(() => undefined);
-      if (existing && !existing.isFile()) throw new DomainError('invalid_request', 'docs.json is not a regular file in this project: it cannot be replaced');
+      if (existing && !existing.isFile()) throw new FolioError('invalid_request', 'docs.json is not a regular file in this project: it cannot be replaced');
       await writeFileAtomic(path.join(root, 'docs.json'), text).catch((err) => {
         throw asStorageError(err, 'docs.json');
       });
@@ -213,7 +213,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     const project = await writableProject(projects, orgId, projectId, 'site files');
     await locks.run(`docs-json:${project.id}`, async () => {
       const abs = await regularFile(rootOf(project.id), 'docs.json');
-      if (!abs) throw new DomainError('not_found', 'this project has no docs.json');
+      if (!abs) throw new FolioError('not_found', 'this project has no docs.json');
       await removeFile(abs);
     });
   }
@@ -245,7 +245,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     return locks.run(`snippet:${project.id}:${snippetPath}`, async () => {
       const existing = await regularFile(dir, snippetPath);
       if (!existing && known.size >= MAX_SNIPPETS_PER_PROJECT) {
-        throw new DomainError('invalid_request', `a project has at most ${MAX_SNIPPETS_PER_PROJECT} snippets: delete one before creating another`);
+        throw new FolioError('invalid_request', `a project has at most ${MAX_SNIPPETS_PER_PROJECT} snippets: delete one before creating another`);
       }
       const abs = path.join(dir, snippetPath);
       try {
@@ -295,10 +295,10 @@ async function checkSnippet(content: string, snippetPath: string, known: Readonl
     analysis = await analyzeIsolated(content, { file: 'content', kind: 'snippet', format: snippetPath.endsWith('.md') ? 'md' : 'mdx', frontmatter: true, allowCode });
   } catch (error) {
     if (!(error instanceof ContentTooComplexError)) throw error;
-    throw new DomainError('content_too_complex', `snippet "${snippetPath}": content is ${error.reason}`);
+    throw new FolioError('content_too_complex', `snippet "${snippetPath}": content is ${error.reason}`);
   }
   const problems = [...analysis.problems, ...checkSnippetCalls('content', analysis.snippetCalls, new Set([...known].filter((k) => k !== snippetPath)))];
   if (problems.length === 0) return;
   const listed = problems.map(formatProblem).join('; ');
-  throw new DomainError('invalid_request', problems.length === 1 ? listed : `content has ${problems.length} problems: ${listed}`);
+  throw new FolioError('invalid_request', problems.length === 1 ? listed : `content has ${problems.length} problems: ${listed}`);
 }

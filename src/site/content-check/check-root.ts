@@ -7,6 +7,8 @@ import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, tooLarge } 
 import { DocsConfigError, formatConfigIssue, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
+import { checkOpenApiIsolated } from '../openapi/check.ts';
+import { navigationSources } from '../openapi/sources.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
@@ -16,7 +18,10 @@ export interface ContentRootReport {
   snippets: string[];
   /** The site configuration (docs.json, else mint.json) when it is valid. */
   config?: DocsConfig;
-  /** Lines for the deployment log: keys of the site file Folio ignores (`docs.json:3:5: api: …`). */
+  /**
+   * Lines for the deployment log, never failures: keys of the site file Folio ignores
+   * (`docs.json:3:5: contextual: …`), what the build works around (a 3.0 OpenAPI document using 3.1 forms).
+   */
   warnings: string[];
 }
 
@@ -57,7 +62,8 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'));
       config = parsed.config;
       warnings.push(...parsed.warnings.map(formatConfigIssue));
-      for (const file of [config.openapi ?? []].flat()) problems.push(...(await checkLinkFree(root, file)));
+      const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
+      for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
       for (const issue of error.issues) {
@@ -78,6 +84,12 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   problems.push(...findSnippetCycles(snippets, calls));
   problems.push(...findSameAddress(pages));
   if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
+  // Only when the root's own files are fine: the specs are then checked where the build reads them.
+  if (!problems.length) {
+    const openapi = await checkOpenApiIsolated(root, pages);
+    problems.push(...openapi.problems);
+    warnings.push(...openapi.warnings);
+  }
   return { problems, pages, snippets, config, warnings };
 }
 

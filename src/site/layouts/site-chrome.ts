@@ -2,8 +2,8 @@
 // the one place the layout (DocsLayout.astro, parts/*.astro) reads the site configuration from.
 // The theme renders colours, fonts, favicon, background and appearance from here
 // (docs/decisions.md#docsjson).
-import { loadDocsConfig, themeColors, themeOverrideCss, type DocsConfig } from '../docs-config.ts';
-import { siteSettings } from '../settings.ts';
+import { themeColors, themeOverrideCss, type DocsConfig } from '../docs-config.ts';
+import { docsConfig } from '../build-settings.ts';
 
 export interface SiteChrome {
   config: DocsConfig;
@@ -33,7 +33,7 @@ export interface SiteChrome {
 let cached: { config: DocsConfig; chrome: SiteChrome } | undefined;
 
 export function siteChrome(): SiteChrome {
-  const config = loadDocsConfig(siteSettings().contentRoot);
+  const config = docsConfig;
   if (cached?.config === config) return cached.chrome;
   const logo = config.logo === undefined ? undefined : typeof config.logo === 'string' ? { light: config.logo, dark: config.logo, href: '/' } : { light: config.logo.light, dark: config.logo.dark ?? config.logo.light, href: config.logo.href ?? '/' };
   const favicon = config.favicon === undefined ? undefined : typeof config.favicon === 'string' ? { light: config.favicon, dark: config.favicon } : { light: config.favicon.light, dark: config.favicon.dark ?? config.favicon.light };
