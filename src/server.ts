@@ -2,9 +2,12 @@
 // their site; every other host gets the API, handled by the built Astro service role.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
-import { SERVICE_ENTRY } from './api/build-service.ts';
+import { SERVICE_ENTRY, SERVICE_OUT_DIR } from './api/build-service.ts';
+import { createConsoleAssets } from './console/assets.ts';
+import { consoleHost } from './service/accounts.ts';
 import { JSON_TYPE } from './api/http.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
@@ -26,6 +29,7 @@ export interface RunningServer {
 }
 
 const OPENAPI_FILE = fileURLToPath(new URL('./api/openapi.json', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** The host name of a request, lower-cased, without port; undefined when missing. */
 function requestHost(req: IncomingMessage): string | undefined {
@@ -60,6 +64,10 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const apiHosts = new Set(folio.config.apiHosts);
   const siteSuffix = `.${serviceDomain}`;
   const locals: App.Locals = { folio, openapiFile: OPENAPI_FILE };
+  // The web console (src/console/): the same Astro handler, told that the request is the console's.
+  const consoleLocals: App.Locals = { ...locals, console: true };
+  const console_ = consoleHost(folio.config);
+  const consoleAssets = createConsoleAssets(path.join(ROOT, SERVICE_OUT_DIR, 'client'));
   const sites = createSiteHandler(folio.config.dataDir, folio.config.allowCode);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
 
@@ -78,6 +86,10 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       const isApiHost = host === serviceDomain || apiHosts.has(host);
       const project = isApiHost ? undefined : await folio.projects.findByHost(host);
       if (project || isSiteHost(host)) return sites.serve(project, req, res);
+      if (host === console_) {
+        if (await consoleAssets.serve(req, res)) return;
+        return await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route'), consoleLocals);
+      }
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
       await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route: the API lives under /v1'), locals);
