@@ -31,6 +31,8 @@ export function sessionCookieOptions(config: Pick<Config, 'publicScheme'>) {
  * Every console answer. No inline script or style at all (Astro's output is files under /_astro),
  * so the policy needs no hashes; nothing may frame the console (clickjacking), nothing is sniffed,
  * and no URL of the console (invite links carry a token) leaks to another site as a Referer.
+ * `same-origin`, not `no-referrer`: under `no-referrer` browsers send `Origin: null` with the
+ * console's own forms, and the Origin check could no longer tell them from a cross-site post.
  */
 export const CONSOLE_HEADERS: Record<string, string> = {
   'content-security-policy':
@@ -38,7 +40,7 @@ export const CONSOLE_HEADERS: Record<string, string> = {
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
 };

@@ -67,7 +67,7 @@ describe('console security', () => {
     expect(page.headers['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'; style-src 'self'/);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.headers['x-content-type-options']).toBe('nosniff');
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['referrer-policy']).toBe('same-origin');
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script anywhere
     // The session's secret is stored only hashed.
