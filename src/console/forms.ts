@@ -36,3 +36,8 @@ export function when(iso: string | null | undefined): string {
   if (!iso) return 'never';
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
+
+/** A textarea's text with the line breaks files use: browsers send every line break as CRLF. */
+export function multiline(form: FormData | undefined, name: string): string | undefined {
+  return text(form, name)?.replace(/\r\n?/g, '\n');
+}

@@ -177,10 +177,29 @@ describe('console in a browser', () => {
     await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Revoked the key "CI deploys"');
     expect((await api('GET', '/v1/projects')).status).toBe(401);
 
+    // Disconnected, the pages become editable here: a live preview, and the API's own messages.
+    await page.goto(`${origin}/projects`);
+    await page.getByRole('link', { name: 'Acme Handbook' }).click();
+    await page.getByRole('button', { name: 'Disconnect repository' }).click();
+    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Repository disconnected');
+    await page.getByRole('link', { name: 'Pages' }).click();
+    await page.getByRole('link', { name: 'guides/start' }).click();
+    await page.getByLabel('Content (Markdown or MDX)').fill('## Steps\n\nInstall **the tool**.\n');
+    await expect(page.locator('#content-preview strong').textContent()).resolves.toBe('the tool');
+    await capture('page-editor');
+    await page.getByLabel('Content (Markdown or MDX)').fill('<script>alert(1)</script>\n');
+    await page.getByRole('button', { name: 'Save page' }).click();
+    await expect(page.locator('#content-error').textContent()).resolves.toContain('the <script> element is not allowed');
+    await page.getByLabel('Content (Markdown or MDX)').fill('Install **the tool**.\n');
+    await page.getByRole('button', { name: 'Save page' }).click();
+    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Saved.');
+    const saved = await client(server.url, server.defaultKey)('GET', `/v1/projects/${projects.body.data.find((p: { slug: string }) => p.slug === 'acme-handbook').id}/pages/guides/start`);
+    expect(saved.body.content).toBe('Install **the tool**.\n');
+
     for (const [name, url] of [['organization', '/settings/organization'], ['members', '/settings/members'], ['account', '/account']]) {
       await page.goto(`${origin}${url}`);
       await capture(name);
     }
     expect(consoleErrors).toEqual([]);
-  });
+  }, 300_000); // a real clone and astro build on a shared 2-core machine
 });
