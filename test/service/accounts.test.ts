@@ -1,0 +1,102 @@
+// Unit tests of console accounts (src/service/accounts.ts) on a real store: scrypt hashes with a
+// salt per user, sessions stored hashed that end after 7 idle days, at sign-out, at a password
+// change (the others) and a reset (all), invites that expire and work once, removal from orgs.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAccounts, hashPassword, SESSION_IDLE_MS, verifyPassword } from '../../src/service/accounts.ts';
+import { createMemoryRateLimiter } from '../../src/service/rate-limiter.ts';
+import { openStore, STORE_FILE, type Org } from '../../src/service/store.ts';
+import { removeDir, tempDataDir } from '../helpers/server.ts';
+
+const PASSWORD = 'a long enough password';
+const dirs: string[] = [];
+const limiter = createMemoryRateLimiter();
+afterAll(async () => {
+  limiter.close();
+  for (const dir of dirs) await removeDir(dir);
+});
+
+async function setup() {
+  const dir = await tempDataDir();
+  dirs.push(dir);
+  const store = await openStore(dir);
+  const org: Org = { id: crypto.randomUUID(), name: 'acme', plan: 'free', created_at: new Date().toISOString() };
+  await store.createOrg(org);
+  const accounts = createAccounts(store, limiter);
+  /** A user with a password, signed in; returns the session secret. */
+  const member = async (email: string) => {
+    const { inviteToken } = await accounts.addUser(org, email, 'member');
+    await accounts.acceptInvite(inviteToken!, PASSWORD);
+    const result = await accounts.signIn(email, PASSWORD, `10.0.0.${dirs.length}`);
+    if (!result.ok) throw new Error('sign-in failed');
+    return result.sessionSecret;
+  };
+  return { dir, store, org, accounts, member };
+}
+
+describe('console accounts', () => {
+  it('hashes passwords with scrypt and a salt of their own', async () => {
+    const a = await hashPassword(PASSWORD);
+    const b = await hashPassword(PASSWORD);
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword(PASSWORD, a)).toBe(true);
+    expect(await verifyPassword(`${PASSWORD}!`, a)).toBe(false);
+    expect(await verifyPassword(PASSWORD, 'garbage')).toBe(false);
+  });
+
+  it('keeps sessions only hashed, and ends one after 7 idle days', async () => {
+    const { dir, store, accounts, member } = await setup();
+    const secret = await member('ada@example.com');
+    const signedIn = (await accounts.session(secret))!;
+    expect(signedIn.user.email).toBe('ada@example.com');
+    const file = await readFile(path.join(dir, STORE_FILE), 'utf8');
+    expect(file).not.toContain(secret);
+    expect(file).not.toContain(PASSWORD);
+    store.touchSession(signedIn.session.id, new Date(Date.now() - SESSION_IDLE_MS - 1000).toISOString());
+    expect(await accounts.session(secret)).toBeUndefined();
+    // Ended, not only refused: touching it again does not bring it back.
+    store.touchSession(signedIn.session.id, new Date().toISOString());
+    expect(await accounts.session(secret)).toBeUndefined();
+    await store.close();
+  });
+
+  it('ends the other sessions at a password change, all of them at a reset', async () => {
+    const { store, accounts, member } = await setup();
+    const first = await member('bo@example.com');
+    const second = await accounts.signIn('bo@example.com', PASSWORD, '10.1.0.1');
+    if (!second.ok) throw new Error('second sign-in failed');
+    const current = (await accounts.session(first))!;
+    expect(await accounts.changePassword(current, 'not the password', 'another long password')).toBe(false);
+    expect(await accounts.changePassword(current, PASSWORD, 'another long password')).toBe(true);
+    expect(await accounts.session(first)).toBeDefined();
+    expect(await accounts.session(second.sessionSecret)).toBeUndefined();
+    expect((await accounts.signIn('bo@example.com', PASSWORD, '10.1.0.2')).ok).toBe(false);
+    expect((await accounts.signIn('bo@example.com', 'another long password', '10.1.0.2')).ok).toBe(true);
+
+    const { inviteToken } = await accounts.resetPassword('bo@example.com');
+    expect(await accounts.session(first)).toBeUndefined();
+    expect((await accounts.signIn('bo@example.com', 'another long password', '10.1.0.3')).ok).toBe(false);
+    expect((await accounts.findInvite(inviteToken))?.email).toBe('bo@example.com');
+    await accounts.acceptInvite(inviteToken, 'the third long password');
+    expect(await accounts.findInvite(inviteToken)).toBeUndefined();
+    expect((await accounts.signIn('bo@example.com', 'the third long password', '10.1.0.3')).ok).toBe(true);
+    await store.close();
+  });
+
+  it('lets an invite expire after 24 hours and removes a user with their last organization', async () => {
+    const { store, org, accounts, member } = await setup();
+    const { user, inviteToken } = await accounts.addUser(org, 'late@example.com', 'member');
+    await store.updateUser(user.id, { invite: { hash: (await store.getUser(user.id))!.invite!.hash, expires_at: new Date(Date.now() - 1).toISOString() } });
+    expect(await accounts.findInvite(inviteToken!)).toBeUndefined();
+    expect(await accounts.acceptInvite(inviteToken!, PASSWORD)).toBeUndefined();
+
+    const secret = await member('leaving@example.com');
+    await accounts.removeFromOrg(org.id, 'leaving@example.com');
+    expect(await accounts.session(secret)).toBeUndefined();
+    expect(await store.findUserByEmail('leaving@example.com')).toBeUndefined();
+    await expect(accounts.removeFromOrg(org.id, 'leaving@example.com')).rejects.toThrow(/no user/);
+    await store.close();
+  });
+});
