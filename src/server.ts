@@ -88,7 +88,9 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       if (project || isSiteHost(host)) return sites.serve(project, req, res);
       if (host === console_) {
         if (await consoleAssets.serve(req, res)) return;
-        return await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route'), consoleLocals);
+        // A fresh object per request: Astro hands it to the request as is, and the console's
+        // middleware stores the request's session and form in it.
+        return await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route'), { ...consoleLocals });
       }
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');

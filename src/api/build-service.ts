@@ -9,7 +9,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the service role is built (the Astro config's outDir, relative to the project root). */
 export const SERVICE_OUT_DIR = 'dist/service';
 export const SERVICE_ENTRY = path.join(root, SERVICE_OUT_DIR, 'server/entry.mjs');
-const SOURCES = ['src/api', 'src/service', 'src/console', 'astro.config.mjs', 'package.json'];
+// The console's editor preview bundles the site's sanitising Markdown renderer.
+const SOURCES = ['src/api', 'src/service', 'src/console', 'src/site/openapi/markdown.ts', 'astro.config.mjs', 'package.json'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;

@@ -202,4 +202,39 @@ describe('console in a browser', () => {
     }
     expect(consoleErrors).toEqual([]);
   }, 300_000); // a real clone and astro build on a shared 2-core machine
+
+  it('works without JavaScript: password, sign-in, a project, a key, sign-out', async () => {
+    const { server } = deploying;
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const plain = await context.newPage();
+    try {
+      await plain.goto(await invite(server.dataDir, 'default', 'nojs@example.com', 'owner'));
+      await plain.getByLabel('New password').fill(PASSWORD);
+      await plain.getByLabel('Repeat the password').fill(PASSWORD);
+      await plain.getByRole('button', { name: 'Save password' }).click();
+      await plain.goto(`${origin}/sign-in`);
+      await plain.getByLabel('Email').fill('nojs@example.com');
+      await plain.getByLabel('Password').fill(PASSWORD);
+      await plain.getByRole('button', { name: 'Sign in' }).click();
+      await plain.waitForURL(`${origin}/projects`);
+      await plain.getByLabel('Name').fill('Plain HTML');
+      await plain.getByLabel('Slug').fill('plain-html');
+      await plain.getByRole('button', { name: 'Create project' }).click();
+      await expect(plain.locator('h1').textContent()).resolves.toBe('Plain HTML');
+      await plain.goto(`${origin}/settings/api-keys`);
+      await plain.getByLabel('Name').fill('No script');
+      await plain.getByLabel('pages:read').check();
+      await plain.getByRole('button', { name: 'Create API Key' }).click();
+      const key = (await plain.locator('#new-key-value').textContent())!;
+      expect((await client(server.url, key)('GET', '/v1/projects/x/pages')).status).toBe(404); // authenticated, scoped
+      // The Copy button needs script: without it, it stays hidden and the key is selectable text.
+      await expect(plain.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(false);
+      await plain.getByRole('button', { name: 'Sign out' }).click();
+      await plain.waitForURL(`${origin}/sign-in`);
+      await plain.goto(`${origin}/projects`);
+      await plain.waitForURL(`${origin}/sign-in`);
+    } finally {
+      await context.close();
+    }
+  });
 });

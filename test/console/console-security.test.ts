@@ -89,6 +89,18 @@ describe('console security', () => {
     expect((await consoleRequest(server, 'GET', '/projects', { session: after })).status).toBe(303);
   });
 
+  it('keeps the sessions of concurrent requests apart', async () => {
+    const second = await userWithSession(server, 'default', 'parallel@example.com');
+    const users = [['owner@example.com', owner.session], ['parallel@example.com', second.session]] as const;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => users[i % 2]).map(async ([email, session]) => ({ email, res: await consoleRequest(server, 'GET', '/account', { session }) })),
+    );
+    for (const { email, res } of answers) {
+      expect(res.status).toBe(200);
+      expect(/Signed in as <strong>([^<]+)<\/strong>/.exec(res.text)?.[1]).toBe(email);
+    }
+  });
+
   it('refuses state-changing requests from another origin, a tenant site or without the session token', async () => {
     const form = { csrf: owner.csrf, name: 'Cross site', slug: 'cross-site' };
     for (const origin of ['http://evil.example', `http://theirs-sec.localhost:${server.port}`, null]) {
