@@ -270,6 +270,37 @@ describe('console members and organizations', () => {
   });
 });
 
+describe('console confirmations and passwords', () => {
+  it('deletes a project only when its slug is typed', async () => {
+    const created = await consoleRequest(server, 'POST', '/projects', { session: owner.session, form: { csrf: owner.csrf, name: 'Short lived', slug: 'short-lived' } });
+    const path = created.headers.location!;
+    const wrong = await consoleRequest(server, 'POST', path, { session: owner.session, form: { csrf: owner.csrf, intent: 'delete', confirm_slug: 'short' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('type the slug &quot;short-lived&quot; to confirm');
+    expect((await projectsOf(server.defaultKey)).map((p) => p.name)).toContain('Short lived');
+    const right = await consoleRequest(server, 'POST', path, { session: owner.session, form: { csrf: owner.csrf, intent: 'delete', confirm_slug: 'short-lived' } });
+    expect(right.status).toBe(303);
+    expect((await projectsOf(server.defaultKey)).map((p) => p.name)).not.toContain('Short lived');
+    expect((await consoleRequest(server, 'GET', path, { session: owner.session })).status).toBe(404);
+  });
+
+  it('changes a password only with the current one, and ends the other sessions', async () => {
+    const here = await userWithSession(server, 'default', 'changer@example.com');
+    const elsewhere = await signIn(server, 'changer@example.com');
+    const form = { csrf: here.csrf, current_password: 'not my password', new_password: 'a different passphrase', confirm: 'a different passphrase' };
+    const refused = await consoleRequest(server, 'POST', '/account', { session: here.session, form });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('the current password is not right');
+    const short = await consoleRequest(server, 'POST', '/account', { session: here.session, form: { ...form, current_password: PASSWORD, new_password: 'short', confirm: 'short' } });
+    expect(short.text).toContain('new password must be at least 12 characters');
+    const changed = await consoleRequest(server, 'POST', '/account', { session: here.session, form: { ...form, current_password: PASSWORD } });
+    expect(changed.status).toBe(200);
+    expect((await consoleRequest(server, 'GET', '/projects', { session: here.session })).status).toBe(200);
+    expect((await consoleRequest(server, 'GET', '/projects', { session: elsewhere.session })).status).toBe(303);
+    expect((await signIn(server, 'changer@example.com', 'a different passphrase')).session).toBeTruthy();
+  });
+});
+
 describe('console over https', () => {
   let secure: TestServer;
   afterAll(async () => {
