@@ -129,6 +129,11 @@ describe('console security', () => {
     const trigger = await consoleRequest(server, 'POST', `/projects/${otherProjectId}/deployments`, { session: owner.session, form: { csrf: owner.csrf } });
     expect(trigger.status).toBe(404);
     expect((await projectsOf(other.key)).map((p) => p.id)).toEqual([otherProjectId]);
+    // Their API key cannot be revoked from here either.
+    const theirKeyId = JSON.parse((await admin(server.dataDir, 'key', 'list', '--org', 'other-org', '--json')).stdout).keys[0].id;
+    const revoke = await consoleRequest(server, 'POST', '/settings/api-keys', { session: owner.session, form: { csrf: owner.csrf, intent: 'revoke', key_id: theirKeyId } });
+    expect(revoke.status).toBe(404);
+    expect((await client(server.url, other.key)('GET', '/v1/projects')).status).toBe(200);
     const deployments = await client(server.url, other.key)('GET', `/v1/projects/${otherProjectId}/deployments`);
     expect(deployments.body.data).toEqual([]);
     // Console pages exist only on the console host: the API host answers as for any unknown path.
