@@ -112,8 +112,8 @@ export interface Accounts {
   acceptInvite(token: string, password: string): Promise<UserInfo | undefined>;
   /** Checks email and password (rate limited per IP and email) and starts a session. */
   signIn(email: string, password: string, clientIp: string): Promise<SignInResult>;
-  /** The signed-in user of a session secret (from the cookie), or undefined; records its use. */
-  session(secret: string): Promise<SignedIn | undefined>;
+  /** The signed-in user of a session secret (from the cookie), or undefined; records its use (at `nowMs`). */
+  session(secret: string, nowMs?: number): Promise<SignedIn | undefined>;
   signOut(sessionId: string): Promise<void>;
   /** Changes a password after checking the current one; every other session of the user ends. */
   changePassword(signedIn: SignedIn, current: string, next: string): Promise<boolean>;
@@ -221,11 +221,10 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       return { ok: true, sessionSecret, session };
     },
 
-    async session(secretValue) {
+    async session(secretValue, now = Date.now()) {
       if (secretValue.length > 100) return undefined;
       const session = await store.findSessionByHash(sha256(secretValue));
       if (!session) return undefined;
-      const now = Date.now();
       if (Date.parse(session.last_seen_at) + SESSION_IDLE_MS < now) {
         await store.deleteSession(session.id);
         return undefined;

@@ -1,12 +1,15 @@
-// Unit tests of console accounts (src/service/accounts.ts) on a real store: scrypt hashes with a
-// salt per user, sessions stored hashed that end after 7 idle days, at sign-out, at a password
-// change (the others) and a reset (all), invites that expire and work once, removal from orgs.
+// Unit tests of console accounts (src/service/accounts.ts) on both real stores (the JSON file and
+// PostgreSQL): scrypt hashes with a salt per user, sessions stored hashed that end after 7 idle
+// days, at sign-out, at a password change (the others) and a reset (all), invites that expire and
+// work once, removal from orgs.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createAccounts, hashPassword, SESSION_IDLE_MS, verifyPassword } from '../../src/service/accounts.ts';
 import { createMemoryRateLimiter } from '../../src/service/rate-limiter.ts';
-import { openStore, STORE_FILE, type Org } from '../../src/service/store.ts';
+import { openPostgresStore } from '../../src/service/postgres/store.ts';
+import { openStore, STORE_FILE, type Org, type Store } from '../../src/service/store.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 
 const PASSWORD = 'a long enough password';
@@ -17,10 +20,31 @@ afterAll(async () => {
   for (const dir of dirs) await removeDir(dir);
 });
 
-async function setup() {
-  const dir = await tempDataDir();
-  dirs.push(dir);
-  const store = await openStore(dir);
+/** What a test reads of the stored data, to prove secrets are not in it. */
+type Opened = { store: Store; storedText: () => Promise<string> };
+
+const backends = [
+  {
+    name: 'JSON-file store',
+    async open(): Promise<Opened> {
+      const dir = await tempDataDir();
+      dirs.push(dir);
+      const store = await openStore(dir);
+      return { store, storedText: () => readFile(path.join(dir, STORE_FILE), 'utf8') };
+    },
+  },
+  {
+    name: 'PostgreSQL store',
+    async open(): Promise<Opened> {
+      const store = await openPostgresStore(await createTestDatabase(inject('postgresUrl')));
+      const storedText = async () => JSON.stringify([(await store.pool.query('SELECT * FROM users')).rows, (await store.pool.query('SELECT * FROM sessions')).rows]);
+      return { store, storedText };
+    },
+  },
+];
+
+async function setup(open: () => Promise<Opened>) {
+  const { store, storedText } = await open();
   const org: Org = { id: crypto.randomUUID(), name: 'acme', plan: 'free', created_at: new Date().toISOString() };
   await store.createOrg(org);
   const accounts = createAccounts(store, limiter);
@@ -32,10 +56,10 @@ async function setup() {
     if (!result.ok) throw new Error('sign-in failed');
     return result.sessionSecret;
   };
-  return { dir, store, org, accounts, member };
+  return { storedText, store, org, accounts, member };
 }
 
-describe('console accounts', () => {
+describe.each(backends)('console accounts on the $name', ({ open }) => {
   it('hashes passwords with scrypt and a salt of their own', async () => {
     const a = await hashPassword(PASSWORD);
     const b = await hashPassword(PASSWORD);
@@ -47,23 +71,25 @@ describe('console accounts', () => {
   });
 
   it('keeps sessions only hashed, and ends one after 7 idle days', async () => {
-    const { dir, store, accounts, member } = await setup();
+    const { storedText, store, accounts, member } = await setup(open);
     const secret = await member('ada@example.com');
     const signedIn = (await accounts.session(secret))!;
     expect(signedIn.user.email).toBe('ada@example.com');
-    const file = await readFile(path.join(dir, STORE_FILE), 'utf8');
+    const file = await storedText();
     expect(file).not.toContain(secret);
     expect(file).not.toContain(PASSWORD);
-    store.touchSession(signedIn.session.id, new Date(Date.now() - SESSION_IDLE_MS - 1000).toISOString());
-    expect(await accounts.session(secret)).toBeUndefined();
-    // Ended, not only refused: touching it again does not bring it back.
-    store.touchSession(signedIn.session.id, new Date().toISOString());
+    // Used 6 days later: still signed in, and the 7 days start again from that use.
+    const day = 24 * 60 * 60 * 1000;
+    expect(await accounts.session(secret, Date.now() + 6 * day)).toBeDefined();
+    expect(await accounts.session(secret, Date.now() + 12 * day)).toBeDefined();
+    // Then 7 idle days and a bit: ended, not only refused, so an earlier clock does not bring it back.
+    expect(await accounts.session(secret, Date.now() + 12 * day + SESSION_IDLE_MS + 1000)).toBeUndefined();
     expect(await accounts.session(secret)).toBeUndefined();
     await store.close();
   });
 
   it('ends the other sessions at a password change, all of them at a reset', async () => {
-    const { store, accounts, member } = await setup();
+    const { store, accounts, member } = await setup(open);
     const first = await member('bo@example.com');
     const second = await accounts.signIn('bo@example.com', PASSWORD, '10.1.0.1');
     if (!second.ok) throw new Error('second sign-in failed');
@@ -86,7 +112,7 @@ describe('console accounts', () => {
   });
 
   it('lets an invite expire after 24 hours and removes a user with their last organization', async () => {
-    const { store, org, accounts, member } = await setup();
+    const { store, org, accounts, member } = await setup(open);
     const { user, inviteToken } = await accounts.addUser(org, 'late@example.com', 'member');
     await store.updateUser(user.id, { invite: { hash: (await store.getUser(user.id))!.invite!.hash, expires_at: new Date(Date.now() - 1).toISOString() } });
     expect(await accounts.findInvite(inviteToken!)).toBeUndefined();
