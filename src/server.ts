@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
 import { SERVICE_ENTRY, SERVICE_OUT_DIR } from './api/build-service.ts';
 import { createConsoleAssets } from './console/assets.ts';
-import { consoleHost } from './service/accounts.ts';
+import { consoleHost, consoleOrigin } from './service/accounts.ts';
 import { JSON_TYPE } from './api/http.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
@@ -194,6 +194,7 @@ async function main(): Promise<void> {
     throw err;
   }
   console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain})`);
+  console.log(`Web console: ${consoleOrigin({ ...config, port: running.port })}/ (add yourself: npm run admin -- user create --org default --email you@example.com --role owner)`);
 
   let stopping = false;
   const stop = async (signal: string) => {
