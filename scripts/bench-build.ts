@@ -11,14 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../src/site/build.ts';
-import { projectDir } from '../src/site/settings.ts';
+import { repoRoot } from '../src/site/settings.ts';
 import { writeSyntheticOpenApi } from './generate-openapi.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 const OPENAPI_OPS = Number(process.env.BENCH_OPENAPI_OPS ?? 500);
 const GOALS: Record<number, { wallS: number; rssMb?: number }> = { 100: { wallS: 4 }, 1000: { wallS: 14, rssMb: 1536 } };
-const benchDir = path.join(projectDir, 'bench-out');
+const benchDir = path.join(repoRoot, 'bench-out');
 const METHODS = ['get', 'POST', 'put', 'PATCH', 'delete', 'options', 'HEAD'];
 
 function generate(pages: number): string {

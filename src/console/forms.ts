@@ -2,7 +2,7 @@
 // into the API's status and message (src/api/http.ts), so both say the same thing.
 import type { z } from 'zod';
 import { toApiError } from '../api/http.ts';
-import { describeIssues } from '../service/project-rules.ts';
+import { formatIssues, issuePath } from '../service/errors.ts';
 
 /** A text field of a form: the value as typed, or undefined when absent. */
 export function text(form: FormData | undefined, name: string): string | undefined {
@@ -22,7 +22,8 @@ export type Checked<T> = { ok: true; data: T } | { ok: false; field: string; mes
 export function check<S extends z.ZodType>(schema: S, body: unknown): Checked<z.infer<S>> {
   const result = schema.safeParse(body);
   if (result.success) return { ok: true, data: result.data };
-  return { ok: false, field: String(result.error.issues[0]?.path[0] ?? ''), message: describeIssues(result.error) };
+  const issue = result.error.issues[0];
+  return { ok: false, field: issue ? issuePath(issue).split('.')[0] : '', message: formatIssues(result.error, 'the form is not complete') };
 }
 
 /** The API's status and message for an error of the service layer (500 without details otherwise). */

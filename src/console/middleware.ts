@@ -1,10 +1,8 @@
-// Every request through the service role passes here first. Requests on other hosts go on
-// untouched (the API), except that console pages exist only on the console host. On the console
-// host: security headers on every answer, the session from the cookie, and for every
-// state-changing request the Origin check and the session's token (docs/decisions.md#console).
+// Every console request passes here first (src/api/fetch.ts runs Astro's middleware for the
+// console host only): security headers on every answer, the session from the cookie, and for
+// every state-changing request the Origin check and the session's token (docs/decisions.md#console).
 import type { MiddlewareHandler } from 'astro';
 import { consoleOrigin } from '../service/accounts.ts';
-import { jsonResponse } from '../api/http.ts';
 import { isConsoleRoute, OWNER_ROUTES, PUBLIC_ROUTES } from './routes.ts';
 import { CONSOLE_HEADERS, MAX_FORM_BYTES, sameToken, sessionCookieName, sessionCookieOptions } from './security.ts';
 import { escapeHtml } from './html.ts';
@@ -31,12 +29,9 @@ const isForm = (type: string | null) => {
 
 export const onRequest: MiddlewareHandler = async (context, next) => {
   const { locals, request, routePattern } = context;
-  const consoleRoute = isConsoleRoute(routePattern);
-  if (!locals.console) {
-    // The API's own answer for a path it does not have: console pages are not on this host.
-    return consoleRoute ? jsonResponse(404, { error: 'not_found', message: 'no such route: the API lives under /v1' }) : next();
-  }
-  if (!consoleRoute) return withHeaders(plainPage(404, 'Not found', 'There is no console page at this address.'));
+  // src/api/fetch.ts runs this middleware for the console host only; elsewhere console pages are 404.
+  if (!locals.console) return next();
+  if (!isConsoleRoute(routePattern)) return withHeaders(plainPage(404, 'Not found', 'There is no console page at this address.'));
   const { folio } = locals;
   const config = folio.config;
 

@@ -4,7 +4,7 @@
 import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
 import { publicOrigin, type Config } from './config.ts';
-import { DomainError } from './errors.ts';
+import { FolioError } from './errors.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { Membership, Org, OrgRole, SessionRecord, Store, UserRecord } from './store.ts';
 
@@ -125,7 +125,7 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
   void decoyHash(); // ready before the first sign-in, so that one is timed like the others
   const findUser = async (email: string) => {
     const user = await store.findUserByEmail(email);
-    if (!user) throw new DomainError('not_found', `no user with the email "${email}"`);
+    if (!user) throw new FolioError('not_found', `no user with the email "${email}"`);
     return user;
   };
   const newInvite = () => {
@@ -142,7 +142,7 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       const existing = await store.findUserByEmail(email);
       if (existing) {
         if (existing.memberships.some((m) => m.org_id === org.id)) {
-          throw new DomainError('name_taken', `${email} is already a member of the organization "${org.name}"`);
+          throw new FolioError('name_taken', `${email} is already a member of the organization "${org.name}"`);
         }
         const user = await store.updateUser(existing.id, { memberships: [...existing.memberships, { org_id: org.id, role }] });
         if (user.password_hash !== undefined) return { user: userInfo(user) };
@@ -167,7 +167,7 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
     async removeFromOrg(orgId, email) {
       const user = await findUser(email);
       const memberships = user.memberships.filter((m) => m.org_id !== orgId);
-      if (memberships.length === user.memberships.length) throw new DomainError('not_found', `${email} is not a member of this organization`);
+      if (memberships.length === user.memberships.length) throw new FolioError('not_found', `${email} is not a member of this organization`);
       if (memberships.length === 0) {
         await store.deleteUser(user.id);
         return userInfo({ ...user, memberships });
@@ -254,7 +254,7 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
     },
 
     async switchOrg(signedIn, orgId) {
-      if (!signedIn.user.memberships.some((m) => m.org_id === orgId)) throw new DomainError('not_found', `organization ${orgId} not found`);
+      if (!signedIn.user.memberships.some((m) => m.org_id === orgId)) throw new FolioError('not_found', `organization ${orgId} not found`);
       await store.setSessionOrg(signedIn.session.id, orgId);
     },
   };

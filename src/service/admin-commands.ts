@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailField, roleField, type Accounts, type UserInfo } from './accounts.ts';
 import { PLANS, type Plan } from './config.ts';
-import { DomainError } from './errors.ts';
+import { FolioError } from './errors.ts';
 import { generateKey } from './keys.ts';
 import { parseScopes, type Scope } from './scopes.ts';
 import type { ApiKeyRecord, Org, OrgRole, Store } from './store.ts';
@@ -185,7 +185,7 @@ const keyInfo = ({ hash: _hash, ...info }: ApiKeyRecord): ApiKeyInfo => info;
 
 async function findOrg(store: Store, nameOrId: string): Promise<Org> {
   const org = await store.findOrg(nameOrId);
-  if (!org) throw new DomainError('not_found', `organization "${nameOrId}" not found`);
+  if (!org) throw new FolioError('not_found', `organization "${nameOrId}" not found`);
   return org;
 }
 

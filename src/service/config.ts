@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { issuePath } from './errors.ts';
 import { HOSTNAME } from './project-rules.ts';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
@@ -156,8 +157,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue.path[0]);
+    const issue = parsed.error.issues[0]!;
+    const name = issuePath(issue);
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;

@@ -2,8 +2,8 @@
 // content collection, and the OpenAPI reference pages generated from the file docs.json names.
 // Each source gives a SitePage kind; the catch-all route dispatches on `kind`.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
-import { siteSettings } from './settings.ts';
+import type { NavGroupConfig } from './docs-config.ts';
+import { docsConfig, siteBuild } from './build-settings.ts';
 import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
 import { loadOpenApiPages, type OperationPageModel } from './openapi/index.ts';
 import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-rules.ts';
@@ -87,9 +87,8 @@ async function buildModel(): Promise<SiteModel> {
   const pages = results.flatMap((r) => r.pages);
   refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
-  const config = loadDocsConfig(siteSettings().contentRoot);
-  const nav = config.navigation
-    ? config.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
+  const nav = docsConfig.navigation
+    ? docsConfig.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
     : derivedNav(pages.filter((p) => p.kind === 'content'));
   const placed = new Set(navLinks(nav).map((l) => l.path));
   for (const r of results) nav.push(...(r.navGroups ?? []).map((g) => withoutPlaced(g, placed)).filter((g) => g.items.length > 0));
@@ -124,10 +123,9 @@ async function contentPages(): Promise<PageSourceResult> {
  * file and the location, which fails the build.
  */
 async function openApiPages(): Promise<PageSourceResult> {
-  const { contentRoot } = siteSettings();
-  const { openapi } = loadDocsConfig(contentRoot);
+  const { openapi } = docsConfig;
   if (!openapi) return { pages: [] };
-  const { pages, groups } = await loadOpenApiPages(contentRoot, openapi, { prefix: API_REFERENCE_PREFIX });
+  const { pages, groups } = await loadOpenApiPages(siteBuild.contentRoot, openapi, { prefix: API_REFERENCE_PREFIX });
   if (!import.meta.env.DEV) console.log(`[folio] openapi: ${[openapi].flat().join(', ')}: ${pages.length} operation page(s)`);
   const byPath = new Map(
     pages.map((operation): [string, OpenApiPage] => [
