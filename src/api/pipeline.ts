@@ -34,8 +34,48 @@ function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   };
 }
 
+// CORS (docs/decisions.md#cors): origins listed in FOLIO_CORS_ORIGINS (docs sites whose API
+// playground calls this API from readers' browsers) get their preflights answered and may read
+// answers and the rate-limit headers. Keys travel in `Authorization`, never in cookies, so no
+// credentials mode is allowed. Other origins get no CORS headers, so browsers keep their pages out.
+const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate, Allow';
+const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE';
+const CORS_HEADERS = 'Authorization, Content-Type';
+const CORS_MAX_AGE_S = '600';
+
 /** Handles one /v1 request. `clientIp` counts requests that carry no valid key. */
 export async function handleApiRequest(deps: PipelineDeps, request: Request, url: URL, clientIp: string): Promise<Response> {
+  const allowed = deps.folio.config.corsOrigins ?? [];
+  const origin = request.headers.get('origin');
+  const listed = origin !== null && allowed.includes(origin);
+  if (listed && request.method === 'OPTIONS' && request.headers.get('access-control-request-method')) {
+    return new Response(null, {
+      status: 204,
+      headers: {
+        'access-control-allow-origin': origin,
+        'access-control-allow-methods': CORS_METHODS,
+        'access-control-allow-headers': CORS_HEADERS,
+        'access-control-max-age': CORS_MAX_AGE_S,
+        vary: 'Origin',
+      },
+    });
+  }
+  const response = await handleApiRequestInner(deps, request, url, clientIp);
+  if (allowed.length > 0) appendVary(response, 'Origin');
+  if (listed) {
+    response.headers.set('access-control-allow-origin', origin);
+    response.headers.set('access-control-expose-headers', CORS_EXPOSED);
+  }
+  return response;
+}
+
+function appendVary(response: Response, name: string): void {
+  const vary = response.headers.get('vary');
+  if (!vary) response.headers.set('vary', name);
+  else if (!vary.split(',').some((part) => part.trim().toLowerCase() === name.toLowerCase())) response.headers.set('vary', `${vary}, ${name}`);
+}
+
+async function handleApiRequestInner(deps: PipelineDeps, request: Request, url: URL, clientIp: string): Promise<Response> {
   const { folio } = deps;
   const authorization = request.headers.get('authorization');
   const token = bearerToken(authorization);

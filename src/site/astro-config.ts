@@ -10,6 +10,7 @@ import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
+import { vendorAssets } from './components/mintlify/vendor.ts';
 
 /**
  * `settings`: the build's inputs (astro.config.mjs, the entry of `astro dev`, passes none: they come
@@ -42,7 +43,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables' },
     },
-    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard)],
+    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard), vendorAssets()],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

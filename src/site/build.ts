@@ -225,6 +225,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
+    for (const warning of report.warnings ?? []) emit(`[folio] warning: ${warning}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);

@@ -19,6 +19,9 @@ const pages = defineCollection({
     title: z.string().optional(),
     description: z.string().optional(),
     order: z.number().optional(),
+    // Mintlify's API pages: the operation this page documents, and its playground.
+    openapi: z.string().optional(),
+    playground: z.enum(['interactive', 'simple', 'none']).optional(),
   }),
 });
 

@@ -6,6 +6,8 @@ import type { AstroIntegration } from 'astro';
 import { openApiRelativePath } from './docs-config.ts';
 import { loadSiteBuild, siteSrcDir, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
+import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
+import { docsJsonSources, navigationSources } from './openapi/sources.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -33,17 +35,19 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
             ],
           },
         });
-        const { openapi } = site.docsConfig;
+        const config = site.docsConfig;
+        const openapi = [config.openapi ?? [], ...docsJsonSources(config).map((s) => s.files), ...navigationSources(config).map((n) => n.source.files)].flat();
         // `astro dev` restarts when one of these changes: pages are rendered per request, but the
         // list of pages (generated ones too) is made at a start. A restart re-reads docs.json, so
         // an OpenAPI file it newly names is watched from then on.
-        watched = [path.join(settings.contentRoot, 'docs.json'), ...[openapi ?? []].flat().map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
+        watched = [path.join(settings.contentRoot, 'docs.json'), ...[...new Set(openapi)].map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
         for (const file of watched) addWatchFile(file);
         injectRoute({ pattern: '/404', entrypoint: route('404.astro') });
         injectRoute({ pattern: '/llms.txt', entrypoint: route('llms.txt.ts') });
         injectRoute({ pattern: '/llms-full.txt', entrypoint: route('llms-full.txt.ts') });
         injectRoute({ pattern: '/sitemap.xml', entrypoint: route('sitemap.xml.ts') });
         injectRoute({ pattern: '/robots.txt', entrypoint: route('robots.txt.ts') });
+        injectRoute({ pattern: `/${CONNECT_ORIGINS_FILE}`, entrypoint: route('connect-origins.txt.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },
       // addWatchFile only says which changes restart; the content root lies outside the Astro

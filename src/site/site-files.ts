@@ -14,7 +14,7 @@ const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 
 export async function sitemapXml(): Promise<string> {
   const { pages } = await siteModel();
-  const urls = pages.map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
+  const urls = pages.filter((p) => !p.operation?.hidden).map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
@@ -28,7 +28,8 @@ export function robotsTxt(): string {
 async function readingOrder(): Promise<SitePage[]> {
   const { sequence, pages } = await siteModel();
   const inSidebar = new Set(sequence);
-  return [...sequence, ...pages.filter((p) => !inSidebar.has(p))];
+  // x-hidden operations stay out, as they stay out of the sidebar (docs/decisions.md#openapi-reference-pages).
+  return [...sequence, ...pages.filter((p) => !inSidebar.has(p) && !p.operation?.hidden)];
 }
 
 /** llms.txt (llmstxt.org): the site's name and summary, then a link per page in reading order. */
@@ -59,6 +60,8 @@ function pageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): st
   if (page.kind === 'openapi') return operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`);
   const text = (page.entry.body ?? '').trim();
   const body = page.entry.filePath?.endsWith('.md') ? text : inlineSnippets(text, snippets);
+  // An `openapi:` frontmatter page: the operation's reference, then the page's own text.
+  if (page.operation) return [operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`), body].filter(Boolean).join('\n\n');
   const head = page.hasOwnTitle ? [] : [`# ${page.title}`];
   if (page.description) head.push(`> ${page.description}`);
   head.push(source);
