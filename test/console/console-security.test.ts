@@ -306,6 +306,23 @@ describe('console confirmations and passwords', () => {
   });
 });
 
+describe('console organization page', () => {
+  it('shows the plan, the rate limit and the requests used in the current minute', async () => {
+    const api = client(server.url, server.defaultKey);
+    const read = async () => {
+      const page = await consoleRequest(server, 'GET', '/settings/organization', { session: owner.session });
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<dd>business</dd>');
+      expect(page.text).toContain('1000000 API requests per minute');
+      return Number(/<dd>(\d+) used, /.exec(page.text)?.[1]);
+    };
+    await awayFromWindowEdge(); // the count is per fixed minute
+    const before = await read();
+    for (let i = 0; i < 3; i++) expect((await api('GET', '/v1/projects')).status).toBe(200);
+    expect(await read()).toBe(before + 3); // reading the page counts nothing
+  });
+});
+
 describe('console over https', () => {
   let secure: TestServer;
   afterAll(async () => {
