@@ -166,18 +166,20 @@ function locateKey(text: string, keyPath: PropertyKey[]): { line: number; column
   return { line: before.split('\n').length, column: found - before.lastIndexOf('\n') };
 }
 
-const loaded = new Map<string, { mtimeMs: number; config: DocsConfig }>();
-
-/** Reads `<contentRoot>/docs.json` (optional: an empty config when absent); re-read only when it changes. */
+/**
+ * Reads `<contentRoot>/docs.json` (optional: an empty config when absent). Called once per build,
+ * by the site integration (settings.ts): the build's code gets the result, never re-reads the file.
+ */
 export function loadDocsConfig(contentRoot: string): DocsConfig {
   const file = path.join(contentRoot, 'docs.json');
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat) return {};
-  const hit = loaded.get(file);
-  if (hit?.mtimeMs === stat.mtimeMs) return hit.config;
-  const config = parseDocsConfig(fs.readFileSync(file, 'utf8'));
-  loaded.set(file, { mtimeMs: stat.mtimeMs, config });
-  return config;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  return parseDocsConfig(text);
 }
 
 /** CSS that puts docs.json colours onto the theme tokens, for light and dark mode. */

@@ -2,8 +2,8 @@
 // content collection, and the OpenAPI reference pages generated from the file docs.json names.
 // Each source gives a SitePage kind; the catch-all route dispatches on `kind`.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { loadDocsConfig, type DocsConfig, type NavGroupConfig } from './docs-config.ts';
-import { siteSettings } from './settings.ts';
+import type { DocsConfig, NavGroupConfig } from './docs-config.ts';
+import { docsConfig, siteBuild } from './build-settings.ts';
 import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
 import {
   buildOperationPages,
@@ -115,7 +115,7 @@ async function buildModel(): Promise<SiteModel> {
   const pages = results.flatMap((r) => r.pages);
   refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
-  const config = loadDocsConfig(siteSettings().contentRoot);
+  const config = docsConfig;
   const nav = config.navigation
     ? config.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
     : derivedNav(pages.filter((p) => p.kind === 'content'));
@@ -212,8 +212,8 @@ function warn(lines: string[]): void {
  * an invalid file throws an OpenApiError naming the file and the location, which fails the build.
  */
 async function openApiPages(): Promise<PageSourceResult> {
-  const { contentRoot } = siteSettings();
-  const config = loadDocsConfig(contentRoot);
+  const { contentRoot } = siteBuild;
+  const config = docsConfig;
   const state = openApiState(contentRoot, config);
   const options = { playground: playgroundDisplay(config), languages: config.api?.examples?.languages, exampleParameters: config.api?.examples?.defaults };
   const toPage = (operation: OperationPageModel, fromDocsJson: boolean): OpenApiPage => ({
@@ -265,8 +265,8 @@ async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: Conte
   const where = `content/${entry.id}: openapi`;
   const reference = typeof value === 'string' ? parseOperationReference(value) : undefined;
   if (!reference) throw new OpenApiError(where, `${where}: "${String(value)}" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"`);
-  const { contentRoot } = siteSettings();
-  const config = loadDocsConfig(contentRoot);
+  const { contentRoot } = siteBuild;
+  const config = docsConfig;
   const state = openApiState(contentRoot, config);
   const loaded = await findReferencedSpec(reference, state.candidates, state.load, where);
   warn(loaded.warnings);

@@ -1,18 +1,13 @@
 // The machine-readable files of a site: sitemap.xml, robots.txt, llms.txt and llms-full.txt.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { loadDocsConfig } from './docs-config.ts';
 import { inlineSnippets } from './llms-markdown.ts';
 import { operationToMarkdown } from './openapi/index.ts';
 import { siteModel, type SitePage } from './pages.ts';
 import { pageHref } from './page-rules.ts';
-import { siteSettings } from './settings.ts';
-
-function absolute(href: string): string {
-  return `${siteSettings().siteUrl ?? ''}${href}`;
-}
+import { absoluteUrl as absolute, docsConfig, siteBuild } from './build-settings.ts';
 
 function siteName(): string {
-  return loadDocsConfig(siteSettings().contentRoot).name ?? 'Documentation';
+  return docsConfig.name ?? 'Documentation';
 }
 
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -25,7 +20,7 @@ export async function sitemapXml(): Promise<string> {
 
 /** robots.txt; the Sitemap line needs an absolute URL, so it is there only when the site URL is known. */
 export function robotsTxt(): string {
-  const sitemap = siteSettings().siteUrl ? `\nSitemap: ${absolute('/sitemap.xml')}\n` : '';
+  const sitemap = siteBuild.siteUrl ? `\nSitemap: ${absolute('/sitemap.xml')}\n` : '';
   return `User-agent: *\nAllow: /\n${sitemap}`;
 }
 
@@ -40,9 +35,8 @@ async function readingOrder(): Promise<SitePage[]> {
 /** llms.txt (llmstxt.org): the site's name and summary, then a link per page in reading order. */
 export async function llmsTxt(): Promise<string> {
   const listed = await readingOrder();
-  const config = loadDocsConfig(siteSettings().contentRoot);
   const lines = [`# ${siteName()}`, ''];
-  if (config.description) lines.push(`> ${config.description}`, '');
+  if (docsConfig.description) lines.push(`> ${docsConfig.description}`, '');
   lines.push('## Pages', '');
   for (const page of listed) lines.push(`- [${page.title}](${absolute(pageHref(page.path))})${page.description ? `: ${page.description}` : ''}`);
   return `${lines.join('\n')}\n`;
