@@ -99,7 +99,7 @@ export class WarmWorker implements AstroRunner {
     if (job.sandbox) await giveToSandbox(buildRoot, uid);
     const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
     const input = job.sandbox && proc ? sandboxInput(proc.inputDir) : job.contentRoot;
-    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox);
+    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, false, job.pageHistory);
     const cleanup = async () => {
       await fs.promises.rm(buildRoot, { recursive: true, force: true });
       if (input !== job.contentRoot) await fs.promises.rm(input, { recursive: true, force: true });

@@ -79,7 +79,9 @@ beforeAll(async () => {
   for (const [i, page] of GUIDE_PAGES.entries()) {
     files[`content/${page}.mdx`] = `---\ntitle: Guide topic ${i + 1}\n---\n\nThis guide covers topic ${i + 1}.\n\n## Quasarwidget step ${i + 1}\n\nA quasarwidget appears here too.\n`;
   }
-  const site = await buildFixture(files);
+  const site = await buildFixture(files, {
+    pageHistory: { editUrl: 'https://github.com/acme/docs/edit/main/', lastUpdated: { 'content/kitchen-sink.mdx': '2025-03-05T12:30:00+00:00' } },
+  });
   expect(site.result.error).toBeUndefined();
   server = await serveWithFolio(site.out);
   browser = await chromium.launch({
@@ -295,6 +297,17 @@ describe('the theme in a browser', () => {
       }
     });
   }
+
+  it('links "Edit this page" to the repository and shows the last-updated date from git', async () => {
+    const page = await open('/kitchen-sink/', { viewport: { width: 1280, height: 800 } });
+    expect(await page.getAttribute('.edit-link', 'href')).toBe('https://github.com/acme/docs/edit/main/content/kitchen-sink.mdx');
+    expect(await page.textContent('.last-updated')).toBe('Last updated March 5, 2025');
+    expect(await page.getAttribute('.last-updated time', 'datetime')).toBe('2025-03-05T12:30:00+00:00');
+    await page.goto(`${server.url}/`);
+    expect(await page.getAttribute('.edit-link', 'href')).toBe('https://github.com/acme/docs/edit/main/content/index.mdx');
+    expect(await page.locator('.last-updated').count()).toBe(0); // no known date: none shown
+    await page.context().close();
+  });
 
   it('prints the content only: no header, sidebar, table of contents or search', async () => {
     const page = await open('/kitchen-sink/', { viewport: { width: 1280, height: 800 } });
