@@ -16,7 +16,7 @@ interface PagefindData {
 }
 interface Pagefind {
   options(options: Record<string, unknown>): Promise<void>;
-  debouncedSearch(query: string, options?: object, ms?: number): Promise<{ results: { data(): Promise<PagefindData> }[] } | null>;
+  debouncedSearch(query: string, options?: { filters?: Record<string, string> }, ms?: number): Promise<{ results: { data(): Promise<PagefindData> }[] } | null>;
 }
 
 const MAX_PAGES = 8;
@@ -90,7 +90,9 @@ async function runSearch() {
   let groups: HTMLElement[] = [];
   let message: string;
   try {
-    const search = await (await loadPagefind()).debouncedSearch(query, {}, 120);
+    // Only the reader's version (the layout's data-version); each language has its own index (<html lang>).
+    const version = document.documentElement.dataset.version;
+    const search = await (await loadPagefind()).debouncedSearch(query, version ? { filters: { version } } : {}, 120);
     if (!search || ticket !== latest) return; // a newer query superseded this one
     const pages = await Promise.all(search.results.slice(0, MAX_PAGES).map((r) => r.data()));
     let n = 0;
