@@ -94,6 +94,11 @@ const envSchema = z.object({
   FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
   FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
   FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
+  // PostgreSQL instead of the JSON file (README, "Running Folio on several machines").
+  FOLIO_DATABASE_URL: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
+    .optional(),
 });
 
 export interface Config {
@@ -123,6 +128,8 @@ export interface Config {
   sandbox: SandboxMode;
   bwrapPath: string;
   buildMemoryMb: number;
+  /** Where the store lives: PostgreSQL at this URL, or (absent) the JSON file in the data dir. */
+  databaseUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -164,5 +171,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: e.FOLIO_SANDBOX,
     bwrapPath: e.FOLIO_BWRAP_PATH,
     buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
+    databaseUrl: e.FOLIO_DATABASE_URL,
   };
 }
