@@ -20,13 +20,13 @@ import { publishBuild } from '../src/service/deployments/publish.ts';
 import { buildDir } from '../src/service/project-files.ts';
 import type { ProjectRecord } from '../src/service/store.ts';
 import { buildSite } from '../src/site/build.ts';
-import { projectDir } from '../src/site/settings.ts';
+import { repoRoot } from '../src/site/settings.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const GOAL = 95;
-const benchDir = path.join(projectDir, 'bench-out', 'lighthouse');
+const benchDir = path.join(repoRoot, 'bench-out', 'lighthouse');
 
 /** The shared pages: path (no extension) → title, description, Markdown body. */
 const PAGES: Record<string, { title: string; description: string; body: string }> = {
@@ -113,7 +113,7 @@ import { docsSchema } from '@astrojs/starlight/schema';
 export const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };
 `);
   for (const [page, p] of Object.entries(PAGES)) write(root, `src/content/docs/${page}.md`, frontmatter(p) + p.body);
-  const astro = path.join(projectDir, 'node_modules/astro/bin/astro.mjs');
+  const astro = path.join(repoRoot, 'node_modules/astro/bin/astro.mjs');
   await run(process.execPath, [astro, 'build', '--root', root], root);
   return path.join(root, 'dist');
 }

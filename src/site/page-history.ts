@@ -1,7 +1,6 @@
-// What a page shows from its project's repository (the deployment hands it over, settings.ts):
+// What a page shows from its project's repository (the deployment hands it to the build, settings.ts):
 // the "Edit this page" address and the date of the page's last commit.
-import fs from 'node:fs';
-import { siteSettings } from './settings.ts';
+import { siteBuild } from './build-settings.ts';
 
 export interface PageHistoryView {
   editHref?: string;
@@ -9,32 +8,13 @@ export interface PageHistoryView {
   updated?: string;
 }
 
-let dates: { file: string; byPath: Record<string, string> } | undefined;
-
-/** The build's last-updated dates, read once per build. */
-function lastUpdated(file: string | undefined): Record<string, string> {
-  if (!file) return {};
-  if (dates?.file !== file) {
-    let byPath: Record<string, string> = {};
-    try {
-      const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-      if (parsed && typeof parsed === 'object') byPath = parsed as Record<string, string>;
-    } catch {
-      // no dates: pages show none
-    }
-    dates = { file, byPath };
-  }
-  return dates.byPath;
-}
-
 /** `sourceFile`: the page's file relative to the content root, such as `content/guides/install.mdx`. */
 export function pageHistory(sourceFile: string | undefined): PageHistoryView {
   if (!sourceFile) return {};
-  const { editUrl, lastUpdatedFile } = siteSettings();
-  const updated = lastUpdated(lastUpdatedFile)[sourceFile];
+  const { editUrl, lastUpdated } = siteBuild;
   return {
     editHref: editUrl ? editUrl + sourceFile.split('/').map(encodeURIComponent).join('/') : undefined,
-    updated: typeof updated === 'string' && !Number.isNaN(Date.parse(updated)) ? updated : undefined,
+    updated: lastUpdated[sourceFile],
   };
 }
 

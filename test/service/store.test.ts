@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RecordShards } from '../../src/service/record-shards.ts';
+import { MIGRATIONS } from '../../src/service/postgres/migrations.ts';
 import { openPostgresStore } from '../../src/service/postgres/store.ts';
 import { openStore, STORE_FILE, type ProjectRecord, type Store } from '../../src/service/store.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
@@ -148,8 +149,8 @@ describe('PostgreSQL store shared by several nodes', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused.every((r) => r.reason.code === 'slug_taken')).toBe(true);
-    const applied = await nodes[1].pool.query('SELECT version FROM folio_migrations');
-    expect(applied.rows.map((r) => r.version)).toEqual([1]);
+    const applied = await nodes[1].pool.query('SELECT version FROM folio_migrations ORDER BY version');
+    expect(applied.rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     await Promise.all(nodes.map((n) => n.close()));
   });
 
