@@ -34,6 +34,20 @@ Folio themes every part of a page. This paragraph has \`inline code\`, **bold te
 
 <Callout kind="danger">A danger that loses data.</Callout>
 
+<Info>Mintlify's Info callout, with its own icon.</Info>
+
+<Check>Mintlify's Check callout.</Check>
+
+<CardGroup cols={2}>
+  <Card title="Quickstart" icon="rocket" href="/guides/topic-01/">Start here.</Card>
+  <Card title="Reference" icon="book" href="/guides/topic-02/">Every setting.</Card>
+</CardGroup>
+
+<Tabs>
+  <Tab title="npm">Install with npm.</Tab>
+  <Tab title="yarn">Install with yarn.</Tab>
+</Tabs>
+
 ## Wide table
 
 | Setting | Default | Meaning | Example value | Another long column | And one more |
@@ -121,10 +135,12 @@ describe('the theme in a browser', () => {
         // The wide table scrolls inside itself rather than the page.
         const table = await page.locator('article table').evaluate((t) => ({ scroll: t.scrollWidth, client: t.clientWidth }));
         if (name === 'phone') expect(table.scroll).toBeGreaterThan(table.client);
-        // Every callout has its icon.
-        const icons = await page.locator('.callout').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').maskImage || getComputedStyle(el, '::before').webkitMaskImage));
+        // Every callout has its icon: the theme's for Folio's Callout, the component's own for Mintlify's.
+        const icons = await page.locator('.callout:not(.mint-callout)').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').maskImage || getComputedStyle(el, '::before').webkitMaskImage));
         expect(icons).toHaveLength(4);
         for (const icon of icons) expect(icon).toMatch(/^url\("data:image\/svg\+xml/);
+        expect(await page.locator('.callout.mint-callout svg').count()).toBe(2);
+        expect(await page.locator('.callout.mint-callout').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content))).toEqual(['none', 'none']);
         // Search button, logo and (on desktop) the sidebar are in the header and beside the content.
         expect(await page.isVisible('.search-button')).toBe(true);
         expect(await page.isVisible('#sidebar a[aria-current="page"]')).toBe(name === 'desktop');
