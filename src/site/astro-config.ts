@@ -6,20 +6,25 @@ import type { AstroUserConfig } from 'astro';
 import mdx from '@astrojs/mdx';
 import { satteri } from '@astrojs/markdown-satteri';
 import { siteSettings, siteSrcDir } from './settings.ts';
+import { contentLayout } from './layout.ts';
 import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
+import { snippetImportsPlugin } from './markdown/snippet-imports.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
 
 /** `guard` collects what the content check inside this build refused (the build then fails). */
 export async function roleConfig(guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
   const settings = siteSettings();
+  const layout = contentLayout(settings.contentRoot);
   // Only a build with code loads React and the code plugins (code/integration.ts).
   const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
   return {
     root: settings.buildRoot,
     srcDir: siteSrcDir,
-    publicDir: path.join(settings.contentRoot, 'public'),
+    // Mintlify's layout has no public/: its static files are listed and copied one by one after the
+    // build (build.ts), so dot files, docs.json and ignored files are never served.
+    publicDir: layout.publicDir ? path.join(settings.contentRoot, layout.publicDir) : path.join(settings.buildRoot, 'no-public'),
     outDir: settings.outDir,
     cacheDir: path.join(settings.buildRoot, '.cache/astro'),
     output: 'static',
@@ -32,7 +37,7 @@ export async function roleConfig(guard: ContentGuard = { problems: [] }): Promis
       // set of features and the content check first, for every file the build compiles.
       processor: satteri({
         features: { ...MARKDOWN_FEATURES },
-        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetMdastPlugin(settings.contentRoot)],
+        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
         hastPlugins: [snippetHastPlugin(settings.contentRoot)],
       }),
       // One tokenization per block, coloured by CSS variables with light and dark values (theme.css);

@@ -1,19 +1,27 @@
-// Content collections of the site role: the pages (`content/`) and snippets (`_snippets/`) of the
-// content root being built. Both live outside the project, so the glob loaders get absolute bases.
-import fs from 'node:fs';
+// Content collections of the site role: the pages and snippets of the content root being built, in
+// its layout (layout.ts: `content/` and `_snippets/`, or Mintlify's pages beside docs.json and
+// `snippets/`). Both live outside the project, so the glob loaders get absolute bases.
 import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { siteSettings } from './settings.ts';
-import { SNIPPETS_DIR } from './snippet-paths.ts';
+import { listRootFiles } from './layout.ts';
 
 const { contentRoot } = siteSettings();
+// The same list the content check read: a file is built only if it was checked.
+const files = listRootFiles(contentRoot);
+const { layout } = files;
+
+/** Glob syntax in a file name is taken literally. */
+const literal = (file: string) => file.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
+const under = (dir: string, list: string[]) => list.map((f) => literal(dir ? f.slice(dir.length + 1) : f));
 
 const pages = defineCollection({
   loader: glob({
-    pattern: '**/*.{md,mdx}',
-    base: path.join(contentRoot, 'content'),
+    // Folio's layout: everything under content/. Mintlify's: exactly the listed page files.
+    pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', files.pages),
+    base: path.join(contentRoot, layout.pagesDir),
     // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
     generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
   }),
@@ -24,10 +32,11 @@ const pages = defineCollection({
   }),
 });
 
-const snippetsDir = path.join(contentRoot, SNIPPETS_DIR);
 const snippets = defineCollection({
-  // `_snippets/` is optional; the glob loader would warn about a missing base.
-  loader: fs.existsSync(snippetsDir) ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir, generateId: ({ entry }) => entry }) : () => [],
+  // The snippets folder is optional; the glob loader would warn about a missing base.
+  loader: files.snippets.length
+    ? glob({ pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under(layout.snippetsDir, files.snippets), base: path.join(contentRoot, layout.snippetsDir), generateId: ({ entry }) => entry })
+    : () => [],
 });
 
 export const collections = { pages, snippets };

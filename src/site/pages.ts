@@ -6,7 +6,7 @@ import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
 import { siteSettings } from './settings.ts';
 import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
 import { loadOpenApiPages, type OperationPageModel } from './openapi/index.ts';
-import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-rules.ts';
+import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, type PageMeta } from './page-rules.ts';
 import { navLinks } from './layouts/nav-html.ts';
 
 interface PageBase {
@@ -23,6 +23,11 @@ export interface ContentPage extends PageBase {
   entry: CollectionEntry<'pages'>;
   /** True when the body starts with its own `# heading`, so the layout adds no title heading. */
   hasOwnTitle: boolean;
+  /**
+   * Mintlify's frontmatter keys (sidebarTitle, icon, iconType, tag, mode, hidden, noindex,
+   * deprecated, url, keywords, SEO meta), read and validated by readPageMeta.
+   */
+  meta: PageMeta;
 }
 
 /** A page generated for one operation of the site's OpenAPI file (docs/decisions.md#openapi-reference-pages). */
@@ -151,6 +156,8 @@ function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
     order: entry.data.order,
     entry,
     hasOwnTitle: startsWithTitleHeading(body),
+    // Its warnings were shown by the check before the build.
+    meta: readPageMeta(entry.data).meta,
   };
 }
 

@@ -1,0 +1,174 @@
+// A content root in Mintlify's layout (docs.json at the top, pages beside it, snippets/), built once
+// for real: which files become pages and which are served, Mintlify's snippet imports, its
+// frontmatter keys, and `npm run check:site` on the same root (docs/decisions.md#content-root).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { article, buildRoot, listFiles, makeContentRoot, sidebarOf, text, type BuiltSite } from './helpers.ts';
+import { projectDir } from '../../src/site/settings.ts';
+
+const run = promisify(execFile);
+const FIXTURE = path.join(projectDir, 'test/fixtures/mintlify');
+
+/** The fixture, plus files a repository may hold that must never be read or served. */
+function fixtureCopy(extra: Record<string, string> = {}): string {
+  const root = makeContentRoot({
+    '.env': 'SECRET_TOKEN=never-served\n',
+    '.github/workflows/notes.md': '# CI notes\n',
+    'node_modules/some-package/README.mdx': '# not a page\n\n{process.exit(1)}\n',
+    'legacy/embed.html': '<script>alert(1)</script>\n',
+    ...extra,
+  });
+  fs.cpSync(FIXTURE, root, { recursive: true });
+  return root;
+}
+
+async function checkSite(root: string): Promise<{ code: number; lines: string[] }> {
+  try {
+    const { stdout } = await run(process.execPath, [path.join(projectDir, 'scripts/check-site.ts'), root], { cwd: projectDir });
+    return { code: 0, lines: stdout.trim().split('\n') };
+  } catch (error) {
+    const e = error as { code: number; stdout: string };
+    return { code: e.code, lines: e.stdout.trim().split('\n') };
+  }
+}
+
+let site: BuiltSite;
+beforeAll(async () => {
+  site = await buildRoot(fixtureCopy(), { siteUrl: 'https://docs.example.org' });
+  if (!site.result.ok) throw new Error(site.result.log.join('\n'));
+}, 240_000);
+
+describe('Mintlify layout', () => {
+  it('builds every .md/.mdx file beside docs.json as a page at its own path', () => {
+    const pages = listFiles(site.out).filter((f) => f.endsWith('index.html')).sort();
+    expect(pages).toEqual(['guides/hidden-page/index.html', 'guides/secret/index.html', 'guides/setup/index.html', 'index.html']);
+    expect(site.result.pageCount).toBe(4);
+  });
+
+  it('leaves out README/LICENSE, .mintignore patterns, snippets, dot folders and node_modules', () => {
+    for (const gone of ['README/index.html', 'LICENSE/index.html', 'drafts/plan/index.html', 'guides/notes.wip/index.html', 'snippets/greeting/index.html', 'node_modules', '.github']) {
+      expect(site.exists(gone), gone).toBe(false);
+    }
+  });
+
+  it('serves every other file at its own path, but never dot files, docs.json or HTML documents', () => {
+    expect(site.read('images/lamp.svg')).toContain('<svg');
+    expect(site.read('api/spec.pdf')).toContain('%PDF-1.4');
+    for (const never of ['.env', '.mintignore', 'docs.json', 'legacy/embed.html', 'snippets/greeting.mdx', 'index.mdx']) expect(site.exists(never), never).toBe(false);
+    expect(site.result.log).toContain('[folio] warning: legacy/embed.html:1:1: not served: an HTML or XML file would run its scripts as the site');
+  });
+
+  it('refuses a symbolic link anywhere in the root, without following it', async () => {
+    const root = fixtureCopy();
+    fs.symlinkSync('/etc/passwd', path.join(root, 'images/passwd.png'));
+    const { code, lines } = await checkSite(root);
+    expect(code).toBe(1);
+    expect(lines).toContain('images/passwd.png:1:1: a symbolic link is not allowed in a content root');
+  });
+});
+
+describe('snippets the Mintlify way', () => {
+  it('renders a default-imported snippet as a component, its props filling {prop} (root-relative and relative imports)', () => {
+    expect(text(article(site.read('index.html')))).toContain('Hello Ada, welcome to the lab.');
+    expect(text(article(site.read('guides/setup/index.html')))).toContain('Hello Grace, welcome to the workshop.');
+  });
+
+  it('inlines named imports of a snippet\'s export const literals and the page\'s own', () => {
+    expect(text(article(site.read('index.html')))).toContain('The current model is L-200 and it gives 1200 lumens. Ask the help desk.');
+  });
+
+  it('refuses imports that are code, naming the page, the line and how to enable code', async () => {
+    const root = makeContentRoot({
+      'docs.json': '{}',
+      'index.mdx': '# Home\n\nimport Chart from "/snippets/chart.jsx"\n\nexport const Big = () => <b>big</b>\n\n<Chart />\n',
+      'snippets/chart.jsx': 'export default () => null\n',
+    });
+    const { code, lines } = await checkSite(root);
+    expect(code).toBe(1);
+    expect(lines[0]).toMatch(/^index\.mdx:3:1: import and export are not allowed in Folio content unless they are snippets or literal values \(it imports code, run at build time and in readers' browsers\): import … from "\/snippets\/chart\.jsx"; enable code for this project with allow_code: true/);
+    expect(lines[1]).toMatch(/^index\.mdx:5:1: .*export const Big is code.*allow_code: true/);
+    expect(lines.at(-1)).toBe('1 pages, 1 refused, 0 warnings');
+  });
+
+  it('refuses an import of a snippet that does not exist, or of a name it does not export', async () => {
+    const root = makeContentRoot({
+      'docs.json': '{}',
+      'index.mdx': 'import Missing from "/snippets/missing.mdx"\nimport { nope } from "/snippets/values.mdx"\n\n# Home\n',
+      'snippets/values.mdx': 'export const yes = "y"\n',
+    });
+    const { code, lines } = await checkSite(root);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'index.mdx:1:1: import "/snippets/missing.mdx": no snippet snippets/missing.mdx in this content root',
+      'index.mdx:2:1: import "/snippets/values.mdx": snippets/values.mdx has no export const nope = <literal value>',
+      '1 pages, 1 refused, 0 warnings',
+    ]);
+  });
+});
+
+describe('Mintlify frontmatter', () => {
+  it('writes robots noindex, and leaves noindex and hidden pages out of the sitemap and the search index', () => {
+    expect(site.read('guides/secret/index.html')).toContain('<meta name="robots" content="noindex">');
+    expect(site.read('guides/hidden-page/index.html')).toContain('<meta name="robots" content="noindex">');
+    expect(site.read('index.html')).not.toContain('name="robots"');
+    const sitemap = site.read('sitemap.xml');
+    expect(sitemap).toContain('<loc>https://docs.example.org/guides/setup/</loc>');
+    expect(sitemap).not.toContain('/guides/secret/');
+    expect(sitemap).not.toContain('/guides/hidden-page/');
+    expect(site.read('guides/secret/index.html')).not.toContain('data-pagefind-body');
+    expect(site.read('guides/setup/index.html')).toContain('data-pagefind-body');
+  });
+
+  it('writes keywords, Open Graph and Twitter meta tags, the page\'s replacing the defaults', () => {
+    const head = site.read('index.html').split('</head>')[0]!;
+    expect(head).toContain('<meta name="keywords" content="lighting, photon budget">');
+    expect(head).toContain('<meta property="og:image" content="https://cdn.example.org/lumen-card.png">');
+    expect(head).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(head).toContain('<meta property="og:title" content="Lumen handbook · Lumen Docs">');
+  });
+
+  it('makes keywords findable by search without showing them', () => {
+    expect(article(site.read('index.html'))).toMatch(/<p class="search-keywords" hidden[^>]*>lighting photon budget<\/p>/);
+  });
+
+  it('sets the page mode as a class for the theme', () => {
+    expect(site.read('guides/setup/index.html')).toMatch(/<main class="content mode-wide"/);
+    expect(site.read('index.html')).toMatch(/<main class="content mode-default"/);
+  });
+
+  it('names every frontmatter key it does not use in a warning of the build log', () => {
+    expect(site.result.warnings).toEqual(expect.arrayContaining([
+      '[folio] warning: guides/setup.mdx:1:1: frontmatter "boost" is not supported: search ranking boosts are not supported',
+      '[folio] warning: guides/setup.mdx:1:1: frontmatter "customThing" is not a key Folio uses; it is ignored',
+    ]));
+  });
+
+  it('keeps the hidden page reachable at its address', () => {
+    expect(sidebarOf(site.read('index.html'))).toBeTruthy();
+    expect(text(article(site.read('guides/hidden-page/index.html')))).toContain('Reachable by its address only.');
+  });
+});
+
+describe('npm run check:site', () => {
+  it('prints one line per warning and a summary, and exits 0 when nothing is refused', async () => {
+    const { code, lines } = await checkSite(fixtureCopy());
+    expect(code).toBe(0);
+    expect(lines).toEqual([
+      'legacy/embed.html:1:1: warning: not served: an HTML or XML file would run its scripts as the site',
+      'guides/setup.mdx:1:1: warning: frontmatter "boost" is not supported: search ranking boosts are not supported',
+      'guides/setup.mdx:1:1: warning: frontmatter "customThing" is not a key Folio uses; it is ignored',
+      '4 pages, 0 refused, 3 warnings',
+    ]);
+  });
+
+  it('checks Folio\'s own layout too, and answers usage errors with exit code 2', async () => {
+    const { code, lines } = await checkSite(projectDir);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toMatch(/^\d+ pages, 0 refused, 0 warnings$/);
+    const usage = await run(process.execPath, [path.join(projectDir, 'scripts/check-site.ts')], { cwd: projectDir }).catch((e: { code: number; stderr: string }) => e);
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run check:site -- <content-root>') });
+  });
+});
