@@ -11,12 +11,15 @@ import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
 import { snippetImportsPlugin } from './markdown/snippet-imports.ts';
+import { codeBlockTransformers } from './markdown/code-blocks.ts';
+import { folioAssets, richBlocksPlugin, type SiteAssets } from './markdown/rich-blocks.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
 
 /** `guard` collects what the content check inside this build refused (the build then fails). */
 export async function roleConfig(guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
   const settings = siteSettings();
   const layout = contentLayout(settings.contentRoot);
+  const assets: SiteAssets = { math: false, mermaid: false };
   // Only a build with code loads React and the code plugins (code/integration.ts).
   const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
   return {
@@ -38,13 +41,15 @@ export async function roleConfig(guard: ContentGuard = { problems: [] }): Promis
       processor: satteri({
         features: { ...MARKDOWN_FEATURES },
         mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
-        hastPlugins: [snippetHastPlugin(settings.contentRoot)],
+        hastPlugins: [snippetHastPlugin(settings.contentRoot), richBlocksPlugin(assets)],
       }),
+      // Mermaid blocks are drawn in the browser (rich-blocks.ts); math is Sätteri's (never highlighted).
+      syntaxHighlight: { type: 'shiki', excludeLangs: ['mermaid'] },
       // One tokenization per block, coloured by CSS variables with light and dark values (theme.css);
       // dual Shiki themes tokenize every block twice.
-      shikiConfig: { theme: 'css-variables' },
+      shikiConfig: { theme: 'css-variables', transformers: codeBlockTransformers() },
     },
-    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard)],
+    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard), folioAssets(assets)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

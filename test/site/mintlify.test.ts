@@ -5,8 +5,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { article, buildRoot, listFiles, makeContentRoot, sidebarOf, text, type BuiltSite } from './helpers.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { article, buildRoot, listFiles, makeContentRoot, serveWithFolio, sidebarOf, text, type BuiltSite } from './helpers.ts';
 import { projectDir } from '../../src/site/settings.ts';
 
 const run = promisify(execFile);
@@ -44,8 +45,8 @@ beforeAll(async () => {
 describe('Mintlify layout', () => {
   it('builds every .md/.mdx file beside docs.json as a page at its own path', () => {
     const pages = listFiles(site.out).filter((f) => f.endsWith('index.html')).sort();
-    expect(pages).toEqual(['guides/hidden-page/index.html', 'guides/secret/index.html', 'guides/setup/index.html', 'index.html']);
-    expect(site.result.pageCount).toBe(4);
+    expect(pages).toEqual(['guides/hidden-page/index.html', 'guides/markdown/index.html', 'guides/secret/index.html', 'guides/setup/index.html', 'index.html']);
+    expect(site.result.pageCount).toBe(5);
   });
 
   it('leaves out README/LICENSE, .mintignore patterns, snippets, dot folders and node_modules', () => {
@@ -160,7 +161,7 @@ describe('npm run check:site', () => {
       'legacy/embed.html:1:1: warning: not served: an HTML or XML file would run its scripts as the site',
       'guides/setup.mdx:1:1: warning: frontmatter "boost" is not supported: search ranking boosts are not supported',
       'guides/setup.mdx:1:1: warning: frontmatter "customThing" is not a key Folio uses; it is ignored',
-      '4 pages, 0 refused, 3 warnings',
+      '5 pages, 0 refused, 3 warnings',
     ]);
   });
 
@@ -171,4 +172,113 @@ describe('npm run check:site', () => {
     const usage = await run(process.execPath, [path.join(projectDir, 'scripts/check-site.ts')], { cwd: projectDir }).catch((e: { code: number; stderr: string }) => e);
     expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run check:site -- <content-root>') });
   });
+});
+
+describe('the Markdown authors rely on', () => {
+  const page = () => article(site.read('guides/markdown/index.html'));
+  const blocks = () => page().split(/<div class="code-block(?=[ "])/).slice(1);
+
+  it('renders each code block as div.code-block with data-title, data-language, a title bar and a Copy button above the code', () => {
+    const [titled, plain] = blocks();
+    expect(titled).toMatch(/^ lines wrap" data-title="lamp\/client\.ts" data-language="ts" data-icon="code"><div class="code-block-bar"><span class="code-block-title">lamp\/client\.ts<\/span><button type="button" class="code-block-copy"[^>]*>Copy<\/button><\/div><pre/);
+    expect(plain).toMatch(/^" data-title="" data-language="bash"><div class="code-block-bar"><span class="code-block-title">bash<\/span>/);
+  });
+
+  it('highlights the lines named in {2,4-5}', () => {
+    const lines = blocks()[0]!.split('<span class="line').slice(1).map((l) => l.startsWith(' highlighted'));
+    expect(lines).toEqual([false, true, false, true, true]);
+  });
+
+  it('reads Shiki\'s diff and focus notations, and unfolds expandable blocks with a button', () => {
+    const changes = blocks()[2]!;
+    expect(changes).toMatch(/^ expandable" data-title="Changes" data-language="js">/);
+    expect(changes).toContain('<button type="button" class="code-block-expand" aria-expanded="false">Expand</button>');
+    expect(changes).toContain('<span class="line diff remove">');
+    expect(changes).toContain('<span class="line diff add">');
+    expect(changes).toContain('<span class="line focused">');
+    expect(changes).not.toContain('[!code');
+  });
+
+  it('typesets $…$ and $$…$$ at build time with KaTeX, served from the site, and leaves prices alone', () => {
+    expect(page()).toMatch(/Energy is <span class="katex">.*<annotation encoding="application\/x-tex">E = mc\^2<\/annotation>/);
+    expect(page()).toContain('<div class="math-display"><span class="katex-display">');
+    expect(text(page())).toContain('a lamp costs $5 or $10.');
+    expect(site.read('guides/markdown/index.html')).toContain('<link rel="stylesheet" href="/_folio/katex/katex.min.css">');
+    expect(site.exists('_folio/katex/katex.min.css')).toBe(true);
+    expect(listFiles(path.join(site.out, '_folio/katex/fonts')).some((f) => f.endsWith('.woff2'))).toBe(true);
+  });
+
+  it('turns ```mermaid into a diagram drawn by a self-hosted Mermaid, loaded only on pages with one', () => {
+    expect(page()).toContain('<div class="mermaid-diagram"><pre class="mermaid">graph TD\n  Switch --&gt; Lamp</pre></div>');
+    expect(page()).toContain('<script src="/_folio/mermaid.min.js" defer></script><script src="/_folio/mermaid-start.js" defer></script>');
+    expect(site.exists('_folio/mermaid.min.js')).toBe(true);
+    expect(site.read('guides/setup/index.html')).not.toContain('mermaid');
+  });
+
+  it('keeps className for light/dark images, with the utility classes defined for the theme', () => {
+    expect(page()).toContain('<img class="block dark:hidden" src="/images/lamp.svg" alt="Lamp in light mode"');
+    expect(page()).toContain('<img class="hidden dark:block" src="/images/lamp.svg" alt="Lamp in dark mode"');
+    const css = listFiles(path.join(site.out, '_astro')).filter((f) => f.endsWith('.css')).map((f) => site.read(`_astro/${f}`)).join('');
+    expect(css).toMatch(/\[data-theme=(?:'dark'|"dark"|dark)\] \.dark\\:hidden\{display:none\}/);
+    expect(css).toMatch(/\[data-theme=(?:'dark'|"dark"|dark)\] \.dark\\:block\{display:block\}/);
+  });
+
+  it('renders <video>, and <iframe> embeds of allowed hosts with Folio\'s sandbox (the author\'s is replaced)', () => {
+    expect(page()).toContain('<video controls src="/api/demo.mp4"></video>');
+    expect(page()).toMatch(/<iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/abc123" title="Lamp demo" allowFullScreen sandbox="allow-scripts allow-same-origin allow-presentation allow-popups allow-popups-to-escape-sandbox" referrerpolicy="strict-origin-when-cross-origin" loading="lazy"><\/iframe>/);
+    expect(page()).not.toContain('allow-top-navigation');
+  });
+
+  it('refuses an iframe of any other host, and srcdoc', async () => {
+    const root = makeContentRoot({
+      'docs.json': '{}',
+      'index.mdx': '# Home\n\n<iframe src="https://evil.example/x" />\n\n<iframe srcdoc="<script>1</script>" />\n',
+    });
+    const { code, lines } = await checkSite(root);
+    expect(code).toBe(1);
+    expect(lines[0]).toMatch(/^index\.mdx:3:1: <iframe src="https:\/\/evil\.example\/x"> is not allowed: an iframe may embed only pages of www\.youtube-nocookie\.com, www\.youtube\.com, player\.vimeo\.com, www\.loom\.com/);
+    expect(lines[1]).toBe('index.mdx:5:1: the srcdoc attribute of <iframe> is not allowed (it would put a page of its own on the site)');
+  });
+});
+
+describe('in a browser (Chromium)', () => {
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof serveWithFolio>>;
+  beforeAll(async () => {
+    server = await serveWithFolio(site.out);
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('draws the diagram and the math under the site\'s Content-Security-Policy; Copy sits beside the code and copies it', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && violations.push(m.text()));
+    await page.goto(`${server.url}/guides/markdown/`);
+    await page.locator('.mermaid-diagram svg').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.mermaid-diagram svg').textContent()).toContain('Lamp');
+    // KaTeX's stylesheet applies: its HTML rendering is laid out, its MathML copy hidden.
+    expect(await page.locator('.katex-mathml').first().evaluate((el) => getComputedStyle(el).position)).toBe('absolute');
+    const bash = page.locator('.code-block[data-language="bash"]');
+    const button = await bash.locator('.code-block-copy').boundingBox();
+    const code = await bash.locator('pre').boundingBox();
+    expect(button!.y + button!.height).toBeLessThanOrEqual(code!.y);
+    await bash.locator('.code-block-copy').click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm install lumen-sdk');
+    const diff = page.locator('.code-block[data-title="Changes"]');
+    await diff.locator('.code-block-copy').click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const a = 2; \nfocusHere(); ');
+    await diff.locator('.code-block-expand').click();
+    expect(await diff.getAttribute('class')).toContain('expanded');
+    expect(violations.filter((v) => /Content Security Policy/i.test(v))).toEqual([]);
+    await context.close();
+  }, 60_000);
 });

@@ -19,6 +19,7 @@ import { readPageMeta } from '../page-rules.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from '../markdown/features.ts';
 import { isCodeImport, pageImportProblem } from '../code/imports.ts';
+import { EMBED_ORIGINS, isEmbedUrl } from '../embeds.ts';
 import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
@@ -480,7 +481,8 @@ function checkElement(node: MdNode, check: Check) {
     report(node, `unknown component <${name}>; ${AVAILABLE}${options.allowCode ? ', and those this file imports or defines with export const' : `; with allow_code (see "Code in pages" in the docs) a page may import or define its own`}`);
     return;
   }
-  if (!isComponent && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {
+  // <iframe> is an embed from the allow-list (checked below), rendered sandboxed (rich-blocks.ts).
+  if (!isComponent && name !== 'iframe' && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {
     report(node, `the <${name}> element is not allowed in Folio content`);
   }
   const attrs = new Map<string, unknown>();
@@ -526,6 +528,7 @@ function checkElement(node: MdNode, check: Check) {
       attrs.set(attrName, NOT_LITERAL);
     }
   }
+  if (name === 'iframe') checkEmbed(node, attrs, report);
   if (name === 'ApiMethod') checkApiMethod(node, attrs, report);
   if (name === 'Snippet') checkSnippet(node, attrs, check);
   const calloutKind = attrs.get('kind');
@@ -602,6 +605,15 @@ function checkScriptAttribute(at: { position?: MdNode['position'] }, element: st
   // Arrays and objects reach the HTML as text too (nested arrays flattened): all of it is checked.
   if (containsScriptUrl(typeof value === 'string' ? value : JSON.stringify(value) ?? '')) {
     report(at, `attribute ${attrName} on <${element}> is not allowed: javascript: URLs run script in the reader's browser`);
+  }
+}
+
+/** An `<iframe>` embeds a page of an allowed player or tool (embeds.ts), given as a plain address. */
+function checkEmbed(node: MdNode, attrs: Map<string, unknown>, report: Report) {
+  const src = attrs.get('src');
+  if (attrs.has('srcdoc') || attrs.has('srcDoc')) report(node, 'the srcdoc attribute of <iframe> is not allowed (it would put a page of its own on the site)');
+  else if (!isEmbedUrl(src)) {
+    report(node, `<iframe src=${JSON.stringify(typeof src === 'string' ? src : '…')}> is not allowed: an iframe may embed only pages of ${EMBED_ORIGINS.map((o) => new URL(o).host).join(', ')} (https)`);
   }
 }
 
