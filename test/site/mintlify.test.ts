@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { article, buildRoot, listFiles, makeContentRoot, serveWithFolio, sidebarOf, text, type BuiltSite } from './helpers.ts';
 import { projectDir } from '../../src/site/settings.ts';
+import { buildSite } from '../../src/site/build.ts';
 
 const run = promisify(execFile);
 const FIXTURE = path.join(projectDir, 'test/fixtures/mintlify');
@@ -93,6 +94,21 @@ describe('snippets the Mintlify way', () => {
     expect(lines[1]).toMatch(/^index\.mdx:5:1: .*export const Big is code.*allow_code: true/);
     expect(lines.at(-1)).toBe('1 pages, 1 refused, 0 warnings');
   });
+
+  it('renders the same snippet imports in a project with code enabled (compiled as imports, props filling {prop})', async () => {
+    const root = makeContentRoot({
+      'docs.json': '{}',
+      'index.mdx': 'import Greeting from "/snippets/greeting.mdx"\nimport { lampModel } from "/snippets/values.mdx"\n\n# Home\n\n<Greeting who="Ada" place="the lab" />\n\nModel {lampModel}.\n',
+      'snippets/greeting.mdx': 'Hello {who}, welcome to {place}.\n',
+      'snippets/values.mdx': 'export const lampModel = "L-200";\n',
+    });
+    const out = fs.mkdtempSync(path.join(root, '..', 'folio-out-'));
+    const result = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
+    expect(result.error).toBeUndefined();
+    const home = text(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8')));
+    expect(home).toContain('Hello Ada, welcome to the lab.');
+    expect(home).toContain('Model L-200.');
+  }, 180_000);
 
   it('refuses an import of a snippet that does not exist, or of a name it does not export', async () => {
     const root = makeContentRoot({

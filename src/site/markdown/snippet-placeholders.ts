@@ -28,10 +28,12 @@ export const PLACEHOLDER_TEXT = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MARKER = /FOLIOPLACEHOLDERx([A-Za-z0-9_]+?)xEND/g;
 const marker = (name: string) => `FOLIOPLACEHOLDERx${name}xEND`;
 
-/** JS for a placeholder: the value the Snippet gives, or the literal text when rendered without one. */
+/** JS for a placeholder: the value the Snippet gives (or a prop), or the literal text when rendered without one. */
 function fillExpression(name: string): string {
   const n = JSON.stringify(name);
-  return `(typeof props.fill === "function" ? props.fill(${n}) : ${JSON.stringify(`{${name}}`)})`;
+  // A snippet imported as a component by a page with code (`<Greeting who="Ada" />`, compiled as an
+  // MDX import) gets its values as props.
+  return `(typeof props.fill === "function" ? props.fill(${n}) : typeof props[${n}] === "string" || typeof props[${n}] === "number" ? String(props[${n}]) : ${JSON.stringify(`{${name}}`)})`;
 }
 
 function isSnippetFile(snippetsDir: string, ctx: PluginFactoryContext): boolean {
