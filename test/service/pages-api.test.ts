@@ -250,10 +250,22 @@ describe('content checks (the build rules, before anything is stored)', () => {
     expect(inline.status).toBe(201);
   });
 
+  it('a snippet import (Mintlify\'s form) must name a snippet of the project, and a value it exports', async () => {
+    expect(await refused('import Intro from "/_snippets/missing.mdx"\n\n<Intro />\n')).toBe(
+      'content:1:1: import "/_snippets/missing.mdx": no snippet _snippets/missing.mdx in this content root',
+    );
+    await put(p.root, '_snippets/values.mdx', 'export const plan = "Pro";\n');
+    expect(await refused('import { nope } from "/_snippets/values.mdx"\n\n{nope}\n')).toBe(
+      'content:1:1: import "/_snippets/values.mdx": _snippets/values.mdx has no export const nope = <literal value>',
+    );
+    const ok = await createPage(p, { path: 'imports', title: 'M', content: 'import Intro from "/_snippets/intro.mdx"\nimport { plan } from "/_snippets/values.mdx"\n\n<Intro name="Ada" /> on {plan}\n' });
+    expect(ok.status).toBe(201);
+  });
+
   it('the content root the API wrote passes the site build\'s whole-root check', async () => {
     const report = await checkContentRoot(p.root);
     expect(report.problems).toEqual([]);
-    expect(report.pages).toEqual(['content/inline.mdx', 'content/with-snippet.mdx']);
+    expect(report.pages).toEqual(['content/imports.mdx', 'content/inline.mdx', 'content/with-snippet.mdx']);
   });
 });
 
