@@ -322,7 +322,7 @@ async function copyStaticFiles(from: string, assets: string[], outDir: string, e
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' || code === 'ENOTDIR') emit(`[folio] warning: ${file}:1:1: not served: the site already has a file at /${file}`);
-      else if (code === 'ELOOP') continue;
+      else if (code === 'ELOOP' || code === 'ENOENT') continue; // a link, or left out of the sandbox's copy
       else throw error;
     } finally {
       await source?.close();

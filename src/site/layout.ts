@@ -48,6 +48,9 @@ export const MINTLIFY_IGNORED = [
   'CONTRIBUTING.md',
 ];
 
+/** Files at the top of a Mintlify repository that are settings of its tools, not content to serve. */
+const NOT_SERVED = new Set(['package.json', 'package-lock.json', 'tsconfig.json', 'jsconfig.json']);
+
 /** The ignore file of a Mintlify repository, at its top. */
 export const MINTIGNORE = '.mintignore';
 
@@ -159,6 +162,8 @@ function listMintlify(root: string, files: RootFiles) {
         else (rel.startsWith(snippetsPrefix) ? files.snippets : files.pages).push(rel);
         return;
       }
+      // The snippets folder is never served (components' sources live there), nor build settings.
+      if (rel.startsWith(snippetsPrefix) || NOT_SERVED.has(rel)) return;
       if (SCRIPTABLE_DOCUMENT.test(rel)) files.skipped.push({ file: rel, reason: 'not served: an HTML or XML file would run its scripts as the site' });
       else files.assets.push(rel);
     },

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { article, buildRoot, listFiles, makeContentRoot, serveWithFolio, sidebarOf, text, type BuiltSite } from './helpers.ts';
@@ -21,6 +22,8 @@ function fixtureCopy(extra: Record<string, string> = {}): string {
     '.github/workflows/notes.md': '# CI notes\n',
     'node_modules/some-package/README.mdx': '# not a page\n\n{process.exit(1)}\n',
     'legacy/embed.html': '<script>alert(1)</script>\n',
+    'snippets/widget.jsx': 'export const Widget = () => null;\n',
+    'package.json': '{"name": "lumen-docs"}\n',
     ...extra,
   });
   fs.cpSync(FIXTURE, root, { recursive: true });
@@ -59,7 +62,9 @@ describe('Mintlify layout', () => {
   it('serves every other file at its own path, but never dot files, docs.json or HTML documents', () => {
     expect(site.read('images/lamp.svg')).toContain('<svg');
     expect(site.read('api/spec.pdf')).toContain('%PDF-1.4');
-    for (const never of ['.env', '.mintignore', 'docs.json', 'legacy/embed.html', 'snippets/greeting.mdx', 'index.mdx']) expect(site.exists(never), never).toBe(false);
+    for (const never of ['.env', '.mintignore', 'docs.json', 'package.json', 'legacy/embed.html', 'snippets/greeting.mdx', 'snippets/widget.jsx', 'index.mdx']) {
+      expect(site.exists(never), never).toBe(false);
+    }
     expect(site.result.log).toContain('[folio] warning: legacy/embed.html:1:1: not served: an HTML or XML file would run its scripts as the site');
   });
 
@@ -149,6 +154,9 @@ describe('Mintlify frontmatter', () => {
 
   it('makes keywords findable by search without showing them', () => {
     expect(article(site.read('index.html'))).toMatch(/<p class="search-keywords" hidden[^>]*>lighting photon budget<\/p>/);
+    // The home page's entry in Pagefind's index (gzipped fragments) holds them.
+    const fragments = listFiles(path.join(site.out, 'pagefind/fragment')).map((f) => gunzipSync(fs.readFileSync(path.join(site.out, 'pagefind/fragment', f))).toString('utf8'));
+    expect(fragments.find((f) => f.includes('"url":"/"'))).toContain('photon budget');
   });
 
   it('sets the page mode as a class for the theme', () => {
