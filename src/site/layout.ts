@@ -102,22 +102,41 @@ export const MODULE_QUERY = /[?#%\\\u0000-\u001f]/;
  */
 export const SCRIPTABLE_DOCUMENT = /\.(?:html?|xhtml?|xml)$/i;
 
-/** Lists the files of the content root at `root` (synchronously: it is read once per check or build). */
+/**
+ * Lists the files of the content root at `root`, synchronously (the content collections need the
+ * list while their config module loads).
+ */
 export function listRootFiles(root: string, layout: ContentLayout = contentLayout(root)): RootFiles {
+  const plan = listing(root, layout);
+  let step = plan.next();
+  while (!step.done) step = plan.next(fs.readdirSync(path.join(root, step.value), { withFileTypes: true }));
+  return step.value;
+}
+
+/** The same list, reading folders without blocking the event loop (the check before a build, in the server). */
+export async function listRootFilesAsync(root: string, layout: ContentLayout = contentLayout(root)): Promise<RootFiles> {
+  const plan = listing(root, layout);
+  let step = plan.next();
+  while (!step.done) step = plan.next(await fs.promises.readdir(path.join(root, step.value), { withFileTypes: true }));
+  return step.value;
+}
+
+/** The walk, written once: it yields each folder to read (relative to the root) and is given its entries. */
+function* listing(root: string, layout: ContentLayout): Generator<string, RootFiles, fs.Dirent[]> {
   const files: RootFiles = { layout, pages: [], snippets: [], assets: [], refused: [], skipped: [] };
-  if (layout.kind === 'folio') listFolio(root, files);
-  else listMintlify(root, files);
+  if (layout.kind === 'folio') yield* listFolio(root, files);
+  else yield* listMintlify(root, files);
   files.pages.sort();
   files.snippets.sort();
   files.assets.sort();
   return files;
 }
 
-function listFolio(root: string, files: RootFiles) {
+function* listFolio(root: string, files: RootFiles): Generator<string, void, fs.Dirent[]> {
   for (const dir of ['content', '_snippets', 'public']) {
     const stat = present(path.join(root, dir));
     if (stat?.isDirectory()) {
-      walk(root, dir, (rel, entry) => {
+      yield* walk(dir, (rel, entry) => {
         if (!rel.startsWith('public/') && MODULE_QUERY.test(entry)) return files.refused.push({ file: rel, reason: 'name' }), false;
         return true;
       }, (rel) => {
@@ -140,11 +159,10 @@ export function mintlifyIgnore(root: string): Ignore {
   return rules;
 }
 
-function listMintlify(root: string, files: RootFiles) {
+function* listMintlify(root: string, files: RootFiles): Generator<string, void, fs.Dirent[]> {
   const rules = mintlifyIgnore(root);
   const snippetsPrefix = `${files.layout.snippetsDir}/`;
-  walk(
-    root,
+  yield* walk(
     '',
     (rel, name, isDir) => {
       // Dot files and folders (.git, .env, .github) are never read, listed or served.
@@ -172,16 +190,17 @@ function listMintlify(root: string, files: RootFiles) {
 }
 
 /**
- * Walks `dir` (relative to `root`) without following links: `enter(rel, name, isDir)` says whether to
- * go on with an entry, `file(rel)` gets each regular file; links and special files are refused.
+ * Walks `dir` without following links: `enter(rel, name, isDir)` says whether to go on with an
+ * entry, `file(rel)` gets each regular file; links and special files are refused. Yields each folder
+ * to read and is given its entries.
  */
-function walk(root: string, dir: string, enter: (rel: string, name: string, isDir: boolean) => boolean, file: (rel: string) => void, files: RootFiles) {
-  const entries = fs.readdirSync(path.join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+function* walk(dir: string, enter: (rel: string, name: string, isDir: boolean) => boolean, file: (rel: string) => void, files: RootFiles): Generator<string, void, fs.Dirent[]> {
+  const entries = (yield dir).sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const entry of entries) {
     const rel = dir ? `${dir}/${entry.name}` : entry.name;
     // Dirent types have lstat semantics: a symlink is reported as a symlink, never followed.
     if (!enter(rel, entry.name, entry.isDirectory())) continue;
-    if (entry.isDirectory()) walk(root, rel, enter, file, files);
+    if (entry.isDirectory()) yield* walk(rel, enter, file, files);
     else if (entry.isFile()) file(rel);
     else files.refused.push({ file: rel, reason: entry.isSymbolicLink() ? 'symlink' : 'special' });
   }

@@ -7,7 +7,7 @@ import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, tooLarge } 
 import { DocsConfigError, parseDocsConfig } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
-import { listRootFiles, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
+import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
@@ -37,7 +37,7 @@ const REFUSED: Record<RootFiles['refused'][number]['reason'], string> = {
 };
 
 export async function checkContentRoot(root: string, options: CheckRootOptions = {}): Promise<ContentRootReport> {
-  const files = listRootFiles(root);
+  const files = await listRootFilesAsync(root);
   const { layout } = files;
   const problems: Problem[] = files.refused.map(({ file, reason }) => ({
     file,
