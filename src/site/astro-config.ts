@@ -1,25 +1,28 @@
-// The whole Astro config of the site role: one content root (FOLIO_CONTENT_ROOT) into one static
-// output directory (FOLIO_OUT_DIR). Each build may run in its own Astro root (FOLIO_BUILD_ROOT)
-// so concurrent builds never share `.astro/`; source and public dirs stay absolute.
+// The whole Astro config of the site role: one content root into one static output directory, as
+// the build's settings say (settings.ts). Each build may run in its own Astro root so concurrent
+// builds never share `.astro/`; source and public dirs stay absolute.
 import path from 'node:path';
 import type { AstroUserConfig } from 'astro';
 import mdx from '@astrojs/mdx';
 import { satteri } from '@astrojs/markdown-satteri';
-import { siteSettings, siteSrcDir } from './settings.ts';
+import { siteSettings, siteSrcDir, type SiteSettings } from './settings.ts';
 import { contentLayout } from './layout.ts';
 import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
 import { snippetImportsPlugin } from './markdown/snippet-imports.ts';
 import { codeBlockTransformers } from './markdown/code-blocks.ts';
-import { folioAssets, richBlocksPlugin, type SiteAssets } from './markdown/rich-blocks.ts';
+import { richBlocksPlugin } from './markdown/rich-blocks.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
+import { vendorAssets } from './components/mintlify/vendor.ts';
 
-/** `guard` collects what the content check inside this build refused (the build then fails). */
-export async function roleConfig(guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
-  const settings = siteSettings();
+/**
+ * `settings`: the build's inputs (astro.config.mjs, the entry of `astro dev`, passes none: they come
+ * from its FOLIO_* variables). `guard` collects what the content check inside this build refused
+ * (the build then fails).
+ */
+export async function roleConfig(settings: SiteSettings = siteSettings(), guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
   const layout = contentLayout(settings.contentRoot);
-  const assets: SiteAssets = { math: false, mermaid: false };
   // Only a build with code loads React and the code plugins (code/integration.ts).
   const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
   return {
@@ -41,7 +44,7 @@ export async function roleConfig(guard: ContentGuard = { problems: [] }): Promis
       processor: satteri({
         features: { ...MARKDOWN_FEATURES },
         mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
-        hastPlugins: [snippetHastPlugin(settings.contentRoot), richBlocksPlugin(assets)],
+        hastPlugins: [snippetHastPlugin(settings.contentRoot), richBlocksPlugin()],
       }),
       // Mermaid blocks are drawn in the browser (rich-blocks.ts); math is Sätteri's (never highlighted).
       syntaxHighlight: { type: 'shiki', excludeLangs: ['mermaid'] },
@@ -49,7 +52,7 @@ export async function roleConfig(guard: ContentGuard = { problems: [] }): Promis
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables', transformers: codeBlockTransformers() },
     },
-    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard), folioAssets(assets)],
+    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard), vendorAssets()],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

@@ -26,7 +26,7 @@ import {
   type SandboxMode,
   type SandboxOptions,
 } from './sandbox.ts';
-import { projectDir, siteSrcDir } from './settings.ts';
+import { repoRoot, siteSrcDir } from './settings.ts';
 import { contentLayout, type ContentLayout } from './layout.ts';
 import { constants as fsConstants, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -145,9 +145,9 @@ export interface BuildSiteResult {
 
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 /** Pagefind's CLI (it runs the native indexer), writing `<outDir>/pagefind/`. */
-const PAGEFIND = path.join(projectDir, 'node_modules/pagefind/lib/runner/bin.cjs');
+const PAGEFIND = path.join(repoRoot, 'node_modules/pagefind/lib/runner/bin.cjs');
 /** Where build roots live: inside the install, so Astro resolves node_modules from them. */
-export const BUILDS_DIR = path.join(projectDir, '.folio-builds');
+export const BUILDS_DIR = path.join(repoRoot, '.folio-builds');
 
 /** Where a build writes its site: inside its own root, as Astro moves files from one to the other. */
 export const buildOutDir = (buildRoot: string) => path.join(buildRoot, 'out');
@@ -184,7 +184,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const outDir = path.resolve(options.outDir);
   const log: string[] = [];
   // Tenants read the log and the error: server paths never reach them.
-  const view: PathView = { contentRoots: [contentRoot, SANDBOX_CONTENT_ROOT], hidden: [...(options.hiddenDirs ?? []), projectDir, SANDBOX_INPUT_DIR], hiddenRelative: [`${path.basename(BUILDS_DIR)}/`] };
+  const view: PathView = { contentRoots: [contentRoot, SANDBOX_CONTENT_ROOT], hidden: [...(options.hiddenDirs ?? []), repoRoot, SANDBOX_INPUT_DIR], hiddenRelative: [`${path.basename(BUILDS_DIR)}/`] };
   const emit = (line: string) => {
     const clean = scrubPaths(line, view);
     log.push(clean);
@@ -227,8 +227,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       const onlyNoPages = report.problems.every((p) => p.message.startsWith('no pages'));
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
-    for (const warning of report.warnings) emit(`[folio] warning: ${formatProblem(warning)}`);
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)${report.files.layout.kind === 'mintlify' ? ` (Mintlify layout, ${report.files.assets.length} static file(s))` : ''}`);
+    for (const warning of report.warnings) emit(`[folio] warning: ${formatProblem(warning)}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);

@@ -5,13 +5,9 @@ import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { siteSettings } from './settings.ts';
-import { listRootFiles } from './layout.ts';
+import { siteBuild } from './build-settings.ts';
 
-const { contentRoot } = siteSettings();
-// The same list the content check read: a file is built only if it was checked.
-const files = listRootFiles(contentRoot);
-const { layout } = files;
+const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles } = siteBuild;
 
 /** Glob syntax in a file name is taken literally. */
 const literal = (file: string) => file.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
@@ -20,7 +16,7 @@ const under = (dir: string, list: string[]) => list.map((f) => literal(dir ? f.s
 const pages = defineCollection({
   loader: glob({
     // Folio's layout: everything under content/. Mintlify's: exactly the listed page files.
-    pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', files.pages),
+    pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', pageFiles),
     base: path.join(contentRoot, layout.pagesDir),
     // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
     generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
@@ -34,8 +30,8 @@ const pages = defineCollection({
 
 const snippets = defineCollection({
   // The snippets folder is optional; the glob loader would warn about a missing base.
-  loader: files.snippets.length
-    ? glob({ pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under(layout.snippetsDir, files.snippets), base: path.join(contentRoot, layout.snippetsDir), generateId: ({ entry }) => entry })
+  loader: snippetsDir && snippetFiles.length
+    ? glob({ pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under(layout.snippetsDir, snippetFiles), base: snippetsDir, generateId: ({ entry }) => entry })
     : () => [],
 });
 

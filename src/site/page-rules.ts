@@ -82,6 +82,8 @@ export interface PageMeta {
 const USED_KEYS = new Set([
   'title', 'description', 'order', 'sidebarTitle', 'icon', 'iconType', 'tag', 'mode', 'hidden', 'noindex',
   'deprecated', 'url', 'keywords', 'canonical', 'robots',
+  // The operation reference of an API page (src/site/openapi/sources.ts).
+  'openapi',
 ]);
 
 /** Keys Mintlify documents that Folio does not do: named in a warning, so nothing is ignored silently. */
@@ -90,7 +92,6 @@ const NOT_SUPPORTED: Record<string, string> = {
   timestamp: 'Folio does not show "last modified" dates',
   boost: 'search ranking boosts are not supported',
   rss: 'RSS feeds are not generated',
-  openapi: 'OpenAPI pages come from docs.json "openapi" in Folio; this page is built from its own content',
   api: 'API playground pages are not generated from frontmatter; this page is built from its own content',
   asyncapi: 'AsyncAPI pages are not supported',
   'openapi-schema': 'OpenAPI schema pages are not generated from frontmatter',

@@ -9,11 +9,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { article, buildRoot, listFiles, makeContentRoot, serveWithFolio, sidebarOf, text, type BuiltSite } from './helpers.ts';
-import { projectDir } from '../../src/site/settings.ts';
+import { repoRoot } from '../../src/site/settings.ts';
 import { buildSite } from '../../src/site/build.ts';
 
 const run = promisify(execFile);
-const FIXTURE = path.join(projectDir, 'test/fixtures/mintlify');
+const FIXTURE = path.join(repoRoot, 'test/fixtures/mintlify');
 
 /** The fixture, plus files a repository may hold that must never be read or served. */
 function fixtureCopy(extra: Record<string, string> = {}): string {
@@ -32,7 +32,7 @@ function fixtureCopy(extra: Record<string, string> = {}): string {
 
 async function checkSite(root: string): Promise<{ code: number; lines: string[] }> {
   try {
-    const { stdout } = await run(process.execPath, [path.join(projectDir, 'scripts/check-site.ts'), root], { cwd: projectDir });
+    const { stdout } = await run(process.execPath, [path.join(repoRoot, 'scripts/check-site.ts'), root], { cwd: repoRoot });
     return { code: 0, lines: stdout.trim().split('\n') };
   } catch (error) {
     const e = error as { code: number; stdout: string };
@@ -190,10 +190,10 @@ describe('npm run check:site', () => {
   });
 
   it('checks Folio\'s own layout too, and answers usage errors with exit code 2', async () => {
-    const { code, lines } = await checkSite(projectDir);
+    const { code, lines } = await checkSite(repoRoot);
     expect(code).toBe(0);
     expect(lines.at(-1)).toMatch(/^\d+ pages, 0 refused, 0 warnings$/);
-    const usage = await run(process.execPath, [path.join(projectDir, 'scripts/check-site.ts')], { cwd: projectDir }).catch((e: { code: number; stderr: string }) => e);
+    const usage = await run(process.execPath, [path.join(repoRoot, 'scripts/check-site.ts')], { cwd: repoRoot }).catch((e: { code: number; stderr: string }) => e);
     expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run check:site -- <content-root>') });
   });
 });

@@ -8,10 +8,15 @@ import { DocsConfigError, parseDocsConfig } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
 import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
+import { checkOpenApiIsolated } from '../openapi/check.ts';
+import { navigationSources } from '../openapi/sources.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
-  /** What builds but not as written (a frontmatter key Folio does not use, a file left out): shown, never fatal. */
+  /**
+   * What builds but not as written: a frontmatter key Folio does not use, a file left out, an
+   * OpenAPI document the build works around (those without a file). Shown, never fatal.
+   */
   warnings: Problem[];
   /** Page files relative to the content root (`content/guides/install.mdx`, or `guides/install.mdx` in Mintlify's layout). */
   pages: string[];
@@ -58,7 +63,8 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   if (files.config === 'docs.json') {
     try {
       const config = parseDocsConfig(await fs.readFile(path.join(root, 'docs.json'), 'utf8'));
-      for (const file of [config.openapi ?? []].flat()) problems.push(...(await checkLinkFree(root, file)));
+      const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
+      for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
       for (const issue of error.issues) {
@@ -88,6 +94,12 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
         ? { file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' }
         : { file: layout.configFile, line: 1, column: 1, message: 'no pages: add .md or .mdx files beside docs.json (Mintlify\'s layout)' },
     );
+  }
+  // Only when the root's own files are fine: the specs are then checked where the build reads them.
+  if (!problems.length) {
+    const openapi = await checkOpenApiIsolated(root, pages);
+    problems.push(...openapi.problems);
+    warnings.push(...openapi.warnings.map((message) => ({ file: '', line: 0, column: 0, message })));
   }
   return { problems, warnings, pages, snippets, files };
 }

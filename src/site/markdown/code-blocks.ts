@@ -7,12 +7,15 @@
 //   `data-title` and `data-language` of the block's `div.code-block` (CodeGroup reads them as tab
 //   labels) and into its title bar, beside a Copy button, so the button never covers code;
 // - `{1,3-5}` highlights lines, `lines` numbers them, `wrap` wraps long lines, `expandable`
-//   shows a long block folded with a button to unfold it, `icon` is kept in `data-icon`;
+//   shows a long block folded with a button to unfold it, `icon` (a Font Awesome or Lucide name)
+//   shows before the title and is kept in `data-icon`;
 // - Shiki's notations in code comments: `[!code ++]`/`[!code --]` (diff), `[!code focus]`,
 //   `[!code highlight]` (https://shiki.style/packages/transformers).
 // The Copy and unfold buttons are wired by a small script (client/code-blocks.ts).
 import type { Element, ElementContent, Root } from 'hast';
 import type { ShikiTransformer } from 'shiki';
+import { htmlToHast } from 'satteri';
+import { namedIconSvg } from '../components/mintlify/icons.ts';
 import { transformerMetaHighlight, transformerNotationDiff, transformerNotationFocus, transformerNotationHighlight } from '@shikijs/transformers';
 
 export interface CodeMeta {
@@ -62,7 +65,11 @@ function codeBlockTransformer(): ShikiTransformer {
       const language = this.options.lang && this.options.lang !== 'plaintext' && this.options.lang !== 'text' ? this.options.lang : '';
       const classes = ['code-block', ...(['lines', 'wrap', 'expandable'] as const).filter((f) => meta[f])];
       const label = meta.title || language;
+      // A named icon (Font Awesome or Lucide, as the Icon component draws them) before the title.
+      const svg = meta.icon ? namedIconSvg(meta.icon) : undefined;
+      const icon = svg ? ((htmlToHast(svg, { fragment: true }) as { children?: ElementContent[] }).children ?? []) : [];
       const bar = el('div', { className: ['code-block-bar'] }, [
+        ...icon,
         el('span', { className: ['code-block-title'] }, label ? [txt(label)] : []),
         ...(meta.expandable ? [el('button', { type: 'button', className: ['code-block-expand'], ariaExpanded: 'false' }, [txt('Expand')])] : []),
         el('button', { type: 'button', className: ['code-block-copy'], ariaLabel: label ? `Copy ${label}` : 'Copy code' }, [txt('Copy')]),

@@ -6,28 +6,16 @@
 //   raw HTML comes out of an author's formula. A `$` pair around text that starts or ends with a
 //   space ("costs $5 and $10") is text, not math.
 // - ```` ```mermaid ```` blocks become `<pre class="mermaid">` (the diagram's source, as text) and the
-//   page loads Mermaid's browser build and a small starter from the site itself
-//   (`/_folio/mermaid.min.js`, `/_folio/mermaid-start.js`), only on pages that have a diagram;
-//   Mermaid runs with `securityLevel: 'strict'` (no script, no HTML labels from the diagram).
-// The site gets those files only when one of its pages uses them (SiteAssets, copied after the build
-// by folioAssets below).
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+//   page loads Mermaid's browser build from the site itself, only on pages that have a diagram; it
+//   draws every `.mermaid` element when the page has loaded, with Mermaid's default
+//   `securityLevel: 'strict'` (no script, no HTML labels from the diagram).
+// The site gets those files only when one of its pages refers to them (components/mintlify/vendor.ts,
+// shared with the Latex and Mermaid components).
 import katex from 'katex';
 import { htmlToHast, type HastPluginDefinition, type HastPluginEntry, type PluginFactoryContext } from 'satteri';
-import type { AstroIntegration } from 'astro';
-import { projectDir } from '../settings.ts';
+import { KATEX_CSS, MERMAID_JS } from '../components/mintlify/vendor.ts';
 import { EMBED_SANDBOX } from '../embeds.ts';
 
-/** What the pages of one build used, so the build adds the files they need. */
-export interface SiteAssets {
-  math: boolean;
-  mermaid: boolean;
-}
-
-export const KATEX_CSS = '/_folio/katex/katex.min.css';
-export const MERMAID_SCRIPTS = ['/_folio/mermaid.min.js', '/_folio/mermaid-start.js'];
 
 interface ElementLike {
   type: 'element';
@@ -70,7 +58,7 @@ function fragment(html: string): never {
   return (tree.children ?? []) as never;
 }
 
-export function richBlocksPlugin(assets: SiteAssets): HastPluginEntry {
+export function richBlocksPlugin(): HastPluginEntry {
   return (_ctx: PluginFactoryContext) => {
     let math = false;
     let mermaid = false;
@@ -116,38 +104,11 @@ export function richBlocksPlugin(assets: SiteAssets): HastPluginEntry {
       after(root, ctx) {
         const extra: unknown[] = [];
         if (math) {
-          assets.math = true;
           extra.push({ type: 'element', tagName: 'link', properties: { rel: ['stylesheet'], href: KATEX_CSS }, children: [] });
         }
-        if (mermaid) {
-          assets.mermaid = true;
-          for (const src of MERMAID_SCRIPTS) extra.push({ type: 'element', tagName: 'script', properties: { src, defer: true }, children: [] });
-        }
+        if (mermaid) extra.push({ type: 'element', tagName: 'script', properties: { src: MERMAID_JS, defer: true }, children: [] });
         if (extra.length) ctx.appendChild(root, extra as never);
       },
     } satisfies HastPluginDefinition;
-  };
-}
-
-/** Adds the files the pages of the build used (KaTeX's stylesheet and fonts, Mermaid) to the site. */
-export function folioAssets(assets: SiteAssets): AstroIntegration {
-  return {
-    name: 'folio-assets',
-    hooks: {
-      'astro:build:done': async ({ dir }) => {
-        const out = path.join(fileURLToPath(dir), '_folio');
-        if (assets.math) {
-          const katexDist = path.join(projectDir, 'node_modules/katex/dist');
-          await fs.mkdir(path.join(out, 'katex'), { recursive: true });
-          await fs.copyFile(path.join(katexDist, 'katex.min.css'), path.join(out, 'katex/katex.min.css'));
-          await fs.cp(path.join(katexDist, 'fonts'), path.join(out, 'katex/fonts'), { recursive: true });
-        }
-        if (assets.mermaid) {
-          await fs.mkdir(out, { recursive: true });
-          await fs.copyFile(path.join(projectDir, 'node_modules/mermaid/dist/mermaid.min.js'), path.join(out, 'mermaid.min.js'));
-          await fs.copyFile(path.join(projectDir, 'src/site/client/mermaid-start.js'), path.join(out, 'mermaid-start.js'));
-        }
-      },
-    },
   };
 }
