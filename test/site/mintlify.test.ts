@@ -204,7 +204,7 @@ describe('the Markdown authors rely on', () => {
 
   it('renders each code block as div.code-block with data-title, data-language, a title bar and a Copy button above the code', () => {
     const [titled, plain] = blocks();
-    expect(titled).toMatch(/^ lines wrap" data-title="lamp\/client\.ts" data-language="ts" data-icon="code"><div class="code-block-bar"><span class="code-block-title">lamp\/client\.ts<\/span><button type="button" class="code-block-copy"[^>]*>Copy<\/button><\/div><pre/);
+    expect(titled).toMatch(/^ lines wrap" data-title="lamp\/client\.ts" data-language="ts" data-icon="code"><div class="code-block-bar"><svg[^>]*>.*?<\/svg><span class="code-block-title">lamp\/client\.ts<\/span><button type="button" class="code-block-copy"[^>]*>Copy<\/button><\/div><pre/);
     expect(plain).toMatch(/^" data-title="" data-language="bash"><div class="code-block-bar"><span class="code-block-title">bash<\/span>/);
   });
 
@@ -227,15 +227,15 @@ describe('the Markdown authors rely on', () => {
     expect(page()).toMatch(/Energy is <span class="katex">.*<annotation encoding="application\/x-tex">E = mc\^2<\/annotation>/);
     expect(page()).toContain('<div class="math-display"><span class="katex-display">');
     expect(text(page())).toContain('a lamp costs $5 or $10.');
-    expect(site.read('guides/markdown/index.html')).toContain('<link rel="stylesheet" href="/_folio/katex/katex.min.css">');
-    expect(site.exists('_folio/katex/katex.min.css')).toBe(true);
-    expect(listFiles(path.join(site.out, '_folio/katex/fonts')).some((f) => f.endsWith('.woff2'))).toBe(true);
+    expect(site.read('guides/markdown/index.html')).toContain('<link rel="stylesheet" href="/_folio/vendor/katex/katex.min.css">');
+    expect(site.exists('_folio/vendor/katex/katex.min.css')).toBe(true);
+    expect(listFiles(path.join(site.out, '_folio/vendor/katex/fonts')).some((f) => f.endsWith('.woff2'))).toBe(true);
   });
 
   it('turns ```mermaid into a diagram drawn by a self-hosted Mermaid, loaded only on pages with one', () => {
     expect(page()).toContain('<div class="mermaid-diagram"><pre class="mermaid">graph TD\n  Switch --&gt; Lamp</pre></div>');
-    expect(page()).toContain('<script src="/_folio/mermaid.min.js" defer></script><script src="/_folio/mermaid-start.js" defer></script>');
-    expect(site.exists('_folio/mermaid.min.js')).toBe(true);
+    expect(page()).toContain('<script src="/_folio/vendor/mermaid/mermaid.min.js" defer></script>');
+    expect(site.exists('_folio/vendor/mermaid/mermaid.min.js')).toBe(true);
     expect(site.read('guides/setup/index.html')).not.toContain('mermaid');
   });
 
