@@ -27,6 +27,9 @@ import {
   type SandboxOptions,
 } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
+import { contentLayout, type ContentLayout } from './layout.ts';
+import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { scrubPaths, type PathView } from './tenant-paths.ts';
 
 export interface BuildSiteOptions {
@@ -204,7 +207,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     return finish({ code, message: text, problems: problems.map((p) => ({ ...p, file: scrubPaths(p.file, view) })) });
   };
 
-  const rootProblem = (await checkDirectories(contentRoot, outDir)) ?? checkSiteUrl(options.siteUrl);
+  const rootProblem = (await checkDirectories(contentRoot, outDir, contentLayout(contentRoot))) ?? checkSiteUrl(options.siteUrl);
   if (rootProblem) return fail('content_invalid', [], rootProblem);
   const sandbox = await chooseSandbox(options.sandbox, options.allowCode ?? false);
   if (sandbox instanceof Error) return fail('sandbox_unavailable', [], sandbox.message);
@@ -227,8 +230,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       const onlyNoPages = report.problems.every((p) => p.message.startsWith('no pages'));
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
-    emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
-    for (const warning of report.warnings ?? []) emit(`[folio] warning: ${warning}`);
+    emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)${report.files.layout.kind === 'mintlify' ? ` (Mintlify layout, ${report.files.assets.length} static file(s))` : ''}`);
+    for (const warning of report.warnings) emit(`[folio] warning: ${formatProblem(warning)}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
@@ -250,6 +253,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
           return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
         }
+        // Read from the sandbox's copy when there is one: it holds only regular files.
+        await copyStaticFiles(sandbox ? worker.input : contentRoot, report.files.assets, outDir, emit);
       } catch (error) {
         await emptyDir(outDir); // never leave half a site behind
         throw error;
@@ -306,6 +311,32 @@ async function moveContents(from: string, to: string): Promise<boolean> {
   }
 }
 
+/**
+ * Copies the static files of a Mintlify-layout root (listed by layout.ts: regular files only, no
+ * dot files, no settings, no ignored files) into the site at their own paths. Never follows a link
+ * (O_NOFOLLOW), and never replaces a file the build wrote (a page, the sitemap, the search index):
+ * such a file is left out with a warning.
+ */
+async function copyStaticFiles(from: string, assets: string[], outDir: string, emit: (line: string) => void) {
+  for (const file of assets) {
+    const dest = path.join(outDir, ...file.split('/'));
+    let source: fs.FileHandle | undefined;
+    try {
+      source = await fs.open(path.join(from, ...file.split('/')), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+      if (!(await source.stat()).isFile()) continue;
+      await fs.mkdir(path.dirname(dest), { recursive: true });
+      await pipeline(source.createReadStream({ autoClose: false }), createWriteStream(dest, { flags: 'wx' }));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'ENOTDIR') emit(`[folio] warning: ${file}:1:1: not served: the site already has a file at /${file}`);
+      else if (code === 'ELOOP' || code === 'ENOENT') continue; // a link, or left out of the sandbox's copy
+      else throw error;
+    } finally {
+      await source?.close();
+    }
+  }
+}
+
 function checkSiteUrl(siteUrl: string | undefined): string | undefined {
   if (siteUrl === undefined) return undefined;
   const url = URL.canParse(siteUrl) ? new URL(siteUrl) : undefined;
@@ -332,7 +363,7 @@ async function emptyDir(dir: string) {
   await Promise.all(entries.map((e) => fs.rm(path.join(dir, e), { recursive: true, force: true })));
 }
 
-async function checkDirectories(contentRoot: string, outDir: string): Promise<string | undefined> {
+async function checkDirectories(contentRoot: string, outDir: string, layout: ContentLayout): Promise<string | undefined> {
   const stat = await fs.lstat(contentRoot).catch(() => undefined);
   if (!stat?.isDirectory()) return `content root ${contentRoot} is not a directory`;
   const inside = (child: string, parent: string) => {
@@ -340,6 +371,11 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
     return !rel || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
   // The build empties and fills outDir: it must not hold the content, nor sit where the build reads.
+  if (layout.kind === 'mintlify') {
+    // Mintlify's layout reads the whole root.
+    if (inside(contentRoot, outDir) || inside(outDir, contentRoot)) return `output directory ${outDir} must not contain the content root nor be inside it`;
+    return undefined;
+  }
   const readDirs = SITE_DIRS.map((d) => path.join(contentRoot, d));
   if (inside(contentRoot, outDir) || readDirs.some((d) => inside(outDir, d))) {
     return `output directory ${outDir} must not contain the content root nor be inside its ${SITE_DIRS.map((d) => `${d}/`).join(', ')}`;

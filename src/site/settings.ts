@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDocsConfig, type DocsConfig } from './docs-config.ts';
-import { SNIPPETS_DIR } from './snippet-paths.ts';
+import { listRootFiles, type ContentLayout } from './layout.ts';
 
 /** The repository root (where astro.config.mjs and node_modules live). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,12 +40,17 @@ export interface SiteBuild {
   allowCode: boolean;
   /** The content root's docs.json, validated (an empty config when there is none). */
   docsConfig: DocsConfig;
-  /** Absolute path of `_snippets/`, undefined when the content root has none. */
+  /** Absolute path of the snippets folder (`_snippets/`, Mintlify's `snippets/`), undefined when the content root has none. */
   snippetsDir: string | undefined;
   /** "Edit this page" address of the content root (a page's path relative to the root follows). */
   editUrl: string | undefined;
   /** ISO dates of pages' last commits, by path relative to the content root, read once per build. */
   lastUpdated: Record<string, string>;
+  /** The content root's layout (Folio's or Mintlify's, layout.ts). */
+  layout: ContentLayout;
+  /** Page and snippet files, relative to the content root, as the content check listed them. */
+  pageFiles: string[];
+  snippetFiles: string[];
 }
 
 /** What a repository project's pages show from git (the deployment computes it, the layout shows it). */
@@ -91,7 +96,9 @@ export function resolveSiteSettings(settings: SiteSettings): SiteSettings {
 
 /** Reads and validates what a build needs of its content root; throws DocsConfigError for a bad docs.json. */
 export function loadSiteBuild(settings: SiteSettings): SiteBuild {
-  const snippetsDir = path.join(settings.contentRoot, SNIPPETS_DIR);
+  // The same list the content check read: a file is built only if it was checked.
+  const files = listRootFiles(settings.contentRoot);
+  const snippetsDir = path.join(settings.contentRoot, files.layout.snippetsDir);
   return {
     contentRoot: settings.contentRoot,
     siteUrl: settings.siteUrl,
@@ -100,6 +107,9 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     snippetsDir: fs.existsSync(snippetsDir) ? snippetsDir : undefined,
     editUrl: settings.editUrl,
     lastUpdated: readLastUpdated(settings.lastUpdatedFile),
+    layout: files.layout,
+    pageFiles: files.pages,
+    snippetFiles: files.snippets,
   };
 }
 

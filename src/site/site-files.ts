@@ -14,7 +14,10 @@ const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 
 export async function sitemapXml(): Promise<string> {
   const { pages } = await siteModel();
-  const urls = pages.filter((p) => !p.operation?.hidden).map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
+  // Pages with noindex (or hidden) frontmatter are left out, as their robots meta asks.
+  const urls = pages
+    .filter((p) => !p.operation?.hidden && !(p.kind === 'content' && p.meta.noindex))
+    .map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 

@@ -139,9 +139,9 @@ describe('in a browser', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const page = await context.newPage();
     await page.goto(`${server.url}/guides/zebra/`);
-    await page.click('.copy-button');
+    await page.click('.code-block-copy');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('echo "hay"');
-    expect(await page.textContent('.copy-button')).toBe('Copied');
+    expect(await page.textContent('.code-block-copy')).toBe('Copied');
     expect(await page.getAttribute('#feeding .heading-anchor', 'href')).toBe('#feeding');
     await context.close();
   });
@@ -218,7 +218,7 @@ describe('the Content-Security-Policy in a browser', () => {
     expect(violations.filter((v) => v === 'script-src-elem inline')).toHaveLength(2); // the inline script and the javascript: link
     // Folio's own scripts still run on that page: the theme is set and code blocks got Copy buttons.
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toMatch(/^(light|dark)$/);
-    expect(await page.locator('.copy-button').count()).toBe(1);
+    expect(await page.locator('.code-block-copy').count()).toBe(1);
     await page.close();
   });
 

@@ -254,7 +254,7 @@ describe('site features (docs/decisions.md#content-root)', () => {
     const css = siteCss();
     expect(/:root\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#cf222e');
     expect(/:root\[data-theme=(?:"dark"|'dark'|dark)\]\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#f97583');
-    expect(pageScripts('index.html')).toContain('copy-button');
+    expect(pageScripts('index.html')).toContain('code-block-copy');
     expect(pageScripts('index.html')).toContain('navigator.clipboard.writeText');
   });
 

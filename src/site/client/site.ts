@@ -16,7 +16,9 @@ document.querySelector('.theme-toggle')?.addEventListener('click', () => {
   }
 });
 
-for (const pre of document.querySelectorAll<HTMLElement>('article pre')) {
+// Code blocks of pages have their own title bar and buttons (code-blocks.ts); this is for the rest
+// (the generated API pages' curl command).
+for (const pre of document.querySelectorAll<HTMLElement>('article pre:not(.code-block pre, .mermaid)')) {
   const wrap = document.createElement('div');
   wrap.className = 'code-wrap';
   pre.replaceWith(wrap);
