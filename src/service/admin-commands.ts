@@ -2,7 +2,7 @@
 // either by the CLI itself or, when a server holds the data dir, by that server.
 import { randomUUID } from 'node:crypto';
 import { PLANS, type Plan } from './config.ts';
-import { DomainError } from './errors.ts';
+import { FolioError } from './errors.ts';
 import { generateKey } from './keys.ts';
 import { parseScopes, type Scope } from './scopes.ts';
 import type { ApiKeyRecord, Org, Store } from './store.ts';
@@ -16,7 +16,7 @@ export type AdminCommand =
   | { name: 'key revoke'; id: string };
 
 /** Commands the CLI runs itself, with no server on the data dir. */
-export type OfflineCommand = { name: 'store restore'; force: boolean };
+export type OfflineCommand = { name: 'store restore'; force: boolean } | { name: 'db migrate' } | { name: 'db import' };
 
 /** A key as the admin CLI shows it: never the key value or its hash. */
 export type ApiKeyInfo = Omit<ApiKeyRecord, 'hash'>;
@@ -35,7 +35,9 @@ export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
   key create --org NAME_OR_ID [--scopes all|SCOPE,SCOPE…] [--name LABEL]
   key list [--org NAME_OR_ID]
   key revoke KEY_ID
-  store restore [--force]   (with the server stopped)`;
+  store restore [--force]   (with the server stopped)
+  db migrate                (FOLIO_DATABASE_URL: apply the schema's missing migrations)
+  db import                 (FOLIO_DATABASE_URL: copy the data dir's JSON store into an empty database)`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -83,6 +85,10 @@ export function parseAdminArgs(argv: string[]): { command: AdminCommand | Offlin
       case 'store restore':
         allow([], 0);
         return { name: 'store restore', force };
+      case 'db migrate':
+      case 'db import':
+        allow([], 0);
+        return { name: `db ${action}` as 'db migrate' | 'db import' };
       case 'org create':
         allow(['plan'], 1);
         return { name: 'org create', org: checkOrgName(rest[0]), plan: parsePlan(options.get('plan') ?? 'free') };
@@ -129,7 +135,7 @@ const keyInfo = ({ hash: _hash, ...info }: ApiKeyRecord): ApiKeyInfo => info;
 
 async function findOrg(store: Store, nameOrId: string): Promise<Org> {
   const org = await store.findOrg(nameOrId);
-  if (!org) throw new DomainError('not_found', `organization "${nameOrId}" not found`);
+  if (!org) throw new FolioError('not_found', `organization "${nameOrId}" not found`);
   return org;
 }
 

@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { issuePath } from './errors.ts';
 import { HOSTNAME } from './project-rules.ts';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
@@ -94,7 +95,27 @@ const envSchema = z.object({
   FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
   FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
   FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
+  // PostgreSQL instead of the JSON file (README, "Running Folio on several machines").
+  FOLIO_DATABASE_URL: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
+    .optional(),
+  // Browser origins (docs sites with an API playground) allowed to call /v1 (docs/decisions.md#cors).
+  FOLIO_CORS_ORIGINS: list.superRefine((origins, ctx) => {
+    const bad = origins.find((origin) => !isOrigin(origin));
+    if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not an origin: write scheme://host[:port] with no path or trailing slash, such as https://docs.example.com` });
+  }).default([]),
 });
+
+/** `https://docs.example.com` or `http://127.0.0.1:8080`, exactly as a browser sends it in `Origin`. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   port: number;
@@ -123,6 +144,10 @@ export interface Config {
   sandbox: SandboxMode;
   bwrapPath: string;
   buildMemoryMb: number;
+  /** Where the store lives: PostgreSQL at this URL, or (absent) the JSON file in the data dir. */
+  databaseUrl?: string;
+  /** Origins whose pages may call /v1 from a browser (CORS); empty: none. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -139,8 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue.path[0]);
+    const issue = parsed.error.issues[0]!;
+    const name = issuePath(issue);
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
@@ -164,5 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: e.FOLIO_SANDBOX,
     bwrapPath: e.FOLIO_BWRAP_PATH,
     buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
+    databaseUrl: e.FOLIO_DATABASE_URL,
+    corsOrigins: e.FOLIO_CORS_ORIGINS,
   };
 }

@@ -18,7 +18,7 @@ import { isTempFileName } from './atomic-write.ts';
 import { earlierSuccessfulBuilds } from './deployments/runner.ts';
 import { KEPT_BUILDS } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, liveLink, projectDir } from './project-files.ts';
+import { buildsDir, contentRootDir, gitDir, liveLink, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 
@@ -55,7 +55,7 @@ async function cleanContent(dir: string, removed: string[]): Promise<boolean> {
 
 /** One project's leftovers. */
 async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[]): Promise<void> {
-  const dir = projectDir(dataDir, projectId);
+  const dir = projectDataDir(dataDir, projectId);
   const project = await store.getProject(projectId);
   if (!project) {
     await rm(dir, { recursive: true, force: true, maxRetries: 3 });

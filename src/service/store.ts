@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Low } from 'lowdb';
 import type { Plan } from './config.ts';
 import { DamagedFileError, DurableJsonFile, parseJsonFile } from './durable-json-file.ts';
-import { asStorageError, DomainError } from './errors.ts';
+import { asStorageError, FolioError } from './errors.ts';
 import { RecordShards } from './record-shards.ts';
 import { BACKUP_DIR, newestGoodBackup, StoreBackups, type StoreBackup } from './store-backups.ts';
 import type { Scope } from './scopes.ts';
@@ -96,7 +96,7 @@ export interface ListPosition {
   id: string;
 }
 
-export interface Page<T> {
+export interface ListSlice<T> {
   items: T[];
   hasMore: boolean;
 }
@@ -117,7 +117,7 @@ export interface Store {
 
   createProject(project: ProjectRecord): Promise<ProjectRecord>;
   getProject(id: string): Promise<ProjectRecord | undefined>;
-  listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>>;
+  listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>>;
   updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord>;
   deleteProject(id: string): Promise<void>;
   /** The project of a slug (lower-case), if any. */
@@ -143,7 +143,7 @@ export interface Store {
   queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }>;
   getDeployment(id: string): Promise<DeploymentRecord | undefined>;
   /** A project's deployments, newest first. */
-  listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>>;
+  listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>>;
   /** Deployments in a status across all projects, oldest first (the build queue, restart recovery). */
   deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]>;
   updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord>;
@@ -185,7 +185,7 @@ function firstAfter(list: ListPosition[], pos: ListPosition): number {
 }
 
 /** Up to `limit` copies of the records of a newest-first list that come after `after`. */
-function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPosition): Page<T> {
+function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPosition): ListSlice<T> {
   const start = after ? firstAfter(list, after) : 0;
   return { items: list.slice(start, start + limit).map((r) => ({ ...r })), hasMore: start + limit < list.length };
 }
@@ -224,6 +224,35 @@ function parseStore(file: string, text: string): StoreData {
     throw new DamagedFileError(file, 'it is not a Folio store (no "version": 1)');
   }
   return { ...emptyData(), ...data };
+}
+
+/** Every record of the JSON store in `dataDir` (for `admin db import`); empty lists when there is no file. */
+export async function readStoreRecords(dataDir: string): Promise<StoreRecords> {
+  const file = path.join(dataDir, STORE_FILE);
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  let data = emptyData();
+  try {
+    if (text !== undefined) data = parseStore(file, text);
+  } catch (err) {
+    if (!(err instanceof DamagedFileError)) throw err;
+    throw new StoreDamagedError(file, err.message.slice(file.length + ' is damaged: '.length), await newestGoodBackup(dataDir));
+  }
+  return {
+    orgs: Object.values(data.orgs),
+    keys: Object.values(data.keys),
+    projects: Object.values(data.projects),
+    deployments: Object.values(data.deployments),
+  };
+}
+
+export interface StoreRecords {
+  orgs: Org[];
+  keys: ApiKeyRecord[];
+  projects: ProjectRecord[];
+  deployments: DeploymentRecord[];
 }
 
 /** Creates and loads the embedded store in `dataDir`. Throws StoreDamagedError for an unreadable file. */
@@ -398,7 +427,7 @@ class JsonFileStore implements Store {
     const holder = domain === undefined ? undefined : this.projectsByDomain.get(domain);
     if (!holder || holder === project) return;
     if (verifying || domain !== project?.custom_domain) {
-      throw new DomainError('domain_taken', `custom_domain "${domain}" is already used by another project`);
+      throw new FolioError('domain_taken', `custom_domain "${domain}" is already used by another project`);
     }
   }
 
@@ -425,7 +454,7 @@ class JsonFileStore implements Store {
   }
 
   async createOrg(org: Org): Promise<Org> {
-    if (this.orgsByName.has(org.name)) throw new DomainError('name_taken', `an organization named "${org.name}" already exists`);
+    if (this.orgsByName.has(org.name)) throw new FolioError('name_taken', `an organization named "${org.name}" already exists`);
     const record = { ...org };
     this.db.data.orgs[record.id] = record;
     this.orgsByName.set(record.name, record);
@@ -449,14 +478,14 @@ class JsonFileStore implements Store {
 
   async setOrgPlan(id: string, plan: Plan): Promise<Org> {
     const org = this.db.data.orgs[id];
-    if (!org) throw new DomainError('not_found', `organization ${id} not found`);
+    if (!org) throw new FolioError('not_found', `organization ${id} not found`);
     org.plan = plan;
     await this.commit();
     return { ...org };
   }
 
   async createKey(key: ApiKeyRecord): Promise<ApiKeyRecord> {
-    if (!this.db.data.orgs[key.org_id]) throw new DomainError('not_found', `organization ${key.org_id} not found`);
+    if (!this.db.data.orgs[key.org_id]) throw new FolioError('not_found', `organization ${key.org_id} not found`);
     const record = { ...key, scopes: [...key.scopes] };
     this.db.data.keys[record.id] = record;
     this.keysByHash.set(record.hash, record);
@@ -477,7 +506,7 @@ class JsonFileStore implements Store {
 
   async revokeKey(id: string, at: string): Promise<ApiKeyRecord> {
     const key = own(this.db.data.keys, id);
-    if (!key) throw new DomainError('not_found', `key ${id} not found`);
+    if (!key) throw new FolioError('not_found', `key ${id} not found`);
     key.revoked_at ??= at;
     await this.commit();
     return { ...key };
@@ -492,7 +521,7 @@ class JsonFileStore implements Store {
 
   async createProject(project: ProjectRecord): Promise<ProjectRecord> {
     // Uniqueness is checked and claimed synchronously, so concurrent creates cannot both win.
-    if (this.projectsBySlug.has(project.slug)) throw new DomainError('slug_taken', `slug "${project.slug}" is already taken`);
+    if (this.projectsBySlug.has(project.slug)) throw new FolioError('slug_taken', `slug "${project.slug}" is already taken`);
     this.checkDomainFree(undefined, project.custom_domain, project.custom_domain_status === 'verified');
     const record = { ...project };
     this.db.data.projects[record.id] = record;
@@ -507,13 +536,13 @@ class JsonFileStore implements Store {
     return project && { ...project };
   }
 
-  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>> {
+  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>> {
     return pageOf(this.projectsByOrg.get(orgId) ?? [], limit, after);
   }
 
   async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {
     const project = own(this.db.data.projects, id);
-    if (!project) throw new DomainError('not_found', `project ${id} not found`);
+    if (!project) throw new FolioError('not_found', `project ${id} not found`);
     const after = <K extends keyof ProjectChanges & keyof ProjectRecord>(field: K) =>
       changes[field] === undefined ? project[field] : (changes[field] ?? undefined);
     this.checkDomainFree(project, after('custom_domain'), after('custom_domain_status') === 'verified');
@@ -532,7 +561,7 @@ class JsonFileStore implements Store {
 
   async deleteProject(id: string): Promise<void> {
     const project = own(this.db.data.projects, id);
-    if (!project) throw new DomainError('not_found', `project ${id} not found`);
+    if (!project) throw new FolioError('not_found', `project ${id} not found`);
     this.unindexProject(project);
     delete this.db.data.projects[id];
     this.projectShards.removed(id);
@@ -564,7 +593,7 @@ class JsonFileStore implements Store {
 
   async queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }> {
     if (!Object.hasOwn(this.db.data.projects, deployment.project_id)) {
-      throw new DomainError('not_found', `project ${deployment.project_id} not found`);
+      throw new FolioError('not_found', `project ${deployment.project_id} not found`);
     }
     // Checked and inserted synchronously: no other trigger can slip in between.
     const queued = this.deploymentsByProject.get(deployment.project_id)?.find((d) => d.status === 'queued');
@@ -585,7 +614,7 @@ class JsonFileStore implements Store {
     return deployment && { ...deployment };
   }
 
-  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>> {
+  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>> {
     return pageOf(this.deploymentsByProject.get(projectId) ?? [], limit, after);
   }
 
@@ -598,7 +627,7 @@ class JsonFileStore implements Store {
 
   async updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord> {
     const deployment = own(this.db.data.deployments, id);
-    if (!deployment) throw new DomainError('not_found', `deployment ${id} not found`);
+    if (!deployment) throw new FolioError('not_found', `deployment ${id} not found`);
     Object.assign(deployment, changes);
     this.deploymentShards.changed(id);
     await this.commit();

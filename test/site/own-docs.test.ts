@@ -5,6 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COMPONENT_NAMES } from '../../src/site/components/catalog.ts';
 import { article, buildRoot, listFiles, sidebarOf, text, type BuiltSite } from './helpers.ts';
+import { urlPart } from '../../src/site/openapi/index.ts';
 
 let site: BuiltSite;
 beforeAll(async () => {
@@ -39,11 +40,12 @@ describe("Folio's own docs", () => {
   });
 
   it('generate the API reference from src/api/openapi.json: a page per endpoint with its badge, grouped by tag in the sidebar', () => {
-    const document = JSON.parse(fs.readFileSync('src/api/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { operationId: string; summary: string }>> };
+    const document = JSON.parse(fs.readFileSync('src/api/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { operationId: string; summary: string; tags: string[] }>> };
     const operations = Object.values(document.paths).flatMap((item) => Object.entries(item).filter(([, op]) => op.operationId));
     expect(operations.length).toBeGreaterThanOrEqual(16);
     for (const [method, op] of operations) {
-      const slug = op.operationId.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+      // Mintlify's address: {directory}/{first tag}/{summary}.
+      const slug = `${urlPart(op.tags[0])}/${urlPart(op.summary)}`;
       const html = article(site.read(`api-reference/${slug}/index.html`));
       const verb = method.toUpperCase();
       expect(html, op.operationId).toMatch(new RegExp(`<h1 class="openapi-title"[^>]*><span class="api-method[^"]*"[^>]*data-method="${verb}">${verb}</span> `));
@@ -58,7 +60,7 @@ describe("Folio's own docs", () => {
   it('keep endpoint details in the generated reference only: the projects guide links to it', () => {
     const projects = article(site.read('api/projects/index.html'));
     expect(projects).not.toMatch(/<h2[^>]*><span class="api-method/);
-    for (const slug of ['create-project', 'list-projects', 'get-project', 'update-project', 'delete-project']) {
+    for (const slug of ['projects/create-a-project', 'projects/list-projects', 'projects/get-a-project', 'projects/update-a-project', 'projects/delete-a-project']) {
       expect(projects).toContain(`href="/api-reference/${slug}/"`);
     }
   });

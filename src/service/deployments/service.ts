@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Config } from '../config.ts';
-import { DomainError } from '../errors.ts';
+import { FolioError } from '../errors.ts';
 import { buildDir, deploymentLogFile, snapshotDir } from '../project-files.ts';
-import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
+import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
 import { readDeploymentLog } from './log.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
@@ -69,7 +69,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
   const ownedDeployment = async (orgId: string, projectId: string, id: string) => {
     const project = await owned(orgId, projectId);
     const deployment = await store.getDeployment(id);
-    if (!deployment || deployment.project_id !== project.id) throw new DomainError('not_found', `deployment ${id} not found`);
+    if (!deployment || deployment.project_id !== project.id) throw new FolioError('not_found', `deployment ${id} not found`);
     return { project, deployment };
   };
 
@@ -93,9 +93,9 @@ export function createDeploymentsService(config: Config, store: Store, projects:
 
     async list(orgId, projectId, limit, cursor) {
       const project = await owned(orgId, projectId);
-      const page = await store.listDeployments(project.id, limit, cursor === undefined ? undefined : decodeCursor(cursor));
+      const page = await store.listDeployments(project.id, limit, cursor === undefined ? undefined : decodeListCursor(cursor));
       const last = page.items.at(-1);
-      return { data: page.items.map((d) => view(d, project.url)), next_cursor: page.hasMore && last ? encodeCursor(last) : null };
+      return { data: page.items.map((d) => view(d, project.url)), next_cursor: page.hasMore && last ? encodeListCursor(last) : null };
     },
 
     async get(orgId, projectId, id) {
