@@ -15,7 +15,9 @@ import {
   type OfflineCommand,
 } from '../src/service/admin-commands.ts';
 import { sendAdminCommand } from '../src/service/admin-channel.ts';
-import { ConfigError, loadConfig } from '../src/service/config.ts';
+import { consoleOrigin, createAccounts, type UserInfo } from '../src/service/accounts.ts';
+import { ConfigError, loadConfig, type Config } from '../src/service/config.ts';
+import { createMemoryRateLimiter } from '../src/service/rate-limiter.ts';
 import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
 import { isFolioError } from '../src/service/errors.ts';
 import { migrateDatabase, openPostgresStore } from '../src/service/postgres/store.ts';
@@ -24,13 +26,15 @@ import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError } from '../s
 
 const RETRY_MS = 10_000;
 
-async function runLocally(dataDir: string, command: AdminCommand): Promise<AdminResult> {
-  const lock = await acquireLock(dataDir, 'admin');
+async function runLocally(config: Config, command: AdminCommand): Promise<AdminResult> {
+  const lock = await acquireLock(config.dataDir, 'admin');
   try {
-    const store = await openStore(dataDir);
+    const store = await openStore(config.dataDir);
+    const limiter = createMemoryRateLimiter();
     try {
-      return await runAdminCommand(store, command);
+      return await runAdminCommand(store, command, { accounts: createAccounts(store, limiter), consoleOrigin: consoleOrigin(config) });
     } finally {
+      limiter.close();
       await store.close();
     }
   } finally {
@@ -39,11 +43,12 @@ async function runLocally(dataDir: string, command: AdminCommand): Promise<Admin
 }
 
 /** Runs the command wherever the store lives now: in a running server, or here. */
-async function execute(dataDir: string, command: AdminCommand): Promise<AdminResult> {
+async function execute(config: Config, command: AdminCommand): Promise<AdminResult> {
+  const { dataDir } = config;
   const deadline = Date.now() + RETRY_MS;
   for (;;) {
     try {
-      return await runLocally(dataDir, command);
+      return await runLocally(config, command);
     } catch (err) {
       if (!(err instanceof LockHeldError)) throw err;
       if (err.owner.role === 'server') {
@@ -90,11 +95,13 @@ async function restore(dataDir: string, command: Extract<OfflineCommand, { name:
 }
 
 /** Runs a command against PostgreSQL directly: the database serialises it with every node's writes. */
-async function runOnDatabase(url: string, command: AdminCommand): Promise<AdminResult> {
+async function runOnDatabase(config: Config, url: string, command: AdminCommand): Promise<AdminResult> {
   const store = await openPostgresStore(url, { poolSize: 1 });
+  const limiter = createMemoryRateLimiter();
   try {
-    return await runAdminCommand(store, command);
+    return await runAdminCommand(store, command, { accounts: createAccounts(store, limiter), consoleOrigin: consoleOrigin(config) });
   } finally {
+    limiter.close();
     await store.close();
   }
 }
@@ -142,7 +149,27 @@ const keyRow = (k: ApiKeyInfo) => [
   k.revoked_at ? `revoked ${k.revoked_at}` : 'active',
 ];
 
+const userRow = (u: UserInfo) => [u.id, u.email, u.memberships.map((m) => `${m.org_id}:${m.role}`).join(','), u.has_password ? 'yes' : 'invited', u.created_at];
+
 function formatText(command: AdminCommand, result: AdminResult): string {
+  if ('users' in result) {
+    return table([['ID', 'EMAIL', 'ORGS', 'PASSWORD', 'CREATED'], ...result.users.map(userRow)]);
+  }
+  if ('user' in result) {
+    const { user } = result;
+    const done =
+      command.name === 'user remove'
+        ? user.memberships.length === 0
+          ? `Removed ${user.email} (no organization left, so the user was deleted); their sessions ended.`
+          : `Removed ${user.email} from the organization; their sessions ended.`
+        : command.name === 'user reset-password'
+          ? `Reset the password of ${user.email}: the old one no longer works and every session ended.`
+          : `${user.email} is a member (${result.user.memberships.map((m) => m.role).at(-1)}) of the organization.`;
+    // The link goes on the last line, alone, so scripts can take it with `tail -n 1`.
+    return result.invite_url
+      ? `${done}\nSend them this one-time link to choose a password (valid 24 hours, shown only now):\n${result.invite_url}`
+      : done;
+  }
   if ('orgs' in result) {
     return table([['ID', 'NAME', 'PLAN', 'CREATED'], ...result.orgs.map((o) => [o.id, o.name, o.plan, o.created_at])]);
   }
@@ -172,7 +199,8 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const { dataDir, databaseUrl } = loadConfig();
+    const config = loadConfig();
+    const { dataDir, databaseUrl } = config;
     const { command } = parsed;
     if (command.name === 'store restore') {
       console.log(await restore(dataDir, command));
@@ -187,7 +215,7 @@ async function main(): Promise<number> {
       console.log(await importIntoDatabase(databaseUrlOf(databaseUrl), dataDir));
       return 0;
     }
-    const result = databaseUrl ? await runOnDatabase(databaseUrl, command) : await execute(dataDir, command);
+    const result = databaseUrl ? await runOnDatabase(config, databaseUrl, command) : await execute(config, command);
     console.log(parsed.json ? JSON.stringify(result) : formatText(command, result));
     return 0;
   } catch (err) {

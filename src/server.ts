@@ -4,9 +4,12 @@
 // imports the same modules as this file, so the objects made here are the ones the endpoints use.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
-import { SERVICE_ENTRY } from './api/build-service.ts';
+import { SERVICE_ENTRY, SERVICE_OUT_DIR } from './api/build-service.ts';
+import { createConsoleAssets } from './console/assets.ts';
+import { consoleHost, consoleOrigin } from './service/accounts.ts';
 import { errorResponse, FolioError, toApiError } from './api/http.ts';
 import { createApiRouter } from './api/routes.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
@@ -30,6 +33,8 @@ export interface RunningServer {
   /** Stops accepting, lets in-flight requests finish, writes the store, releases the data dir. */
   stop(): Promise<void>;
 }
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** The host name of a request, lower-cased, without port; undefined when missing. */
 function requestHost(req: IncomingMessage): string | undefined {
@@ -68,6 +73,10 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const apiHosts = new Set(folio.config.apiHosts);
   const siteSuffix = `.${serviceDomain}`;
   const locals: App.Locals = { folio, api: { folio, match: createApiRouter() } };
+  // The web console (src/console/): the same Astro handler, told that the request is the console's.
+  const consoleLocals: App.Locals = { ...locals, console: true };
+  const console_ = consoleHost(folio.config);
+  const consoleAssets = createConsoleAssets(path.join(ROOT, SERVICE_OUT_DIR, 'client'));
   const sites = createSiteHandler(folio.config.dataDir, folio.config.allowCode);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
 
@@ -86,6 +95,12 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       const isApiHost = host === serviceDomain || apiHosts.has(host);
       const project = isApiHost ? undefined : await folio.projects.findByHost(host);
       if (project || isSiteHost(host)) return sites.serve(project, req, res);
+      if (host === console_) {
+        if (await consoleAssets.serve(req, res)) return;
+        // A fresh object per request: Astro hands it to the request as is, and the console's
+        // middleware stores the request's session and form in it.
+        return await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route'))), { ...consoleLocals });
+      }
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
       await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1'))), locals);
@@ -180,6 +195,7 @@ async function main(): Promise<void> {
     throw err;
   }
   console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain})`);
+  console.log(`Web console: ${consoleOrigin({ ...config, port: running.port })}/ (add yourself: npm run admin -- user create --org default --email you@example.com --role owner)`);
 
   let stopping = false;
   const stop = async (signal: string) => {

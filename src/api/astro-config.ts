@@ -7,6 +7,7 @@ import type { AstroUserConfig } from 'astro';
 import type { Plugin } from 'vite';
 import { SERVICE_OUT_DIR } from './build-service.ts';
 import { folioApi } from './integration.ts';
+import { folioConsole } from '../console/integration.ts';
 
 const SRC_DIR = fileURLToPath(new URL('../', import.meta.url));
 const ENDPOINTS_DIR = fileURLToPath(new URL('./endpoints/', import.meta.url));
@@ -21,6 +22,8 @@ const importFromSource: Plugin = {
   enforce: 'pre',
   apply: 'build',
   resolveId(id, importer) {
+    // The console's browser scripts (src/console/client) are bundled for the browser as usual.
+    if (this.environment?.config.consumer === 'client') return undefined;
     if (!importer || !id.startsWith('.')) return undefined;
     const file = path.resolve(path.dirname(importer), id);
     if (!file.startsWith(SRC_DIR) || file.startsWith(ENDPOINTS_DIR) || !file.endsWith('.ts')) return undefined;
@@ -36,12 +39,20 @@ export function roleConfig(): AstroUserConfig {
     // The adapter's own limit is a backstop; each route enforces its smaller limit while reading.
     adapter: node({ mode: 'middleware', bodySizeLimit: 16 * 1024 * 1024 }),
     session: false,
-    // A JSON API called with bearer keys, not a form site: Content-Type is enforced per route.
+    // A JSON API called with bearer keys: Content-Type is enforced per route. The console's forms
+    // get their own, stricter Origin check (src/console/middleware.ts).
     security: { checkOrigin: false },
-    integrations: [folioApi()],
-    // Only the endpoint runs per request (src/api/fetch.ts), none of Astro's page features.
+    integrations: [folioApi(), folioConsole()],
+    // Only the matched route runs per request (src/api/fetch.ts), none of Astro's page features;
+    // console requests add the console's middleware.
     fetchFile: 'api/fetch',
+    // The console's styles and scripts stay files under /_astro: its Content-Security-Policy allows
+    // no inline style or script (src/console/security.ts).
+    build: { inlineStylesheets: 'never' },
     telemetry: false,
-    vite: { plugins: [importFromSource] },
+    vite: {
+      plugins: [importFromSource],
+      build: { assetsInlineLimit: (file: string) => (/\.([cm]?js|css)$/.test(file) ? false : undefined) },
+    },
   } as AstroUserConfig;
 }

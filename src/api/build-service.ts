@@ -11,8 +11,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the service role is built (the Astro config's outDir, relative to the project root). */
 export const SERVICE_OUT_DIR = 'dist/service';
 export const SERVICE_ENTRY = path.join(root, SERVICE_OUT_DIR, 'server/entry.mjs');
-/** What the bundle is made of: the endpoints and the build's configuration. */
-const SOURCES = ['src/api/endpoints', 'src/api/fetch.ts', 'src/api/integration.ts', 'src/api/astro-config.ts', 'astro.config.mjs', 'package.json'];
+/**
+ * What the bundle is made of: the endpoints, the console's pages, styles and browser scripts (with
+ * the site's sanitising Markdown renderer its editor preview bundles), and the build's configuration.
+ */
+const SOURCES = ['src/api/endpoints', 'src/api/fetch.ts', 'src/api/integration.ts', 'src/api/astro-config.ts', 'src/console', 'src/site/openapi/markdown.ts', 'astro.config.mjs', 'package.json'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;

@@ -6,5 +6,11 @@ declare namespace App {
     folio: import('../service/folio.ts').Folio;
     /** The /v1 pipeline's dependencies: the services and the route table, made once at start. */
     api: import('./pipeline.ts').PipelineDeps;
+    /** The request came to the console's host (src/console/). */
+    console?: boolean;
+    /** Console: the signed-in user of the session cookie (set by src/console/middleware.ts). */
+    signedIn?: import('../service/accounts.ts').SignedIn;
+    /** Console: the form of a state-changing request, read once by the middleware. */
+    form?: FormData;
   }
 }

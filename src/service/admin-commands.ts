@@ -1,11 +1,12 @@
 // The admin CLI's commands (docs/decisions.md#tenancy-and-api-keys): parsed from argv in the CLI, executed against a store
 // either by the CLI itself or, when a server holds the data dir, by that server.
 import { randomUUID } from 'node:crypto';
+import { emailField, roleField, type Accounts, type UserInfo } from './accounts.ts';
 import { PLANS, type Plan } from './config.ts';
 import { FolioError } from './errors.ts';
 import { generateKey } from './keys.ts';
 import { parseScopes, type Scope } from './scopes.ts';
-import type { ApiKeyRecord, Org, Store } from './store.ts';
+import type { ApiKeyRecord, Org, OrgRole, Store } from './store.ts';
 
 export type AdminCommand =
   | { name: 'org create'; org: string; plan: Plan }
@@ -13,7 +14,18 @@ export type AdminCommand =
   | { name: 'org set-plan'; org: string; plan: Plan }
   | { name: 'key create'; org: string; scopes: Scope[]; label: string }
   | { name: 'key list'; org?: string }
-  | { name: 'key revoke'; id: string };
+  | { name: 'key revoke'; id: string }
+  | { name: 'user create'; org: string; email: string; role: OrgRole }
+  | { name: 'user list'; org?: string }
+  | { name: 'user remove'; org: string; email: string }
+  | { name: 'user reset-password'; email: string };
+
+/** What user commands need besides the store: the accounts service and where the console is. */
+export interface AdminContext {
+  accounts: Accounts;
+  /** `http://console.{domain}[:port]`: invite links point into it. */
+  consoleOrigin: string;
+}
 
 /** Commands the CLI runs itself, with no server on the data dir. */
 export type OfflineCommand = { name: 'store restore'; force: boolean } | { name: 'db migrate' } | { name: 'db import' };
@@ -26,7 +38,10 @@ export type AdminResult =
   | { orgs: Org[] }
   | { key: string; api_key: ApiKeyInfo }
   | { keys: ApiKeyInfo[] }
-  | { api_key: ApiKeyInfo };
+  | { api_key: ApiKeyInfo }
+  /** `invite_url`: the one-time link to choose a password, when the user has none yet. */
+  | { user: UserInfo; invite_url?: string }
+  | { users: UserInfo[] };
 
 export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
   org create NAME [--plan free|pro|business]
@@ -35,6 +50,10 @@ export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
   key create --org NAME_OR_ID [--scopes all|SCOPE,SCOPE…] [--name LABEL]
   key list [--org NAME_OR_ID]
   key revoke KEY_ID
+  user create --org NAME_OR_ID --email EMAIL [--role owner|member]
+  user list [--org NAME_OR_ID]
+  user remove --org NAME_OR_ID --email EMAIL
+  user reset-password EMAIL
   store restore [--force]   (with the server stopped)
   db migrate                (FOLIO_DATABASE_URL: apply the schema's missing migrations)
   db import                 (FOLIO_DATABASE_URL: copy the data dir's JSON store into an empty database)`;
@@ -116,11 +135,42 @@ export function parseAdminArgs(argv: string[]): { command: AdminCommand | Offlin
       case 'key revoke':
         allow([], 1);
         return { name: 'key revoke', id: rest[0] };
+      case 'user create': {
+        allow(['org', 'email', 'role'], 0);
+        return { name: 'user create', org: requireOption(options, 'org', 'user create'), email: checkEmail(requireOption(options, 'email', 'user create')), role: checkRole(options.get('role') ?? 'member') };
+      }
+      case 'user list':
+        allow(['org'], 0);
+        return { name: 'user list', org: options.get('org') };
+      case 'user remove':
+        allow(['org', 'email'], 0);
+        return { name: 'user remove', org: requireOption(options, 'org', 'user remove'), email: checkEmail(requireOption(options, 'email', 'user remove')) };
+      case 'user reset-password':
+        allow([], 1);
+        return { name: 'user reset-password', email: checkEmail(rest[0]) };
       default:
         throw new UsageError(`unknown command "${positional.join(' ')}"\n${ADMIN_USAGE}`);
     }
   })();
   return { command, json };
+}
+
+function requireOption(options: Map<string, string>, name: string, command: string): string {
+  const value = options.get(name);
+  if (!value) throw new UsageError(`${command} needs --${name}`);
+  return value;
+}
+
+function checkEmail(value: string): string {
+  const parsed = emailField.safeParse(value);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0].message);
+  return parsed.data;
+}
+
+function checkRole(value: string): OrgRole {
+  const parsed = roleField.safeParse(value);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0].message);
+  return parsed.data;
 }
 
 function checkOrgName(name: string): string {
@@ -151,8 +201,10 @@ export async function createKey(store: Store, orgId: string, scopes: Scope[], la
   return { key, api_key: keyInfo(stored) };
 }
 
+const inviteUrl = (context: AdminContext, token: string | undefined) => (token === undefined ? undefined : `${context.consoleOrigin}/invite/${token}`);
+
 /** Executes a command against a store. */
-export async function runAdminCommand(store: Store, command: AdminCommand): Promise<AdminResult> {
+export async function runAdminCommand(store: Store, command: AdminCommand, context: AdminContext): Promise<AdminResult> {
   switch (command.name) {
     case 'org create':
       return { org: await createOrg(store, command.org, command.plan) };
@@ -168,5 +220,19 @@ export async function runAdminCommand(store: Store, command: AdminCommand): Prom
     }
     case 'key revoke':
       return { api_key: keyInfo(await store.revokeKey(command.id, new Date().toISOString())) };
+    case 'user create': {
+      const { user, inviteToken } = await context.accounts.addUser(await findOrg(store, command.org), command.email, command.role);
+      return { user, invite_url: inviteUrl(context, inviteToken) };
+    }
+    case 'user list': {
+      const orgId = command.org === undefined ? undefined : (await findOrg(store, command.org)).id;
+      return { users: await context.accounts.listUsers(orgId) };
+    }
+    case 'user remove':
+      return { user: await context.accounts.removeFromOrg((await findOrg(store, command.org)).id, command.email) };
+    case 'user reset-password': {
+      const { user, inviteToken } = await context.accounts.resetPassword(command.email);
+      return { user, invite_url: inviteUrl(context, inviteToken) };
+    }
   }
 }

@@ -150,6 +150,16 @@ export interface Config {
   corsOrigins: string[];
 }
 
+/**
+ * `scheme://host[:port]` of a host as clients reach it (FOLIO_PUBLIC_SCHEME, FOLIO_PUBLIC_PORT or
+ * the listening port), the port left out when it is the scheme's default.
+ */
+export function publicOrigin(config: Pick<Config, 'publicScheme' | 'publicPort' | 'port'>, host: string): string {
+  const port = config.publicPort ?? config.port;
+  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
+  return `${config.publicScheme}://${host}${port === defaultPort ? '' : `:${port}`}`;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

@@ -2,6 +2,7 @@
 // endpoints (through Astro's `locals`), so the API has no state of its own.
 import type { Config, Plan } from './config.ts';
 import { createDiskSpace, storageProblem } from './disk-space.ts';
+import { consoleOrigin, createAccounts, type Accounts } from './accounts.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
 import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
@@ -28,6 +29,10 @@ export interface Folio {
   pages: PagesService;
   deployments: DeploymentsService;
   customDomains: DomainVerifier;
+  /** Console users, passwords and sessions (docs/decisions.md#console). */
+  accounts: Accounts;
+  /** An org's rate limit and its use in the current window, without counting a request. */
+  rateUsage(orgId: string): Promise<RateLimitDecision>;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
@@ -62,6 +67,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
   const deployments = createDeploymentsService(config, store, projects);
+  const accounts = createAccounts(store, limiter);
 
   return {
     config,
@@ -70,6 +76,12 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     pages,
     deployments,
     customDomains,
+    accounts,
+
+    async rateUsage(orgId) {
+      const org = await store.getOrg(orgId);
+      return limiter.peek(`org:${orgId}`, limitOf(org?.plan ?? 'free'));
+    },
 
     async authenticate(token) {
       if (!looksLikeKey(token)) return undefined;
@@ -88,7 +100,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       return limiter.hit(`org:${principal.orgId}`, limitOf(org?.plan ?? 'free'));
     },
 
-    admin: (command) => runAdminCommand(store, command),
+    admin: (command) => runAdminCommand(store, command, { accounts, consoleOrigin: consoleOrigin(config) }),
 
     async healthProblem() {
       if (!(await store.isHealthy())) return config.databaseUrl ? 'the database does not answer' : 'the store file is not readable';

@@ -1,6 +1,8 @@
 // API keys: generation and hashing. A key is shown once; only its SHA-256 and prefix are stored.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Scope } from './scopes.ts';
+import { z } from 'zod';
+import { projectName } from './project-rules.ts';
+import { SCOPES, type Scope } from './scopes.ts';
 import type { ApiKeyRecord } from './store.ts';
 
 const KEY_PREFIX = 'folio_';
@@ -33,3 +35,12 @@ export function generateKey(orgId: string, scopes: Scope[], name: string): { key
     },
   };
 }
+
+/** A key's name: the same rule as a project's name (1 to 80 characters, not blank, no control characters). */
+export const keyNameField = projectName;
+
+/** Create API Key in the console: a name and at least one scope. */
+export const createKeyForm = z.strictObject({
+  name: keyNameField,
+  scopes: z.array(z.enum(SCOPES, { error: `scopes must be among ${SCOPES.join(', ')}` }), { error: 'scopes must be a list' }).min(1, 'scopes: choose at least one scope'),
+});

@@ -1,6 +1,6 @@
 // Projects (docs/decisions.md#projects): the domain operations behind the /v1/projects endpoints.
 import { randomUUID } from 'node:crypto';
-import type { Config } from './config.ts';
+import { publicOrigin, type Config } from './config.ts';
 import { newVerificationToken, verificationRecord, type VerificationRecord } from './custom-domains.ts';
 import { FolioError } from './errors.ts';
 import { RESERVED_SLUGS, type CreateProjectInput, type UpdateProjectInput } from './project-rules.ts';
@@ -89,16 +89,13 @@ export function codeAllowed(project: { allow_code?: boolean }, config: Pick<Conf
 
 export function createProjectsService(store: Store, config: Config, hooks: ProjectHooks = {}): ProjectsService {
   const domain = config.serviceDomain;
-  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
-  const port = config.publicPort ?? config.port;
-  const portSuffix = port === defaultPort ? '' : `:${port}`;
   const siteSuffix = `.${domain}`;
   const apiHosts = new Set(config.apiHosts);
   /** Hosts that always answer the API: the service domain, its reserved labels, FOLIO_API_HOSTS. */
   const isApiHost = (host: string) =>
     host === domain || apiHosts.has(host) || (host.endsWith(siteSuffix) && RESERVED_SLUGS.has(host.slice(0, -siteSuffix.length)));
 
-  const urlOf = (p: ProjectRecord) => `${config.publicScheme}://${p.slug}.${domain}${portSuffix}/`;
+  const urlOf = (p: ProjectRecord) => `${publicOrigin(config, `${p.slug}.${domain}`)}/`;
 
   const view = (p: ProjectRecord): Project => {
     const project: Project = { id: p.id, name: p.name, slug: p.slug, status: p.status, created_at: p.created_at } as Project;

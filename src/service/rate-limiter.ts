@@ -18,6 +18,8 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** Counts one request against `bucket` unless it is already at `limit`. */
   hit(bucket: string, limit: number, nowMs?: number): Promise<RateLimitDecision>;
+  /** What `hit` would answer about the current window, without counting. */
+  peek(bucket: string, limit: number, nowMs?: number): Promise<RateLimitDecision>;
   close(): void;
 }
 
@@ -35,21 +37,31 @@ export function createMemoryRateLimiter(): RateLimiter {
   }, WINDOW_MS);
   sweep.unref();
 
+  const decide = (bucket: string, limit: number, nowMs: number, count: boolean): RateLimitDecision => {
+    const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+    let w = windows.get(bucket);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      if (count) windows.set(bucket, w);
+    }
+    const allowed = w.count < limit;
+    if (allowed && count) w.count++;
+    const end = start + WINDOW_MS;
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - w.count),
+      reset: end / 1000,
+      retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
+    };
+  };
+
   return {
     async hit(bucket, limit, nowMs = Date.now()) {
-      const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
-      let w = windows.get(bucket);
-      if (!w || w.start !== start) windows.set(bucket, (w = { start, count: 0 }));
-      const allowed = w.count < limit;
-      if (allowed) w.count++;
-      const end = start + WINDOW_MS;
-      return {
-        allowed,
-        limit,
-        remaining: Math.max(0, limit - w.count),
-        reset: end / 1000,
-        retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
-      };
+      return decide(bucket, limit, nowMs, true);
+    },
+    async peek(bucket, limit, nowMs = Date.now()) {
+      return decide(bucket, limit, nowMs, false);
     },
     close() {
       clearInterval(sweep);

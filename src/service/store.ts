@@ -33,6 +33,47 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
+/** A person's place in an organization: owners also manage API keys and members. */
+export type OrgRole = 'owner' | 'member';
+
+export interface Membership {
+  org_id: string;
+  role: OrgRole;
+}
+
+/** A person who signs in to the web console (docs/decisions.md#console). */
+export interface UserRecord {
+  id: string;
+  /** Lower-case; unique. */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (base64url); absent until the user chose a password. */
+  password_hash?: string;
+  memberships: Membership[];
+  /** The one-time link to choose a password: SHA-256 of its token, and when it expires. */
+  invite?: { hash: string; expires_at: string };
+  created_at: string;
+}
+
+/** Fields a user update may set; `null` removes an optional field. */
+export interface UserChanges {
+  password_hash?: string;
+  memberships?: Membership[];
+  invite?: { hash: string; expires_at: string } | null;
+}
+
+/** A signed-in console session; the cookie holds a secret whose SHA-256 is `hash`. */
+export interface SessionRecord {
+  id: string;
+  hash: string;
+  user_id: string;
+  /** The organization the console shows (the org switcher changes it). */
+  org_id: string;
+  /** The per-session token every state-changing console request must carry. */
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+}
+
 export type ProjectStatus = 'pending' | 'building' | 'active' | 'failed';
 /** `pending`: not yet seen in DNS; `verified`: found at the last check; `failed`: gone since. */
 export type CustomDomainStatus = 'pending' | 'verified' | 'failed';
@@ -148,6 +189,29 @@ export interface Store {
   deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]>;
   updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord>;
 
+  createUser(user: UserRecord): Promise<UserRecord>;
+  getUser(id: string): Promise<UserRecord | undefined>;
+  /** The user of an email (lower-case), if any. */
+  findUserByEmail(email: string): Promise<UserRecord | undefined>;
+  /** The user whose invite token has this hash, if any (expired or not). */
+  findUserByInviteHash(hash: string): Promise<UserRecord | undefined>;
+  /** Every user, or the members of one org. */
+  listUsers(orgId?: string): Promise<UserRecord[]>;
+  updateUser(id: string, changes: UserChanges): Promise<UserRecord>;
+  /** Removes a user and every session of theirs. */
+  deleteUser(id: string): Promise<void>;
+
+  createSession(session: SessionRecord): Promise<SessionRecord>;
+  findSessionByHash(hash: string): Promise<SessionRecord | undefined>;
+  /** Switches the organization a session shows. */
+  setSessionOrg(id: string, orgId: string): Promise<SessionRecord>;
+  /** Records a session's use. Not durable on its own, like touchKey. */
+  touchSession(id: string, at: string): void;
+  /** Ends one session (no error when it is already gone). */
+  deleteSession(id: string): Promise<void>;
+  /** Ends every session of a user, except `exceptId`. */
+  deleteUserSessions(userId: string, exceptId?: string): Promise<void>;
+
   /** True when the store file can be read (health check). */
   isHealthy(): Promise<boolean>;
   /** Writes pending changes (including lazy ones) and stops background work. */
@@ -160,9 +224,11 @@ interface StoreData {
   keys: Record<string, ApiKeyRecord>;
   projects: Record<string, ProjectRecord>;
   deployments: Record<string, DeploymentRecord>;
+  users: Record<string, UserRecord>;
+  sessions: Record<string, SessionRecord>;
 }
 
-const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {}, deployments: {} });
+const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {}, deployments: {}, users: {}, sessions: {} });
 
 export const STORE_FILE = 'folio.json';
 
@@ -245,6 +311,8 @@ export async function readStoreRecords(dataDir: string): Promise<StoreRecords> {
     keys: Object.values(data.keys),
     projects: Object.values(data.projects),
     deployments: Object.values(data.deployments),
+    users: Object.values(data.users),
+    sessions: Object.values(data.sessions),
   };
 }
 
@@ -253,6 +321,8 @@ export interface StoreRecords {
   keys: ApiKeyRecord[];
   projects: ProjectRecord[];
   deployments: DeploymentRecord[];
+  users: UserRecord[];
+  sessions: SessionRecord[];
 }
 
 /** Creates and loads the embedded store in `dataDir`. Throws StoreDamagedError for an unreadable file. */
@@ -310,11 +380,15 @@ class JsonFileStore implements Store {
   private projectsByOrg = new Map<string, ProjectRecord[]>();
   /** Each project's deployments, newest first. */
   private deploymentsByProject = new Map<string, DeploymentRecord[]>();
+  private usersByEmail = new Map<string, UserRecord>();
+  private usersByInvite = new Map<string, UserRecord>();
+  private sessionsByHash = new Map<string, SessionRecord>();
 
   // Group commit: while one file write is in flight, later changes wait and share the next write.
   private writing = false;
   private nextBatch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
   private keysTouched = false;
+  private sessionsTouched = false;
   private lazyTimer: NodeJS.Timeout;
 
   private backups: StoreBackups;
@@ -337,7 +411,7 @@ class JsonFileStore implements Store {
     this.durableData = durableData;
     this.index();
     this.lazyTimer = setInterval(() => {
-      if (this.keysTouched) this.commit().catch(() => {});
+      if (this.keysTouched || this.sessionsTouched) this.commit().catch(() => {});
     }, LAZY_FLUSH_MS);
     this.lazyTimer.unref();
   }
@@ -359,6 +433,17 @@ class JsonFileStore implements Store {
       this.indexDeployment(deployment);
       this.deploymentShards.added(deployment.id);
     }
+    this.indexAccounts();
+  }
+
+  /** Builds the indexes of users and sessions from db.data. */
+  private indexAccounts(): void {
+    for (const map of [this.usersByEmail, this.usersByInvite, this.sessionsByHash]) map.clear();
+    for (const user of Object.values(this.db.data.users)) {
+      this.usersByEmail.set(user.email, user);
+      if (user.invite) this.usersByInvite.set(user.invite.hash, user);
+    }
+    for (const session of Object.values(this.db.data.sessions)) this.sessionsByHash.set(session.hash, session);
   }
 
   /**
@@ -393,6 +478,7 @@ class JsonFileStore implements Store {
     this.nextBatch = null;
     this.writing = true;
     this.keysTouched = false;
+    this.sessionsTouched = false;
     // Low.write() serialises synchronously before its first await, so the snapshot contains
     // exactly the changes made so far; anything later goes into the next batch.
     this.db.write().then(batch.resolve, (err: unknown) => {
@@ -634,6 +720,109 @@ class JsonFileStore implements Store {
     return { ...deployment };
   }
 
+  async createUser(user: UserRecord): Promise<UserRecord> {
+    if (this.usersByEmail.has(user.email)) throw new FolioError('name_taken', `a user with the email "${user.email}" already exists`);
+    const record = structuredClone(user);
+    this.db.data.users[record.id] = record;
+    this.usersByEmail.set(record.email, record);
+    if (record.invite) this.usersByInvite.set(record.invite.hash, record);
+    await this.commit();
+    return structuredClone(record);
+  }
+
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    const user = own(this.db.data.users, id);
+    return user && structuredClone(user);
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    const user = this.usersByEmail.get(email);
+    return user && structuredClone(user);
+  }
+
+  async findUserByInviteHash(hash: string): Promise<UserRecord | undefined> {
+    const user = this.usersByInvite.get(hash);
+    return user && structuredClone(user);
+  }
+
+  async listUsers(orgId?: string): Promise<UserRecord[]> {
+    return Object.values(this.db.data.users)
+      .filter((u) => !orgId || u.memberships.some((m) => m.org_id === orgId))
+      .sort((a, b) => (a.email < b.email ? -1 : 1))
+      .map((u) => structuredClone(u));
+  }
+
+  async updateUser(id: string, changes: UserChanges): Promise<UserRecord> {
+    const user = own(this.db.data.users, id);
+    if (!user) throw new FolioError('not_found', `user ${id} not found`);
+    if (changes.password_hash !== undefined) user.password_hash = changes.password_hash;
+    if (changes.memberships !== undefined) user.memberships = structuredClone(changes.memberships);
+    if (changes.invite !== undefined) {
+      if (user.invite) this.usersByInvite.delete(user.invite.hash);
+      if (changes.invite === null) delete user.invite;
+      else this.usersByInvite.set((user.invite = { ...changes.invite }).hash, user);
+    }
+    await this.commit();
+    return structuredClone(user);
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    const user = own(this.db.data.users, id);
+    if (!user) throw new FolioError('not_found', `user ${id} not found`);
+    this.usersByEmail.delete(user.email);
+    if (user.invite) this.usersByInvite.delete(user.invite.hash);
+    delete this.db.data.users[id];
+    this.dropSessions((s) => s.user_id === id);
+    await this.commit();
+  }
+
+  async createSession(session: SessionRecord): Promise<SessionRecord> {
+    if (!own(this.db.data.users, session.user_id)) throw new FolioError('not_found', `user ${session.user_id} not found`);
+    const record = { ...session };
+    this.db.data.sessions[record.id] = record;
+    this.sessionsByHash.set(record.hash, record);
+    await this.commit();
+    return { ...record };
+  }
+
+  async findSessionByHash(hash: string): Promise<SessionRecord | undefined> {
+    const session = this.sessionsByHash.get(hash);
+    return session && { ...session };
+  }
+
+  async setSessionOrg(id: string, orgId: string): Promise<SessionRecord> {
+    const session = own(this.db.data.sessions, id);
+    if (!session) throw new FolioError('not_found', `session ${id} not found`);
+    session.org_id = orgId;
+    await this.commit();
+    return { ...session };
+  }
+
+  touchSession(id: string, at: string): void {
+    const session = own(this.db.data.sessions, id);
+    if (!session) return;
+    session.last_seen_at = at;
+    this.sessionsTouched = true;
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    this.dropSessions((s) => s.id === id);
+    await this.commit();
+  }
+
+  async deleteUserSessions(userId: string, exceptId?: string): Promise<void> {
+    this.dropSessions((s) => s.user_id === userId && s.id !== exceptId);
+    await this.commit();
+  }
+
+  private dropSessions(which: (session: SessionRecord) => boolean): void {
+    for (const session of Object.values(this.db.data.sessions)) {
+      if (!which(session)) continue;
+      this.sessionsByHash.delete(session.hash);
+      delete this.db.data.sessions[session.id];
+    }
+  }
+
   async isHealthy(): Promise<boolean> {
     try {
       await access(this.file.file, constants.R_OK);
@@ -645,7 +834,7 @@ class JsonFileStore implements Store {
 
   async close(): Promise<void> {
     clearInterval(this.lazyTimer);
-    if (this.keysTouched || this.writing || this.nextBatch) await this.commit();
+    if (this.keysTouched || this.sessionsTouched || this.writing || this.nextBatch) await this.commit();
     await this.backups.close();
   }
 }

@@ -23,6 +23,7 @@ async function twoNodeLimiter(): Promise<RateLimiter> {
   let turn = 0;
   return {
     hit: (bucket, limit, nowMs) => limiters[turn++ % 2].hit(bucket, limit, nowMs),
+    peek: (bucket, limit, nowMs) => limiters[turn++ % 2].peek(bucket, limit, nowMs),
     close: () => limiters.forEach((l) => l.close()),
   };
 }
@@ -33,6 +34,18 @@ const kinds = [
 ];
 
 describe.each(kinds)('$name', ({ create }) => {
+  it('peeks at the use of a window without counting (the console\'s Organization page, sign-in limits)', async () => {
+    limiter = await create();
+    const now = 20 * WINDOW_MS + 1_000;
+    expect(await limiter.peek('org:p', 3, now)).toMatchObject({ allowed: true, remaining: 3 });
+    await limiter.hit('org:p', 3, now);
+    await limiter.hit('org:p', 3, now);
+    for (let i = 0; i < 3; i++) expect(await limiter.peek('org:p', 3, now)).toMatchObject({ allowed: true, remaining: 1, retryAfter: 59 });
+    await limiter.hit('org:p', 3, now);
+    expect(await limiter.peek('org:p', 3, now)).toMatchObject({ allowed: false, remaining: 0 });
+    expect(await limiter.peek('org:p', 3, now + WINDOW_MS)).toMatchObject({ allowed: true, remaining: 3 });
+  });
+
   it('allows exactly the limit within one window under concurrent calls', async () => {
     limiter = await create();
     const now = 10 * WINDOW_MS + 5_000;

@@ -87,6 +87,33 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'console users and sessions',
+    // One email per user and one user per invite token are constraints, as in the JSON store's
+    // indexes. Memberships are a small list read with the user: jsonb, filtered with @>.
+    sql: `
+      CREATE TABLE users (
+        id text COLLATE "C" PRIMARY KEY,
+        email text COLLATE "C" NOT NULL UNIQUE,
+        password_hash text,
+        memberships jsonb NOT NULL,
+        invite_hash text COLLATE "C" UNIQUE,
+        invite_expires_at timestamptz,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE sessions (
+        id text COLLATE "C" PRIMARY KEY,
+        hash text COLLATE "C" NOT NULL UNIQUE,
+        user_id text COLLATE "C" NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        org_id text COLLATE "C" NOT NULL,
+        csrf_token text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL
+      );
+      CREATE INDEX sessions_user ON sessions (user_id);
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

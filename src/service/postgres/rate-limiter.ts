@@ -32,6 +32,23 @@ export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
         retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
       };
     },
+    async peek(bucket, limit, nowMs = Date.now()) {
+      const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+      const { rows } = await pool.query<{ count: number }>({
+        name: 'rate_limit_peek',
+        text: 'SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = $2',
+        values: [bucket, start],
+      });
+      const count = rows[0]?.count ?? 0;
+      const end = start + WINDOW_MS;
+      return {
+        allowed: count < limit,
+        limit,
+        remaining: Math.max(0, limit - count),
+        reset: end / 1000,
+        retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
+      };
+    },
     close() {
       clearInterval(sweep);
     },

@@ -17,8 +17,11 @@ import type {
   ListSlice,
   ProjectChanges,
   ProjectRecord,
+  SessionRecord,
   Store,
   StoreRecords,
+  UserChanges,
+  UserRecord,
 } from '../store.ts';
 import { migrate, MIGRATIONS } from './migrations.ts';
 
@@ -56,6 +59,16 @@ function deploymentOf(row: Row): DeploymentRecord {
   if (typeof error_code === 'string') deployment.error = { code: error_code as DeploymentErrorCode, message: String(error_message ?? '') };
   return deployment;
 }
+
+function userOf(row: Row): UserRecord {
+  const { invite_hash, invite_expires_at, password_hash, ...rest } = row;
+  const user = rest as unknown as UserRecord;
+  if (typeof password_hash === 'string') user.password_hash = password_hash;
+  if (typeof invite_hash === 'string') user.invite = { hash: invite_hash, expires_at: String(invite_expires_at) };
+  return user;
+}
+
+const sessionOf = (row: Row) => row as unknown as SessionRecord;
 
 /** The SQLSTATE and constraint of a PostgreSQL error, if `err` is one. */
 function pgError(err: unknown): { code?: string; constraint?: string } {
@@ -117,6 +130,8 @@ export async function migrateDatabase(url: string): Promise<{ applied: number[];
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
   private touched = new Map<string, string>();
+  /** Session uses not yet written (touchSession), batched like key uses. */
+  private sessionsTouched = new Map<string, string>();
   private touchTimer: NodeJS.Timeout;
 
   constructor(pool: pg.Pool) {
@@ -220,6 +235,15 @@ export class PostgresStore implements Store {
   }
 
   private async flushTouches(): Promise<void> {
+    if (this.sessionsTouched.size > 0) {
+      const sessions = [...this.sessionsTouched];
+      this.sessionsTouched.clear();
+      await this.query(
+        `UPDATE sessions AS s SET last_seen_at = t.at FROM unnest($1::text[], $2::timestamptz[]) AS t (id, at)
+         WHERE s.id = t.id AND s.last_seen_at < t.at`,
+        [sessions.map(([id]) => id), sessions.map(([, at]) => at)],
+      );
+    }
     if (this.touched.size === 0) return;
     const batch = [...this.touched];
     this.touched.clear();
@@ -395,6 +419,111 @@ export class PostgresStore implements Store {
     return deploymentOf(rows[0]);
   }
 
+  async createUser(user: UserRecord): Promise<UserRecord> {
+    try {
+      const rows = await this.query(
+        `INSERT INTO users (id, email, password_hash, memberships, invite_hash, invite_expires_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [user.id, user.email, user.password_hash ?? null, JSON.stringify(user.memberships), user.invite?.hash ?? null, user.invite?.expires_at ?? null, user.created_at],
+      );
+      return userOf(rows[0]);
+    } catch (err) {
+      if (pgError(err).code === UNIQUE_VIOLATION) throw new FolioError('name_taken', `a user with the email "${user.email}" already exists`);
+      throw err;
+    }
+  }
+
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    const rows = await this.query('SELECT * FROM users WHERE id = $1', [id], 'get_user');
+    return rows[0] && userOf(rows[0]);
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    const rows = await this.query('SELECT * FROM users WHERE email = $1', [email], 'user_by_email');
+    return rows[0] && userOf(rows[0]);
+  }
+
+  async findUserByInviteHash(hash: string): Promise<UserRecord | undefined> {
+    const rows = await this.query('SELECT * FROM users WHERE invite_hash = $1', [hash]);
+    return rows[0] && userOf(rows[0]);
+  }
+
+  async listUsers(orgId?: string): Promise<UserRecord[]> {
+    const rows = orgId === undefined
+      ? await this.query('SELECT * FROM users ORDER BY email')
+      : await this.query('SELECT * FROM users WHERE memberships @> $1::jsonb ORDER BY email', [JSON.stringify([{ org_id: orgId }])]);
+    return rows.map(userOf);
+  }
+
+  async updateUser(id: string, changes: UserChanges): Promise<UserRecord> {
+    const set: string[] = [];
+    const values: unknown[] = [id];
+    const add = (column: string, value: unknown) => {
+      values.push(value);
+      set.push(`${column} = $${values.length}`);
+    };
+    if (changes.password_hash !== undefined) add('password_hash', changes.password_hash);
+    if (changes.memberships !== undefined) add('memberships', JSON.stringify(changes.memberships));
+    if (changes.invite !== undefined) {
+      add('invite_hash', changes.invite?.hash ?? null);
+      add('invite_expires_at', changes.invite?.expires_at ?? null);
+    }
+    const rows = set.length === 0
+      ? await this.query('SELECT * FROM users WHERE id = $1', values)
+      : await this.query(`UPDATE users SET ${set.join(', ')} WHERE id = $1 RETURNING *`, values);
+    if (!rows[0]) throw new FolioError('not_found', `user ${id} not found`);
+    return userOf(rows[0]);
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    // Sessions go with the user (ON DELETE CASCADE).
+    const rows = await this.query('DELETE FROM users WHERE id = $1 RETURNING id', [id]);
+    if (!rows[0]) throw new FolioError('not_found', `user ${id} not found`);
+  }
+
+  async createSession(session: SessionRecord): Promise<SessionRecord> {
+    try {
+      const rows = await this.query(
+        `INSERT INTO sessions (id, hash, user_id, org_id, csrf_token, created_at, last_seen_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [session.id, session.hash, session.user_id, session.org_id, session.csrf_token, session.created_at, session.last_seen_at],
+      );
+      return sessionOf(rows[0]);
+    } catch (err) {
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `user ${session.user_id} not found`);
+      throw err;
+    }
+  }
+
+  async findSessionByHash(hash: string): Promise<SessionRecord | undefined> {
+    const rows = await this.query('SELECT * FROM sessions WHERE hash = $1', [hash], 'session_by_hash');
+    if (!rows[0]) return undefined;
+    const session = sessionOf(rows[0]);
+    // A use this node has not written yet still counts, so a session never looks idler than it is.
+    const at = this.sessionsTouched.get(session.id);
+    if (at && session.last_seen_at < at) session.last_seen_at = at;
+    return session;
+  }
+
+  async setSessionOrg(id: string, orgId: string): Promise<SessionRecord> {
+    const rows = await this.query('UPDATE sessions SET org_id = $2 WHERE id = $1 RETURNING *', [id, orgId]);
+    if (!rows[0]) throw new FolioError('not_found', `session ${id} not found`);
+    return sessionOf(rows[0]);
+  }
+
+  touchSession(id: string, at: string): void {
+    this.sessionsTouched.set(id, at);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    this.sessionsTouched.delete(id);
+    await this.query('DELETE FROM sessions WHERE id = $1', [id]);
+  }
+
+  async deleteUserSessions(userId: string, exceptId?: string): Promise<void> {
+    await this.query('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [userId, exceptId ?? null]);
+  }
+
   /**
    * Copies every record of a JSON store into this empty database in one transaction (`admin db
    * import`): all of them, or none when anything is refused.
@@ -405,7 +534,8 @@ export class PostgresStore implements Store {
       if (rows[0].count > 0) throw new FolioError('invalid_request', `the database already holds ${rows[0].count} organization(s): import into an empty database`);
       const deployments = records.deployments.map(({ error, ...d }) => ({ ...d, error_code: error?.code ?? null, error_message: error?.message ?? null }));
       // Columns are matched by name; fields a record lacks become NULL.
-      for (const [table, list] of [['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments]] as const) {
+      const users = records.users.map(({ invite, ...u }) => ({ ...u, invite_hash: invite?.hash ?? null, invite_expires_at: invite?.expires_at ?? null }));
+      for (const [table, list] of [['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments], ['users', users], ['sessions', records.sessions]] as const) {
         await client.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`, [JSON.stringify(list)]);
       }
     });

@@ -1,0 +1,69 @@
+// Enhancement only: pages work without it (reload shows the newest state). Follows a running
+// deployment's log and status, and keeps a deployments list's statuses current. Text is set with
+// textContent, never parsed as markup.
+const FINAL = new Set(['succeeded', 'failed', 'canceled']);
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Status {
+  status: string;
+  error: { code: string; message: string } | null;
+  finished_at: string | null;
+  log: string;
+}
+
+async function read(url: string): Promise<Status | undefined> {
+  const res = await fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  return res.ok ? ((await res.json()) as Status) : undefined;
+}
+
+function setStatus(el: Element, status: string): void {
+  el.textContent = status;
+  el.className = `status status-${status}`;
+}
+
+async function followLog(pre: HTMLElement, url: string): Promise<void> {
+  const statusEl = document.getElementById('deployment-status');
+  const errorEl = document.getElementById('deployment-error');
+  const finishedEl = document.getElementById('deployment-finished');
+  for (;;) {
+    const state = await read(url).catch(() => undefined);
+    if (state) {
+      const atBottom = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 8;
+      if (state.log && pre.textContent !== state.log) pre.textContent = state.log;
+      if (atBottom) pre.scrollTop = pre.scrollHeight;
+      if (statusEl) setStatus(statusEl, state.status);
+      if (FINAL.has(state.status)) {
+        if (finishedEl && state.finished_at) finishedEl.textContent = `${state.finished_at.slice(0, 10)} ${state.finished_at.slice(11, 16)} UTC`;
+        if (errorEl && state.error) {
+          errorEl.textContent = `${state.error.code}: ${state.error.message}`;
+          errorEl.hidden = false;
+        }
+        return;
+      }
+    }
+    await wait(1000);
+  }
+}
+
+async function followList(cells: HTMLElement[]): Promise<void> {
+  let pending = cells;
+  while (pending.length > 0) {
+    await wait(1500);
+    const next: HTMLElement[] = [];
+    for (const cell of pending) {
+      const state = await read(cell.dataset.statusOf!).catch(() => undefined);
+      if (state) setStatus(cell, state.status);
+      if (!state || !FINAL.has(state.status)) next.push(cell);
+    }
+    pending = next;
+  }
+}
+
+const pre = document.querySelector<HTMLElement>('pre[data-follow]');
+if (pre) void followLog(pre, pre.dataset.follow!);
+const list = document.querySelector<HTMLElement>('[data-live-list]');
+if (list) {
+  const cells = [...list.querySelectorAll<HTMLElement>('[data-status-of]')].filter((c) => !FINAL.has(c.textContent ?? ''));
+  void followList(cells);
+}
+export {};

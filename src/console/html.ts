@@ -1,0 +1,7 @@
+// Escaping for the few answers the console writes by hand (Astro escapes every `{value}` itself).
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
