@@ -77,7 +77,11 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       // stay the API even if a project claimed one before it was listed in FOLIO_API_HOSTS.
       const isApiHost = host === serviceDomain || apiHosts.has(host);
       const project = isApiHost ? undefined : await folio.projects.findByHost(host);
-      if (project || isSiteHost(host)) return sites.serve(project, req, res);
+      if (project) return sites.serve(project, req, res);
+      // `{branch label}--{slug}.{domain}`: a preview (docs/decisions.md#continuous-deployment).
+      const preview = isApiHost ? undefined : await folio.projects.findPreviewByHost(host);
+      if (preview) return sites.serve(preview.project, req, res, preview.label);
+      if (isSiteHost(host)) return sites.serve(undefined, req, res);
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
       await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route: the API lives under /v1'), locals);
@@ -97,7 +101,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     store = await openStore(config.dataDir);
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
     await recoverDeployments(config.dataDir, store);
-    const removed = await cleanCrashLeftovers(config.dataDir, store);
+    const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -120,6 +124,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
     await folio.deployments.start(); // checks the build sandbox, then queued deployments resume
+    folio.webhooks.start(); // pending event deliveries resume
     await folio.customDomains.start();
 
     return {

@@ -27,6 +27,8 @@ const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   insufficient_storage: 507,
   // Well-formed but beyond what the content check can read in its time limit.
   content_too_complex: 422,
+  not_promotable: 409,
+  not_cancelable: 409,
 };
 
 /** Turns any thrown value into an ApiError; unknown errors become a 500 without details. */
@@ -83,7 +85,7 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 }
 
 /** Reads the body as bytes, stopping with 413 as soon as it exceeds `limit`. */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new ApiError(413, 'payload_too_large', `request body must be at most ${limit} bytes`);
   const declared = Number(request.headers.get('content-length'));
   if (declared > limit) {

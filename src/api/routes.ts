@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { deploymentRoutes } from './deployments.ts';
 import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
+import { webhookRoutes } from './webhooks.ts';
 import type { Scope } from '../service/scopes.ts';
 import { createRouter, type Method, type Route } from './router.ts';
 
@@ -23,7 +24,7 @@ function openapiRoute(file: string): Route {
 }
 
 function apiRoutes(openapiFile: string): Route[] {
-  return [openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes];
+  return [openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes, ...webhookRoutes];
 }
 
 /** Builds the router for the API; `openapiFile` is the path of src/api/openapi.json. */

@@ -12,13 +12,12 @@
 // and the kept builds, logs, repository clones, page files. Content roots of projects connected
 // to a repository are a checkout of their repository, where a file is never Folio's temporary one:
 // only the sync's own leftovers are removed there.
-import { readdir, readlink, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
-import { earlierSuccessfulBuilds } from './deployments/runner.ts';
-import { KEPT_BUILDS } from './deployments/publish.ts';
+import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, liveLink, projectDir } from './project-files.ts';
+import { buildsDir, contentRootDir, gitDir, projectDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 
@@ -54,7 +53,7 @@ async function cleanContent(dir: string, removed: string[]): Promise<boolean> {
 }
 
 /** One project's leftovers. */
-async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[]): Promise<void> {
+async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[], keep: number): Promise<void> {
   const dir = projectDir(dataDir, projectId);
   const project = await store.getProject(projectId);
   if (!project) {
@@ -75,8 +74,7 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
     removed.push(path.join(snapshots, name));
   }
   const builds = buildsDir(dataDir, projectId);
-  const live = await readlink(liveLink(dataDir, projectId)).then((t) => path.basename(t), () => undefined);
-  const kept = new Set([...(live ? [live] : []), ...(await earlierSuccessfulBuilds(store, projectId, KEPT_BUILDS))]);
+  const kept = await keptBuilds(dataDir, store, projectId, keep);
   for (const name of await names(builds)) {
     if (kept.has(name)) continue;
     await rm(path.join(builds, name), { recursive: true, force: true });
@@ -88,10 +86,10 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
 }
 
 /** Removes every crash leftover in the data dir (see above); returns the paths removed. */
-export async function cleanCrashLeftovers(dataDir: string, store: Store): Promise<string[]> {
+export async function cleanCrashLeftovers(dataDir: string, store: Store, keep = KEPT_BUILDS): Promise<string[]> {
   const removed = [...(await removeTempFiles(dataDir)), ...(await removeTempFiles(path.join(dataDir, BACKUP_DIR)))];
   for (const name of await names(path.join(dataDir, 'projects'))) {
-    if (UUID.test(name)) await cleanProject(dataDir, store, name, removed);
+    if (UUID.test(name)) await cleanProject(dataDir, store, name, removed, keep);
   }
   return removed;
 }

@@ -9,7 +9,10 @@ export type DomainErrorCode =
   | 'page_exists'
   | 'source_managed'
   | 'insufficient_storage'
-  | 'content_too_complex';
+  | 'content_too_complex'
+  // Continuous deployment: promote of a deployment without a kept build, cancel of one that ended.
+  | 'not_promotable'
+  | 'not_cancelable';
 
 export class DomainError extends Error {
   override name = 'DomainError';

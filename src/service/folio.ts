@@ -4,6 +4,7 @@ import type { Config, Plan } from './config.ts';
 import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
 import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
+import { createEventsService, type EventsService } from './deployments/events.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
@@ -27,6 +28,8 @@ export interface Folio {
   projects: ProjectsService;
   pages: PagesService;
   deployments: DeploymentsService;
+  /** Event webhooks of projects (deployment.started, …) and their deliveries. */
+  webhooks: EventsService;
   customDomains: DomainVerifier;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
@@ -62,7 +65,8 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   };
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
-  const deployments = createDeploymentsService(config, store, projects);
+  const webhooks = createEventsService(config, store, projects);
+  const deployments = createDeploymentsService(config, store, projects, webhooks);
 
   return {
     config,
@@ -70,6 +74,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     projects,
     pages,
     deployments,
+    webhooks,
     customDomains,
 
     async authenticate(token) {
@@ -98,6 +103,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
 
     async close() {
       await deployments.close();
+      await webhooks.close();
       await customDomains.close();
       limiter.close();
       await closeContentChecks();
