@@ -5,7 +5,7 @@
 //   the projects/{id} folder of a project whose delete was interrupted (it is gone from the store)
 //   snapshots of interrupted deployments (no deployment runs yet at this point)
 //   build dirs that are neither live nor among the kept builds (publish.ts), half-made live links
-//   fresh or old content roots and index files of an interrupted sync (sync.ts)
+//   fresh or old content roots and index files of an interrupted sync (sync.ts), previews' too
 //   empty folders under content/ left by deleted pages
 //
 // Nothing a finished operation still needs is touched: the store and its backups, the live build
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, projectDir } from './project-files.ts';
+import { buildsDir, contentRootDir, gitDir, previewsDir, projectDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 
@@ -82,6 +82,17 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
   }
   const root = contentRootDir(dataDir, projectId);
   removed.push(...(await cleanSyncLeftovers(root, gitDir(dataDir, projectId))));
+  // Previews (continuous deployment): half-made live links and unfinished syncs of their roots.
+  for (const label of await names(previewsDir(dataDir, projectId))) {
+    const dir = path.join(previewsDir(dataDir, projectId), label);
+    for (const name of await names(dir)) {
+      if (name.startsWith('live.') && name.endsWith('.tmp')) {
+        await rm(path.join(dir, name), { force: true });
+        removed.push(path.join(dir, name));
+      }
+    }
+    removed.push(...(await cleanSyncLeftovers(path.join(dir, 'root'), gitDir(dataDir, projectId))));
+  }
   if (!project.source_repo) await cleanContent(path.join(root, 'content'), removed);
 }
 

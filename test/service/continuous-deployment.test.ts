@@ -6,9 +6,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/service/deployments/events.ts';
-import { articleOf, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import { articleOf, serverSeries, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { TestRepo } from '../helpers/git-repos.ts';
-import { getWithHost, uniqueSlug } from '../helpers/server.ts';
+import { client, getWithHost, uniqueSlug } from '../helpers/server.ts';
 
 const SITE = 'a site host, outside the API contract';
 
@@ -288,6 +288,40 @@ describe('polling and webhook address rules', () => {
       expect(delivery.last_error).toMatch(/private address; refused/);
       expect(target.requests).toEqual([]);
     } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('pending event deliveries survive a restart', () => {
+  it('a delivery still being retried when the server stops is retried by the next server', async () => {
+    const series = await serverSeries();
+    const target = await receiver(503);
+    try {
+      const first = await series.start({ FOLIO_WEBHOOK_ALLOW_PRIVATE: '1' });
+      // The key printed by the first start serves the servers after it (same data dir).
+      const key = first.defaultKey;
+      const api = client(first.url, key);
+      // An empty project: its deployment fails at once (no_pages), which is an event too.
+      const project = (await api('POST', '/v1/projects', { body: { name: 'Restart', slug: uniqueSlug('restart') } })).body;
+      const hook = (await api('POST', `/v1/projects/${project.id}/webhooks`, { body: { url: target.url, events: ['deployment.failed'] } })).body;
+      const deployment = (await api('POST', `/v1/projects/${project.id}/deployments`)).body;
+      expect((await waitForDeployment(api, project.id, deployment.id)).error.code).toBe('no_pages');
+      const deliveriesOn = (url: string) => () =>
+        client(url, key)('GET', `/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`).then((r) => r.body.data[0]);
+      await until('a first failed attempt', async () => ((await deliveriesOn(first.url)())?.attempts >= 1 ? true : undefined));
+      expect(await first.stop()).toBe(0);
+      const seen = target.requests.length;
+
+      const second = await series.start({ FOLIO_WEBHOOK_ALLOW_PRIVATE: '1' });
+      const again = await until('a retry after the restart', async () => {
+        const delivery = await deliveriesOn(second.url)();
+        return target.requests.length > seen && delivery?.attempts > seen ? delivery : undefined;
+      }, 30);
+      expect(again).toMatchObject({ status: 'pending', response_code: 503, event: 'deployment.failed' });
+      expect(JSON.parse(target.requests.at(-1)!.body).data.deployment.id).toBe(deployment.id);
+    } finally {
+      await series.close();
       await target.close();
     }
   });
