@@ -60,6 +60,8 @@ export interface ProjectRecord {
   /** Pushes to other branches build previews (absent means false), for branches matching `preview_branches`. */
   previews?: boolean;
   preview_branches?: string;
+  /** The newest push delivery ids received (HOOK_DELIVERIES_KEPT): replays are ignored. */
+  hook_deliveries?: string[];
 }
 
 /** Fields a project update may set; `null` removes an optional field. */
@@ -229,14 +231,12 @@ interface StoreData {
   deployments: Record<string, DeploymentRecord>;
   webhooks: Record<string, WebhookRecord>;
   deliveries: Record<string, DeliveryRecord>;
-  /** Per project, the newest push delivery ids seen (replays are ignored). */
-  hook_deliveries: Record<string, string[]>;
 }
 
-const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {}, deployments: {}, webhooks: {}, deliveries: {}, hook_deliveries: {} });
+const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {}, deployments: {}, webhooks: {}, deliveries: {} });
 
 /** Push delivery ids remembered per project, and deliveries kept per webhook. */
-export const HOOK_DELIVERIES_KEPT = 1000;
+export const HOOK_DELIVERIES_KEPT = 200;
 export const DELIVERIES_KEPT = 200;
 
 export const STORE_FILE = 'folio.json';
@@ -304,12 +304,12 @@ function parseStore(file: string, text: string): StoreData {
 /** Creates and loads the embedded store in `dataDir`. Throws StoreDamagedError for an unreadable file. */
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const shards = { projects: new RecordShards(), deployments: new RecordShards() };
+  const shards = { projects: new RecordShards(), deployments: new RecordShards(), deliveries: new RecordShards() };
   // Projects and deployments are the big collections: serialised incrementally. The rest is small.
   const serialize = (data: StoreData) =>
     `{${Object.entries(data)
       .map(([name, value]) => {
-        const sharded = name === 'projects' || name === 'deployments' ? shards[name] : undefined;
+        const sharded = name === 'projects' || name === 'deployments' || name === 'deliveries' ? shards[name] : undefined;
         return `${JSON.stringify(name)}:${sharded ? sharded.serialize(value) : JSON.stringify(value)}`;
       })
       .join(',')}}`;
@@ -336,7 +336,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   };
   const durableData = () => (durable === undefined ? emptyData() : parseStore(file.file, durable));
   const db = new Low<StoreData>(file, data);
-  return new JsonFileStore(db, file, shards.projects, shards.deployments, backups, durableData);
+  return new JsonFileStore(db, file, shards.projects, shards.deployments, backups, durableData, shards.deliveries);
 }
 
 class JsonFileStore implements Store {
@@ -346,6 +346,8 @@ class JsonFileStore implements Store {
   private projectShards: RecordShards;
   /** The same for deployments. */
   private deploymentShards: RecordShards;
+  /** And for event deliveries (continuous deployment), the one growing collection of it. */
+  private deliveryShards: RecordShards;
   private keysByHash = new Map<string, ApiKeyRecord>();
   private orgsByName = new Map<string, Org>();
   private projectsBySlug = new Map<string, ProjectRecord>();
@@ -374,7 +376,9 @@ class JsonFileStore implements Store {
     deploymentShards: RecordShards,
     backups: StoreBackups,
     durableData: () => StoreData,
+    deliveryShards: RecordShards,
   ) {
+    this.deliveryShards = deliveryShards;
     this.db = db;
     this.file = file;
     this.projectShards = projectShards;
@@ -394,6 +398,8 @@ class JsonFileStore implements Store {
     this.projectsWithDomain.clear();
     this.projectShards.clear();
     this.deploymentShards.clear();
+    this.deliveryShards.clear();
+    for (const id of Object.keys(this.db.data.deliveries)) this.deliveryShards.added(id);
     const { orgs, keys, projects, deployments } = this.db.data;
     for (const org of Object.values(orgs)) this.orgsByName.set(org.name, org);
     for (const key of Object.values(keys)) this.keysByHash.set(key.hash, key);
@@ -617,7 +623,6 @@ class JsonFileStore implements Store {
     }
     this.deploymentsByProject.delete(id);
     for (const webhook of Object.values(this.db.data.webhooks)) if (webhook.project_id === id) this.dropWebhook(webhook.id);
-    delete this.db.data.hook_deliveries[id];
     await this.commit();
   }
 
@@ -697,11 +702,14 @@ class JsonFileStore implements Store {
 
   async rememberHookDelivery(projectId: string, deliveryId: string): Promise<boolean> {
     if (!Object.hasOwn(this.db.data.projects, projectId)) throw new DomainError('not_found', `project ${projectId} not found`);
-    // Checked and recorded synchronously: two copies of one delivery cannot both pass.
-    const seen = (this.db.data.hook_deliveries[projectId] ??= []);
+    // Checked and recorded synchronously: two copies of one delivery cannot both pass. Kept on the
+    // project record, so a write re-serialises only its shard.
+    const project = this.db.data.projects[projectId];
+    const seen = (project.hook_deliveries ??= []);
     if (seen.includes(deliveryId)) return false;
     seen.push(deliveryId);
     if (seen.length > HOOK_DELIVERIES_KEPT) seen.splice(0, seen.length - HOOK_DELIVERIES_KEPT);
+    this.projectShards.changed(projectId);
     await this.commit();
     return true;
   }
@@ -728,7 +736,11 @@ class JsonFileStore implements Store {
 
   private dropWebhook(id: string): void {
     delete this.db.data.webhooks[id];
-    for (const delivery of Object.values(this.db.data.deliveries)) if (delivery.webhook_id === id) delete this.db.data.deliveries[delivery.id];
+    for (const delivery of Object.values(this.db.data.deliveries)) {
+      if (delivery.webhook_id !== id) continue;
+      delete this.db.data.deliveries[delivery.id];
+      this.deliveryShards.removed(delivery.id);
+    }
   }
 
   async deleteWebhook(id: string): Promise<void> {
@@ -741,13 +753,17 @@ class JsonFileStore implements Store {
     if (!own(this.db.data.webhooks, delivery.webhook_id)) throw new DomainError('not_found', `webhook ${delivery.webhook_id} not found`);
     const record = { ...delivery };
     this.db.data.deliveries[record.id] = record;
+    this.deliveryShards.added(record.id);
     // Bounded history: the oldest finished deliveries of the webhook go first.
     const finished = Object.values(this.db.data.deliveries)
       .filter((d) => d.webhook_id === delivery.webhook_id)
       .sort(compareNewestFirst)
       .slice(DELIVERIES_KEPT)
       .filter((d) => d.status !== 'pending');
-    for (const old of finished) delete this.db.data.deliveries[old.id];
+    for (const old of finished) {
+      delete this.db.data.deliveries[old.id];
+      this.deliveryShards.removed(old.id);
+    }
     await this.commit();
     return { ...record };
   }
@@ -756,6 +772,7 @@ class JsonFileStore implements Store {
     const delivery = own(this.db.data.deliveries, id);
     if (!delivery) return undefined;
     Object.assign(delivery, changes);
+    this.deliveryShards.changed(id);
     await this.commit();
     return { ...delivery };
   }

@@ -275,6 +275,8 @@ export function createDeploymentsService(config: Config, store: Store, projects:
         ...(deployment.page_count !== undefined ? { page_count: deployment.page_count } : {}),
       });
       await store.updateProject(project.id, { status: record.status === 'building' ? 'building' : 'active', last_deploy_at: now });
+      // A promote is a deployment that succeeded: receivers hear of it like of any other.
+      onEvent('deployment.succeeded', promoted);
       return view(promoted, project, project.url);
     },
 
