@@ -155,9 +155,15 @@ async function send(url: URL, headers: Record<string, string>, body: string, all
     address = host;
     family = isIP(host);
   } else {
-    const found = await lookup(host, { all: true }).catch(() => {
-      throw new DeliveryError(`could not resolve ${host}`);
-    });
+    let timer: NodeJS.Timeout | undefined;
+    const found = await Promise.race([
+      lookup(host, { all: true }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), ATTEMPT_TIMEOUT_MS))),
+    ])
+      .catch(() => {
+        throw new DeliveryError(`could not resolve ${host}`);
+      })
+      .finally(() => clearTimeout(timer));
     if (found.length === 0) throw new DeliveryError(`could not resolve ${host}`);
     // Every address must pass: the one used is the first, and it is never looked up again.
     if (!allowPrivate && found.some((a) => isPrivateAddress(a.address))) throw new DeliveryError(`${host} resolves to a private address; refused`);
@@ -180,12 +186,20 @@ async function send(url: URL, headers: Record<string, string>, body: string, all
         },
       },
       (response) => {
-        response.resume(); // the body is not read: only the status counts; a redirect is a failure
+        clearTimeout(overall);
+        // Only the status counts (a redirect is a failure): the body is never read, and the
+        // connection is closed at once, so a receiver cannot hold it open by dripping bytes.
         resolve(response.statusCode ?? 0);
+        response.destroy();
       },
     );
+    // A whole-attempt limit: the socket's idle timeout alone would let a slow drip of header bytes go on.
+    const overall = setTimeout(() => request.destroy(new DeliveryError(`no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`)), ATTEMPT_TIMEOUT_MS);
     request.on('timeout', () => request.destroy(new DeliveryError(`no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`)));
-    request.on('error', (error) => reject(error instanceof DeliveryError ? error : new DeliveryError(error.message)));
+    request.on('error', (error) => {
+      clearTimeout(overall);
+      reject(error instanceof DeliveryError ? error : new DeliveryError(error.message));
+    });
     request.end(body);
   });
 }
