@@ -1,6 +1,8 @@
 // `npm run admin -- …`: manages organizations and API keys (docs/decisions.md#tenancy-and-api-keys). When a server holds the
 // data dir, the command goes to that server over its admin socket; otherwise the CLI locks the
 // data dir and edits the store itself. `store restore` runs only here, with no server running.
+// With FOLIO_DATABASE_URL the store is PostgreSQL: every command goes straight to the database,
+// whether servers run or not, and `db migrate` / `db import` manage it.
 import path from 'node:path';
 import {
   ADMIN_USAGE,
@@ -16,8 +18,9 @@ import { sendAdminCommand } from '../src/service/admin-channel.ts';
 import { ConfigError, loadConfig } from '../src/service/config.ts';
 import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
 import { isDomainError } from '../src/service/errors.ts';
+import { migrateDatabase, openPostgresStore } from '../src/service/postgres/store.ts';
 import { restoreStore } from '../src/service/store-backups.ts';
-import { openStore, STORE_FILE, StoreDamagedError } from '../src/service/store.ts';
+import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError } from '../src/service/store.ts';
 
 const RETRY_MS = 10_000;
 
@@ -59,7 +62,7 @@ async function execute(dataDir: string, command: AdminCommand): Promise<AdminRes
 }
 
 /** `store restore`: the newest good backup replaces the store file; says what may be lost. */
-async function restore(dataDir: string, command: OfflineCommand): Promise<string> {
+async function restore(dataDir: string, command: Extract<OfflineCommand, { name: 'store restore' }>): Promise<string> {
   let lock;
   try {
     lock = await acquireLock(dataDir, 'admin');
@@ -84,6 +87,44 @@ async function restore(dataDir: string, command: OfflineCommand): Promise<string
   } finally {
     await lock.release();
   }
+}
+
+/** Runs a command against PostgreSQL directly: the database serialises it with every node's writes. */
+async function runOnDatabase(url: string, command: AdminCommand): Promise<AdminResult> {
+  const store = await openPostgresStore(url, { poolSize: 1 });
+  try {
+    return await runAdminCommand(store, command);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `db import`: the data dir's JSON store, locked so that no server changes it meanwhile, copied into PostgreSQL. */
+async function importIntoDatabase(url: string, dataDir: string): Promise<string> {
+  const lock = await acquireLock(dataDir, 'admin').catch((err: unknown) => {
+    if (err instanceof LockHeldError) throw new Error(`${err.message}: stop it before importing its store`);
+    throw err;
+  });
+  try {
+    const records = await readStoreRecords(dataDir);
+    const store = await openPostgresStore(url, { poolSize: 1 });
+    try {
+      await store.importRecords(records);
+    } finally {
+      await store.close();
+    }
+    return `Imported ${records.orgs.length} organization(s), ${records.keys.length} API key(s), ${records.projects.length} project(s) and ` +
+      `${records.deployments.length} deployment(s) from ${path.join(dataDir, STORE_FILE)}. Start Folio with FOLIO_DATABASE_URL set to use them; ` +
+      'the data dir keeps the sites, sources and logs.';
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The database's URL, required by the `db` commands. */
+function databaseUrlOf(url: string | undefined): string {
+  if (!url) throw new ConfigError('FOLIO_DATABASE_URL is not set: the db commands work on a PostgreSQL database (postgres://…)');
+  return url;
 }
 
 const table = (rows: string[][]): string => {
@@ -131,17 +172,27 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const { dataDir } = loadConfig();
+    const { dataDir, databaseUrl } = loadConfig();
     const { command } = parsed;
     if (command.name === 'store restore') {
       console.log(await restore(dataDir, command));
       return 0;
     }
-    const result = await execute(dataDir, command);
+    if (command.name === 'db migrate') {
+      const { applied, version } = await migrateDatabase(databaseUrlOf(databaseUrl));
+      console.log(applied.length ? `Applied migration(s) ${applied.join(', ')}: the database's schema is at version ${version}.` : `The database's schema is already at version ${version}.`);
+      return 0;
+    }
+    if (command.name === 'db import') {
+      console.log(await importIntoDatabase(databaseUrlOf(databaseUrl), dataDir));
+      return 0;
+    }
+    const result = databaseUrl ? await runOnDatabase(databaseUrl, command) : await execute(dataDir, command);
     console.log(parsed.json ? JSON.stringify(result) : formatText(command, result));
     return 0;
   } catch (err) {
-    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError || err instanceof StoreDamagedError || parsed.command.name === 'store restore';
+    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError || err instanceof StoreDamagedError ||
+      parsed.command.name === 'store restore' || parsed.command.name === 'db import' || parsed.command.name === 'db migrate';
     const advice = err instanceof StoreDamagedError ? ` ${err.advice}` : '';
     console.error(`error: ${known ? (err as Error).message + advice : String((err as Error).stack ?? err)}`);
     if (!known) console.error(ADMIN_USAGE);

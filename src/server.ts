@@ -12,9 +12,12 @@ import { ConfigError, loadConfig, type Config } from './service/config.ts';
 import { acquireLockPatiently, LockHeldError } from './service/data-dir-lock.ts';
 import { cleanCrashLeftovers } from './service/crash-leftovers.ts';
 import { recoverDeployments } from './service/deployments/service.ts';
+import { isDomainError } from './service/errors.ts';
 import { createFolio, type Folio } from './service/folio.ts';
 import { RESERVED_SLUGS } from './service/project-rules.ts';
-import { openStore, StoreDamagedError, type Store } from './service/store.ts';
+import type { RateLimiter } from './service/rate-limiter.ts';
+import { openStorage } from './service/storage.ts';
+import { StoreDamagedError, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -39,7 +42,12 @@ function requestHost(req: IncomingMessage): string | undefined {
 /** On an empty store: org `default` (business) with one all-scopes key, printed once. */
 async function bootstrap(store: Store): Promise<void> {
   if ((await store.listOrgs()).length > 0) return;
-  const org = await createOrg(store, 'default', 'business');
+  // Nodes starting together on one new database race here: one creates the org, the others see it taken.
+  const org = await createOrg(store, 'default', 'business').catch((err: unknown) => {
+    if (isDomainError(err) && err.code === 'name_taken') return undefined;
+    throw err;
+  });
+  if (!org) return;
   const { key } = await createKey(store, org.id, [...SCOPES], 'default');
   const rule = '='.repeat(72);
   console.log(
@@ -98,7 +106,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const lock = await acquireLockPatiently(config.dataDir, 'server', ['admin']);
   let store: Store | undefined;
   try {
-    store = await openStore(config.dataDir);
+    let rateLimiter: RateLimiter;
+    ({ store, rateLimiter } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
     await recoverDeployments(config.dataDir, store);
     const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds);
@@ -114,7 +123,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       server.listen(config.port, config.host, resolve);
     });
     const port = (server.address() as AddressInfo).port;
-    const folio = createFolio({ ...config, port }, store);
+    const folio = createFolio({ ...config, port }, store, {}, rateLimiter);
     const handle = createRequestHandler(folio, handler);
     let stopping = false;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {

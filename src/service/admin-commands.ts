@@ -16,7 +16,7 @@ export type AdminCommand =
   | { name: 'key revoke'; id: string };
 
 /** Commands the CLI runs itself, with no server on the data dir. */
-export type OfflineCommand = { name: 'store restore'; force: boolean };
+export type OfflineCommand = { name: 'store restore'; force: boolean } | { name: 'db migrate' } | { name: 'db import' };
 
 /** A key as the admin CLI shows it: never the key value or its hash. */
 export type ApiKeyInfo = Omit<ApiKeyRecord, 'hash'>;
@@ -35,7 +35,9 @@ export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
   key create --org NAME_OR_ID [--scopes all|SCOPE,SCOPE…] [--name LABEL]
   key list [--org NAME_OR_ID]
   key revoke KEY_ID
-  store restore [--force]   (with the server stopped)`;
+  store restore [--force]   (with the server stopped)
+  db migrate                (FOLIO_DATABASE_URL: apply the schema's missing migrations)
+  db import                 (FOLIO_DATABASE_URL: copy the data dir's JSON store into an empty database)`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -83,6 +85,10 @@ export function parseAdminArgs(argv: string[]): { command: AdminCommand | Offlin
       case 'store restore':
         allow([], 0);
         return { name: 'store restore', force };
+      case 'db migrate':
+      case 'db import':
+        allow([], 0);
+        return { name: `db ${action}` as 'db migrate' | 'db import' };
       case 'org create':
         allow(['plan'], 1);
         return { name: 'org create', org: checkOrgName(rest[0]), plan: parsePlan(options.get('plan') ?? 'free') };

@@ -101,6 +101,11 @@ const envSchema = z.object({
   FOLIO_PREVIEW_TTL_DAYS: integer(1, 3650).default(14),
   FOLIO_KEEP_BUILDS: integer(1, 1000).default(10),
   FOLIO_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').transform((v) => v === '1' || v === 'true').default(false),
+  // PostgreSQL instead of the JSON file (README, "Running Folio on several machines").
+  FOLIO_DATABASE_URL: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
+    .optional(),
 });
 
 export interface Config {
@@ -138,6 +143,8 @@ export interface Config {
   keepBuilds: number;
   /** Event webhooks may target private, loopback and link-local addresses (tests, closed networks). */
   webhookAllowPrivate: boolean;
+  /** Where the store lives: PostgreSQL at this URL, or (absent) the JSON file in the data dir. */
+  databaseUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -183,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewTtlDays: e.FOLIO_PREVIEW_TTL_DAYS,
     keepBuilds: e.FOLIO_KEEP_BUILDS,
     webhookAllowPrivate: e.FOLIO_WEBHOOK_ALLOW_PRIVATE,
+    databaseUrl: e.FOLIO_DATABASE_URL,
   };
 }

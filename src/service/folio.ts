@@ -41,8 +41,7 @@ export interface Folio {
   close(): Promise<void>;
 }
 
-export function createFolio(config: Config, store: Store, hooks: ProjectHooks = {}): Folio {
-  const limiter: RateLimiter = createMemoryRateLimiter();
+export function createFolio(config: Config, store: Store, hooks: ProjectHooks = {}, limiter: RateLimiter = createMemoryRateLimiter()): Folio {
   const limitOf = (plan: Plan) => config.rateLimits[plan];
   const diskSpace = createDiskSpace(config.dataDir);
   const customDomains = createDomainVerifier(store, config);
@@ -97,7 +96,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     admin: (command) => runAdminCommand(store, command),
 
     async healthProblem() {
-      if (!(await store.isHealthy())) return 'the store file is not readable';
+      if (!(await store.isHealthy())) return config.databaseUrl ? 'the database does not answer' : 'the store file is not readable';
       return storageProblem(diskSpace, config.minFreeMb);
     },
 

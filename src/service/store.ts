@@ -301,6 +301,35 @@ function parseStore(file: string, text: string): StoreData {
   return { ...emptyData(), ...data };
 }
 
+/** Every record of the JSON store in `dataDir` (for `admin db import`); empty lists when there is no file. */
+export async function readStoreRecords(dataDir: string): Promise<StoreRecords> {
+  const file = path.join(dataDir, STORE_FILE);
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  let data = emptyData();
+  try {
+    if (text !== undefined) data = parseStore(file, text);
+  } catch (err) {
+    if (!(err instanceof DamagedFileError)) throw err;
+    throw new StoreDamagedError(file, err.message.slice(file.length + ' is damaged: '.length), await newestGoodBackup(dataDir));
+  }
+  return {
+    orgs: Object.values(data.orgs),
+    keys: Object.values(data.keys),
+    projects: Object.values(data.projects),
+    deployments: Object.values(data.deployments),
+  };
+}
+
+export interface StoreRecords {
+  orgs: Org[];
+  keys: ApiKeyRecord[];
+  projects: ProjectRecord[];
+  deployments: DeploymentRecord[];
+}
+
 /** Creates and loads the embedded store in `dataDir`. Throws StoreDamagedError for an unreadable file. */
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

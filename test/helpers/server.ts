@@ -12,7 +12,7 @@ import { expectDocumented } from './api-contract.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = path.join(ROOT, 'src/server.ts');
-const ADMIN = path.join(ROOT, 'scripts/admin.ts');
+export const ADMIN = path.join(ROOT, 'scripts/admin.ts');
 export const KEY_PATTERN = /folio_[A-Za-z0-9_-]{43}/;
 
 /** Limits high enough that tests not about rate limiting never meet them. */

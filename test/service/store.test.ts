@@ -1,9 +1,12 @@
-// Unit tests of the JSON-file store: group commit, persistence of every kind of change, file mode.
+// Unit tests of the two stores behind one interface: the JSON file (group commit, file mode) and
+// PostgreSQL (constraints shared by several nodes); every behaviour of the interface runs on both.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RecordShards } from '../../src/service/record-shards.ts';
-import { openStore, STORE_FILE, type ProjectRecord } from '../../src/service/store.ts';
+import { openPostgresStore } from '../../src/service/postgres/store.ts';
+import { openStore, STORE_FILE, type ProjectRecord, type Store } from '../../src/service/store.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 
 const dirs: string[] = [];
@@ -15,14 +18,29 @@ const project = (orgId: string, i: number, created_at = new Date(Date.UTC(2026, 
   id: crypto.randomUUID(), org_id: orgId, name: `P${i}`, slug: `p-${i}`, status: 'pending', created_at,
 });
 
-/** A new store in a temp dir with one org, `org-1`. */
+/** A new store with one org, `org-1`, and a way to open the same data again. */
+async function withOrg(open: () => Promise<Store>) {
+  const store = await open();
+  await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+  return { store, reopen: open };
+}
+
 async function storeWithOrg() {
   const dir = await tempDataDir();
   dirs.push(dir);
-  const store = await openStore(dir);
-  await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
-  return { dir, store };
+  return { dir, ...(await withOrg(() => openStore(dir))) };
 }
+
+const backends = [
+  { name: 'JSON-file store', storeWithOrg },
+  {
+    name: 'PostgreSQL store',
+    async storeWithOrg() {
+      const url = await createTestDatabase(inject('postgresUrl'));
+      return withOrg(() => openPostgresStore(url));
+    },
+  },
+];
 
 describe('JSON-file store', () => {
   it('acknowledges each of 300 concurrent writes only once it is in the file (mode 0600)', async () => {
@@ -43,10 +61,11 @@ describe('JSON-file store', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await store.close();
   });
+});
 
+describe.each(backends)('$name', (backend) => {
   it('keeps updates, deletions, plan changes, revocations and key use across a reopen', async () => {
-    const opened = await storeWithOrg();
-    const { dir } = opened;
+    const opened = await backend.storeWithOrg();
     let store = opened.store;
     await store.createKey({
       id: 'key-1', org_id: 'org-1', name: '', prefix: 'folio_abcdef', hash: 'h'.repeat(64), scopes: ['projects:read'],
@@ -60,7 +79,7 @@ describe('JSON-file store', () => {
     store.touchKey('key-1', '2026-01-02T00:00:00.000Z');
     await store.close();
 
-    store = await openStore(dir);
+    store = await opened.reopen();
     expect(await store.getProject(a.id)).toMatchObject({ name: 'Renamed', custom_domain: 'docs.example.com' });
     expect(await store.getProject(b.id)).toBeUndefined();
     expect(await store.findProjectByDomain('docs.example.com')).toMatchObject({ id: a.id });
@@ -69,13 +88,13 @@ describe('JSON-file store', () => {
     expect((await store.findKeyByHash('h'.repeat(64)))?.last_used_at).toBe('2026-01-02T00:00:00.000Z');
     await store.revokeKey('key-1', '2026-01-03T00:00:00.000Z');
     await store.close();
-    store = await openStore(dir);
+    store = await opened.reopen();
     expect((await store.findKeyByHash('h'.repeat(64)))?.revoked_at).toBe('2026-01-03T00:00:00.000Z');
     await store.close();
   });
 
   it('lets several projects claim a domain until one verifies it; then it alone holds it', async () => {
-    const { store } = await storeWithOrg();
+    const { store } = await backend.storeWithOrg();
     const [a, b, c] = [await store.createProject(project('org-1', 1)), await store.createProject(project('org-1', 2)), await store.createProject(project('org-1', 3))];
     const claim = { custom_domain: 'docs.example.com', custom_domain_status: 'pending', custom_domain_token: 'x' } as const;
     await store.updateProject(a.id, { ...claim, custom_domain_token: 'a' });
@@ -102,10 +121,11 @@ describe('JSON-file store', () => {
   });
 
   it('lists an org newest first, resuming after a position, with ties broken by id', async () => {
-    const { dir, store } = await storeWithOrg();
+    const { store } = await backend.storeWithOrg();
     const same = '2026-01-01T00:00:00.000Z';
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await store.createProject(project('org-1', i, i < 2 ? same : undefined)));
+    await store.createOrg({ id: 'org-2', name: 'two', plan: 'free', created_at: new Date().toISOString() });
     await store.createProject({ ...project('org-2', 99), slug: 'other-org' });
     const expected = [...created].sort((x, y) => (x.created_at === y.created_at ? (x.id < y.id ? 1 : -1) : x.created_at < y.created_at ? 1 : -1));
     const first = await store.listProjects('org-1', 2);
@@ -115,6 +135,37 @@ describe('JSON-file store', () => {
     expect(rest.items.map((p) => p.id)).toEqual(expected.slice(2).map((p) => p.id));
     expect(rest.hasMore).toBe(false);
     await store.close();
+  });
+});
+
+describe('PostgreSQL store shared by several nodes', () => {
+  it('migrates once when nodes start together, and lets exactly one of 40 racing creates take a slug', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const nodes = await Promise.all([openPostgresStore(url), openPostgresStore(url), openPostgresStore(url)]);
+    await nodes[0].createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) =>
+      nodes[i % nodes.length].createProject({ ...project('org-1', i), slug: 'contested' })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused.every((r) => r.reason.code === 'slug_taken')).toBe(true);
+    const applied = await nodes[1].pool.query('SELECT version FROM folio_migrations');
+    expect(applied.rows.map((r) => r.version)).toEqual([1]);
+    await Promise.all(nodes.map((n) => n.close()));
+  });
+
+  it('coalesces racing deployment triggers from several nodes into one queued deployment', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const [a, b] = await Promise.all([openPostgresStore(url), openPostgresStore(url)]);
+    await a.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const p = await a.createProject(project('org-1', 1));
+    const triggers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).queueDeployment({
+      id: crypto.randomUUID(), project_id: p.id, status: 'queued', trigger: 'manual', created_at: new Date().toISOString(),
+    })));
+    expect(triggers.filter((t) => t.created)).toHaveLength(1);
+    expect(new Set(triggers.map((t) => t.deployment.id)).size).toBe(1);
+    await expect(a.queueDeployment({ id: 'x', project_id: 'gone', status: 'queued', trigger: 'manual', created_at: new Date().toISOString() }))
+      .rejects.toMatchObject({ code: 'not_found' });
+    await Promise.all([a.close(), b.close()]);
   });
 });
 

@@ -1,0 +1,167 @@
+// The PostgreSQL schema as an ordered list of migrations (docs/running-on-several-machines.md).
+// A migration is never edited once released: a change to the schema is a new entry at the end.
+// Constraints carry the rules the JSON-file store enforces in memory, so that several Folio nodes
+// writing at once cannot break them: one slug per project, one verified holder per custom domain,
+// at most one queued deployment per project. Identifiers compare byte-wise (COLLATE "C") so that
+// newest-first lists break ties exactly as the JSON-file store does, whatever the database's locale.
+import type { ClientBase } from 'pg';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'orgs, API keys, projects, deployments',
+    sql: `
+      CREATE TABLE orgs (
+        id text COLLATE "C" PRIMARY KEY,
+        name text COLLATE "C" NOT NULL UNIQUE,
+        plan text NOT NULL CHECK (plan IN ('free', 'pro', 'business')),
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id text COLLATE "C" PRIMARY KEY,
+        org_id text COLLATE "C" NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        prefix text NOT NULL,
+        hash text NOT NULL UNIQUE,
+        scopes text[] NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX api_keys_org ON api_keys (org_id);
+      CREATE TABLE projects (
+        id text COLLATE "C" PRIMARY KEY,
+        org_id text COLLATE "C" NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        slug text COLLATE "C" NOT NULL UNIQUE,
+        status text NOT NULL CHECK (status IN ('pending', 'building', 'active', 'failed')),
+        created_at timestamptz NOT NULL,
+        source_repo text,
+        source_branch text,
+        custom_domain text COLLATE "C",
+        custom_domain_status text CHECK (custom_domain_status IN ('pending', 'verified', 'failed')),
+        custom_domain_token text,
+        custom_domain_checked_at timestamptz,
+        last_deploy_at timestamptz,
+        allow_code boolean
+      );
+      CREATE INDEX projects_org_newest ON projects (org_id, created_at DESC, id DESC);
+      CREATE UNIQUE INDEX projects_verified_domain ON projects (custom_domain) WHERE custom_domain_status = 'verified';
+      CREATE INDEX projects_with_domain ON projects (custom_domain) WHERE custom_domain IS NOT NULL;
+      CREATE TABLE deployments (
+        id text COLLATE "C" PRIMARY KEY,
+        project_id text COLLATE "C" NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        status text NOT NULL CHECK (status IN ('queued', 'building', 'succeeded', 'failed', 'canceled')),
+        trigger text NOT NULL,
+        created_at timestamptz NOT NULL,
+        started_at timestamptz,
+        finished_at timestamptz,
+        source_branch text,
+        commit_sha text,
+        page_count integer,
+        error_code text,
+        error_message text
+      );
+      CREATE INDEX deployments_project_newest ON deployments (project_id, created_at DESC, id DESC);
+      CREATE INDEX deployments_status ON deployments (status, created_at, id);
+      CREATE UNIQUE INDEX deployments_one_queued ON deployments (project_id) WHERE status = 'queued';
+    `,
+  },
+  {
+    version: 2,
+    name: 'rate-limit windows',
+    // Unlogged: counters of the current minute are not worth a WAL write per request; a database
+    // crash empties them, which only gives each client a fresh window once.
+    sql: `
+      CREATE UNLOGGED TABLE rate_limit_windows (
+        bucket text COLLATE "C" NOT NULL,
+        window_start bigint NOT NULL,
+        count integer NOT NULL,
+        PRIMARY KEY (bucket, window_start)
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'continuous deployment: push webhooks, previews, promote, event webhooks',
+    // One queued deployment per project and target: production (no branch) and each preview branch
+    // coalesce separately (docs/decisions.md#continuous-deployment).
+    sql: `
+      ALTER TABLE projects ADD COLUMN webhook_secret text, ADD COLUMN previews boolean, ADD COLUMN preview_branches text,
+        ADD COLUMN hook_deliveries text[];
+      ALTER TABLE deployments ADD COLUMN branch text, ADD COLUMN preview_label text, ADD COLUMN promoted_from text;
+      DROP INDEX deployments_one_queued;
+      CREATE UNIQUE INDEX deployments_one_queued ON deployments (project_id, (COALESCE(branch, ''))) WHERE status = 'queued';
+      CREATE TABLE webhooks (
+        id text COLLATE "C" PRIMARY KEY,
+        project_id text COLLATE "C" NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        url text NOT NULL,
+        events text[] NOT NULL,
+        secret text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhooks_project ON webhooks (project_id, created_at, id);
+      CREATE TABLE webhook_deliveries (
+        id text COLLATE "C" PRIMARY KEY,
+        webhook_id text COLLATE "C" NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        project_id text COLLATE "C" NOT NULL,
+        event text NOT NULL,
+        body text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
+        attempts integer NOT NULL,
+        created_at timestamptz NOT NULL,
+        next_attempt_at timestamptz,
+        last_attempt_at timestamptz,
+        response_code integer,
+        last_error text
+      );
+      CREATE INDEX webhook_deliveries_newest ON webhook_deliveries (webhook_id, created_at DESC, id DESC);
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+    `,
+  },
+];
+
+/** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */
+const MIGRATION_LOCK = 0x466f6c69; // "Foli"
+
+/**
+ * Applies the migrations the database lacks, each in its own transaction, and returns the versions
+ * applied. Nodes starting at once wait on an advisory lock, so each migration runs exactly once.
+ */
+export async function migrate(client: ClientBase): Promise<number[]> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS folio_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM folio_migrations');
+    const done = new Set(rows.map((r) => r.version));
+    const newest = Math.max(0, ...done);
+    const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+    if (newest > latest) {
+      throw new Error(`the database's schema is version ${newest}, newer than this Folio knows (${latest}): upgrade Folio before starting it on this database`);
+    }
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO folio_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      }
+      applied.push(migration.version);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}
