@@ -101,8 +101,8 @@ describe('moving a JSON store into PostgreSQL', () => {
 
     const databaseUrl = await createTestDatabase(inject('postgresUrl'));
     const migrated = await dbAdmin(databaseUrl, dataDir, 'db', 'migrate');
-    expect(migrated.stdout).toMatch(/Applied migration\(s\) 1, 2: the database's schema is at version 2\./);
-    expect((await dbAdmin(databaseUrl, dataDir, 'db', 'migrate')).stdout).toContain('already at version 2');
+    expect(migrated.stdout).toMatch(/Applied migration\(s\) 1, 2, 3: the database's schema is at version 3\./);
+    expect((await dbAdmin(databaseUrl, dataDir, 'db', 'migrate')).stdout).toContain('already at version 3');
     const imported = await dbAdmin(databaseUrl, dataDir, 'db', 'import');
     expect(imported.stdout).toContain('Imported 1 organization(s), 1 API key(s), 1 project(s) and 1 deployment(s)');
     const again = await dbAdmin(databaseUrl, dataDir, 'db', 'import');
