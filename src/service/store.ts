@@ -320,6 +320,8 @@ export async function readStoreRecords(dataDir: string): Promise<StoreRecords> {
     keys: Object.values(data.keys),
     projects: Object.values(data.projects),
     deployments: Object.values(data.deployments),
+    webhooks: Object.values(data.webhooks),
+    deliveries: Object.values(data.deliveries),
   };
 }
 
@@ -328,6 +330,9 @@ export interface StoreRecords {
   keys: ApiKeyRecord[];
   projects: ProjectRecord[];
   deployments: DeploymentRecord[];
+  /** Continuous deployment: event webhooks and their deliveries (pending ones keep their schedule). */
+  webhooks: WebhookRecord[];
+  deliveries: DeliveryRecord[];
 }
 
 /** Creates and loads the embedded store in `dataDir`. Throws StoreDamagedError for an unreadable file. */

@@ -518,7 +518,11 @@ export class PostgresStore implements Store {
       if (rows[0].count > 0) throw new DomainError('invalid_request', `the database already holds ${rows[0].count} organization(s): import into an empty database`);
       const deployments = records.deployments.map(({ error, ...d }) => ({ ...d, error_code: error?.code ?? null, error_message: error?.message ?? null }));
       // Columns are matched by name; fields a record lacks become NULL.
-      for (const [table, list] of [['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments]] as const) {
+      const tables = [
+        ['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments],
+        ['webhooks', records.webhooks], ['webhook_deliveries', records.deliveries],
+      ] as const;
+      for (const [table, list] of tables) {
         await client.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`, [JSON.stringify(list)]);
       }
     });
