@@ -17,7 +17,7 @@ import {
 import { sendAdminCommand } from '../src/service/admin-channel.ts';
 import { ConfigError, loadConfig } from '../src/service/config.ts';
 import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
-import { isDomainError } from '../src/service/errors.ts';
+import { isFolioError } from '../src/service/errors.ts';
 import { migrateDatabase, openPostgresStore } from '../src/service/postgres/store.ts';
 import { restoreStore } from '../src/service/store-backups.ts';
 import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError } from '../src/service/store.ts';
@@ -191,7 +191,7 @@ async function main(): Promise<number> {
     console.log(parsed.json ? JSON.stringify(result) : formatText(command, result));
     return 0;
   } catch (err) {
-    const known = isDomainError(err) || err instanceof ConfigError || err instanceof LockHeldError || err instanceof StoreDamagedError ||
+    const known = isFolioError(err) || err instanceof ConfigError || err instanceof LockHeldError || err instanceof StoreDamagedError ||
       parsed.command.name === 'store restore' || parsed.command.name === 'db import' || parsed.command.name === 'db migrate';
     const advice = err instanceof StoreDamagedError ? ` ${err.advice}` : '';
     console.error(`error: ${known ? (err as Error).message + advice : String((err as Error).stack ?? err)}`);

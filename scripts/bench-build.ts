@@ -7,18 +7,26 @@
 // and the 1-page baseline (so all three see the same machine load), and compares their cost per
 // page over that baseline.
 // Goal: a generated page costs no more than a hand-written MDX page.
+// The components case builds BENCH_COMPONENT_PAGES pages (default 1000; 0 skips it) that use
+// Mintlify's built-in components heavily (callouts, cards, tabs, steps, accordions, code groups,
+// API fields, icons, badges) against as many plain Markdown (.md) pages of the same text, and the
+// same text as MDX without components (what MDX itself costs, apart from the components), the
+// three taking turns run by run. Goal: at most 1.3x the plain Markdown time.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../src/site/build.ts';
-import { projectDir } from '../src/site/settings.ts';
+import { repoRoot } from '../src/site/settings.ts';
 import { writeSyntheticOpenApi } from './generate-openapi.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 const OPENAPI_OPS = Number(process.env.BENCH_OPENAPI_OPS ?? 500);
+/** Cost of one generated operation page over the baseline, at most (issue 11). */
+const OPENAPI_MS_PER_PAGE = 5;
+const COMPONENT_PAGES = Number(process.env.BENCH_COMPONENT_PAGES ?? 1000);
 const GOALS: Record<number, { wallS: number; rssMb?: number }> = { 100: { wallS: 4 }, 1000: { wallS: 14, rssMb: 1536 } };
-const benchDir = path.join(projectDir, 'bench-out');
+const benchDir = path.join(repoRoot, 'bench-out');
 const METHODS = ['get', 'POST', 'put', 'PATCH', 'delete', 'options', 'HEAD'];
 
 function generate(pages: number): string {
@@ -93,6 +101,68 @@ async function generateOpenApi(operations: number): Promise<string> {
   fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Bench home\n\nThe start.\n');
   await writeSyntheticOpenApi(path.join(root, 'specs'), { operations });
   fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: `Bench OpenAPI ${operations}`, colors: { primary: '#7c3aed' }, openapi: 'specs/openapi.json' }));
+  return root;
+}
+
+/**
+ * `pages` pages of the same text in the same folders: plain Markdown (`.md`), or MDX that wraps it
+ * in Mintlify's components, about twenty per page.
+ */
+function generateComponentSite(pages: number, withComponents: boolean, format: 'md' | 'mdx' = withComponents ? 'mdx' : 'md'): string {
+  const root = path.join(benchDir, `root-${withComponents ? 'components' : `plain-${format}`}-${pages}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  write('docs.json', JSON.stringify({ name: `Bench ${withComponents ? 'components' : 'plain'} ${pages}` }));
+  const icons = ['rocket', 'bolt', 'gear', 'book', 'globe', 'leaf', 'git-branch', 'terminal'];
+  for (let i = 0; i < pages; i++) {
+    const folder = `section-${String(Math.floor(i / 25)).padStart(2, '0')}`;
+    const icon = icons[i % icons.length];
+    const c = (component: string, plain: string) => (withComponents ? component : plain);
+    write(`content/${folder}/page-${i}.${format}`, [
+      '---',
+      `title: Widget ${i}`,
+      `description: Everything about widget ${i}.`,
+      '---',
+      '',
+      `Widget ${i} turns **input** into _output_ with \`code\` and a [link](/section-00/page-1/).`,
+      '',
+      c(`<Note>Widget ${i} needs version 2 or later.</Note>`, `> Widget ${i} needs version 2 or later.`),
+      '',
+      '## Overview',
+      '',
+      c(`<CardGroup cols={2}>\n  <Card title="Install" icon="${icon}" href="/section-00/page-1/">Set widget ${i} up.</Card>\n  <Card title="Configure" icon="sliders" horizontal>Tune widget ${i}.</Card>\n</CardGroup>`, `- [Install](/section-00/page-1/): set widget ${i} up.\n- Configure: tune widget ${i}.`),
+      '',
+      '## Setup',
+      '',
+      c(`<Steps>\n  <Step title="Download">Fetch widget ${i}.</Step>\n  <Step title="Unpack" icon="box-open">Unpack it.</Step>\n  <Step title="Run">Start it.</Step>\n</Steps>`, `1. **Download**: fetch widget ${i}.\n2. **Unpack**: unpack it.\n3. **Run**: start it.`),
+      '',
+      c('<Tabs>\n  <Tab title="macOS" icon="apple">Use the installer.</Tab>\n  <Tab title="Linux" icon="linux">Use the package.</Tab>\n</Tabs>', '**macOS**: use the installer.\n\n**Linux**: use the package.'),
+      '',
+      c('<CodeGroup>\n', ''),
+      '```bash install.sh',
+      `curl -fsSL https://example.com/widget-${i}.sh | sh`,
+      '```',
+      '',
+      '```ts main.ts',
+      `import { widget } from 'widget-${i}';`,
+      'widget.start();',
+      '```',
+      c('\n</CodeGroup>', ''),
+      '',
+      '## Parameters',
+      '',
+      c(`<ParamField path="widget_id" type="string" required>The widget, ${i}.</ParamField>\n\n<ParamField query="limit" type="integer" default={20}>How many.</ParamField>\n\n<ResponseField name="status" type="string">Its state.</ResponseField>`, `- \`widget_id\` (string, required): the widget, ${i}.\n- \`limit\` (integer, default 20): how many.\n- \`status\` (string): its state.`),
+      '',
+      '## Questions',
+      '',
+      c(`<AccordionGroup>\n  <Accordion title="Is it fast?" icon="gauge">Yes, <Badge color="green">stable</Badge>.</Accordion>\n  <Accordion title="Is it free?">Yes <Icon icon="${icon}" />.</Accordion>\n</AccordionGroup>`, '**Is it fast?** Yes, stable.\n\n**Is it free?** Yes.'),
+      '',
+      c('<Warning>Back up before upgrading.</Warning>', '> Back up before upgrading.'),
+    ].join('\n'));
+  }
   return root;
 }
 
@@ -202,6 +272,29 @@ if (OPENAPI_OPS > 0) {
   console.log(`  MDX ${OPENAPI_OPS} pages (+1): ${mdx.wallS.toFixed(2)} s wall (${runsText(mdx)}), ${mdx.rssMb.toFixed(0)} MB peak RSS, ${perPageMs(mdx).toFixed(1)} ms per page over the baseline`);
   console.log(`OpenAPI ${OPENAPI_OPS} operations (+1 MDX page): ${api.wallS.toFixed(2)} s wall (${runsText(api)}), ${api.rssMb.toFixed(0)} MB peak RSS, ${perPageMs(api).toFixed(1)} ms per generated page over the baseline`);
   console.log(`OpenAPI vs MDX per page: ${ratio.toFixed(2)}x | goal <= 1.00x: ${ratio <= 1 ? 'met' : 'MISSED'}`);
+  // Issue 11: the playground, request examples in four languages and the redirects from the old
+  // addresses must keep a generated page within 5 ms (it was 4.6 ms before them).
+  const perOperation = perPageMs(api);
+  missed ||= !(perOperation <= OPENAPI_MS_PER_PAGE);
+  console.log(`OpenAPI per operation page: ${perOperation.toFixed(2)} ms | goal <= ${OPENAPI_MS_PER_PAGE} ms: ${perOperation <= OPENAPI_MS_PER_PAGE ? 'met' : 'MISSED'}`);
+}
+if (COMPONENT_PAGES > 0) {
+  // Mintlify's components against the same text as plain Markdown and as MDX, the cases taking turns.
+  const n = COMPONENT_PAGES;
+  const cases = [
+    { pages: n, root: generateComponentSite(n, false, 'md'), name: `plain-md-${n}` },
+    { pages: n, root: generateComponentSite(n, false, 'mdx'), name: `plain-mdx-${n}` },
+    { pages: n, root: generateComponentSite(n, true), name: `components-${n}` },
+  ];
+  const [plain, plainMdx, components] = await bench(cases);
+  if (!plain || !plainMdx || !components) throw new Error('no components result');
+  const ratio = components.wallS / plain.wallS;
+  missed ||= !(ratio <= 1.3);
+  console.log(`plain Markdown ${n} pages (.md): ${plain.wallS.toFixed(2)} s wall (${runsText(plain)}), ${plain.rssMb.toFixed(0)} MB peak RSS`);
+  console.log(`same text as MDX ${n} pages (.mdx, no components): ${plainMdx.wallS.toFixed(2)} s wall (${runsText(plainMdx)}), ${plainMdx.rssMb.toFixed(0)} MB peak RSS`);
+  console.log(`with components ${n} pages (.mdx): ${components.wallS.toFixed(2)} s wall (${runsText(components)}), ${components.rssMb.toFixed(0)} MB peak RSS`);
+  console.log(`components vs MDX without them: ${(components.wallS / plainMdx.wallS).toFixed(2)}x (what the components themselves cost)`);
+  console.log(`components vs plain Markdown: ${ratio.toFixed(2)}x | goal <= 1.30x: ${ratio <= 1.3 ? 'met' : 'MISSED'}`);
 }
 console.log(`load average at the end: ${load()} (other processes on the machine slow the figures down)`);
 if (missed) process.exitCode = 1;

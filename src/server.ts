@@ -1,18 +1,21 @@
-// The production entry: one node:http server that routes by Host (docs/decisions.md#hosts-and-configuration). Project hosts get
-// their site; every other host gets the API, handled by the built Astro service role.
+// The production entry and the composition root (docs/architecture.md#one-composition-root): one
+// node:http server that routes by Host (docs/decisions.md#hosts-and-configuration). Project hosts
+// get their site; every other host gets the API, handled by the built Astro service role, which
+// imports the same modules as this file, so the objects made here are the ones the endpoints use.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
 import { SERVICE_ENTRY } from './api/build-service.ts';
-import { JSON_TYPE } from './api/http.ts';
+import { errorResponse, FolioError, toApiError } from './api/http.ts';
+import { createApiRouter } from './api/routes.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
 import { ConfigError, loadConfig, type Config } from './service/config.ts';
 import { acquireLockPatiently, LockHeldError } from './service/data-dir-lock.ts';
 import { cleanCrashLeftovers } from './service/crash-leftovers.ts';
 import { recoverDeployments } from './service/deployments/service.ts';
-import { isDomainError } from './service/errors.ts';
+import { isFolioError } from './service/errors.ts';
 import { createFolio, type Folio } from './service/folio.ts';
 import { RESERVED_SLUGS } from './service/project-rules.ts';
 import type { RateLimiter } from './service/rate-limiter.ts';
@@ -28,8 +31,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-const OPENAPI_FILE = fileURLToPath(new URL('./api/openapi.json', import.meta.url));
-
 /** The host name of a request, lower-cased, without port; undefined when missing. */
 function requestHost(req: IncomingMessage): string | undefined {
   const host = req.headers.host?.toLowerCase();
@@ -44,7 +45,7 @@ async function bootstrap(store: Store): Promise<void> {
   if ((await store.listOrgs()).length > 0) return;
   // Nodes starting together on one new database race here: one creates the org, the others see it taken.
   const org = await createOrg(store, 'default', 'business').catch((err: unknown) => {
-    if (isDomainError(err) && err.code === 'name_taken') return undefined;
+    if (isFolioError(err) && err.code === 'name_taken') return undefined;
     throw err;
   });
   if (!org) return;
@@ -56,18 +57,17 @@ async function bootstrap(store: Store): Promise<void> {
   );
 }
 
-/** An error in the API's shape (docs/decisions.md#http-conventions), for answers given outside the Astro handler. */
-function sendJsonError(res: ServerResponse, status: number, error: string, message: string): void {
-  const body = JSON.stringify({ error, message });
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+/** Writes an answer made outside the Astro handler (an API error: the one writer is errorResponse in src/api/http.ts). */
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
 }
 
 function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
   const apiHosts = new Set(folio.config.apiHosts);
   const siteSuffix = `.${serviceDomain}`;
-  const locals: App.Locals = { folio, openapiFile: OPENAPI_FILE };
+  const locals: App.Locals = { folio, api: { folio, match: createApiRouter() } };
   const sites = createSiteHandler(folio.config.dataDir, folio.config.allowCode);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
 
@@ -92,10 +92,10 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       if (isSiteHost(host)) return sites.serve(undefined, req, res);
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
-      await astro(req, res, () => sendJsonError(res, 404, 'not_found', 'no such route: the API lives under /v1'), locals);
+      await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1'))), locals);
     } catch (err) {
-      console.error(err);
-      if (!res.headersSent) sendJsonError(res, 500, 'internal_error', 'internal error');
+      const answer = toApiError(err); // logs what it does not know
+      if (!res.headersSent) await send(res, errorResponse(answer));
       else res.destroy();
     }
   };

@@ -1,5 +1,7 @@
 // Builds the service role (`astro build` with FOLIO_ROLE=service) when dist/service is missing or
-// older than its sources, so `npm start` works on a fresh clone and tests build only once.
+// older than its inputs, so `npm start` works on a fresh clone and tests build only once. The
+// bundle holds only the endpoint files and Astro: every other Folio module is imported from source
+// (src/api/astro-config.ts), so a change to the service or the pipeline needs no rebuild.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the service role is built (the Astro config's outDir, relative to the project root). */
 export const SERVICE_OUT_DIR = 'dist/service';
 export const SERVICE_ENTRY = path.join(root, SERVICE_OUT_DIR, 'server/entry.mjs');
-const SOURCES = ['src/api', 'src/service', 'astro.config.mjs', 'package.json'];
+/** What the bundle is made of: the endpoints and the build's configuration. */
+const SOURCES = ['src/api/endpoints', 'src/api/fetch.ts', 'src/api/integration.ts', 'src/api/astro-config.ts', 'astro.config.mjs', 'package.json'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;

@@ -1,6 +1,6 @@
 // /v1/projects/{id}/deployments endpoints (docs/decisions.md#deployments): thin adapters from HTTP to the
 // deployments service. A trigger takes no body; anything sent is ignored.
-import { ApiError } from './http.ts';
+import { FolioError } from './http.ts';
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';
 
@@ -39,7 +39,7 @@ export const deploymentRoutes: Route[] = [
       // ?follow=1: the log as it is written, until the deployment ends.
       const follow = query.get('follow');
       if (follow !== null && follow !== '0' && follow !== '1' && follow !== 'true' && follow !== 'false') {
-        throw new ApiError(400, 'invalid_request', 'follow must be 1 (stream the log until the deployment ends) or 0');
+        throw new FolioError('invalid_request', 'follow must be 1 (stream the log until the deployment ends) or 0');
       }
       if (follow === '1' || follow === 'true') {
         const stream = await folio.deployments.followLog(principal.orgId, params.id, params.deployment_id);

@@ -1,44 +1,27 @@
 // HTTP conventions of the API (docs/decisions.md#http-conventions): the one error type, JSON responses and body reading.
 import type { z } from 'zod';
-import { asStorageError, isDomainError, isOutOfSpace, type DomainErrorCode } from '../service/errors.ts';
-import { describeIssues } from '../service/project-rules.ts';
+import { asStorageError, ERROR_STATUS, FolioError, formatIssues, isOutOfSpace, type ErrorCode } from '../service/errors.ts';
 
-export class ApiError extends Error {
-  override name = 'ApiError';
-  status: number;
-  code: string;
-  headers?: Record<string, string>;
-  constructor(status: number, code: string, message: string, headers?: Record<string, string>) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.headers = headers;
+export { FolioError };
+
+/**
+ * @deprecated Throw FolioError(code, message): its status comes from ERROR_STATUS. Kept so call
+ * sites written as `new ApiError(status, code, message)` still read the same; the status must match.
+ */
+export class ApiError extends FolioError {
+  constructor(status: number, code: ErrorCode, message: string, headers?: Record<string, string>) {
+    super(code, message, headers);
+    if (status !== ERROR_STATUS[code]) throw new Error(`${code} is answered with HTTP ${ERROR_STATUS[code]}, not ${status} (src/service/errors.ts)`);
   }
 }
 
-const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
-  invalid_request: 400,
-  not_found: 404,
-  slug_taken: 409,
-  domain_taken: 409,
-  name_taken: 409,
-  page_exists: 409,
-  source_managed: 409,
-  insufficient_storage: 507,
-  // Well-formed but beyond what the content check can read in its time limit.
-  content_too_complex: 422,
-  not_promotable: 409,
-  not_cancelable: 409,
-};
-
-/** Turns any thrown value into an ApiError; unknown errors become a 500 without details. */
-export function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  if (isDomainError(err)) return new ApiError(DOMAIN_STATUS[err.code], err.code, err.message);
+/** Turns any thrown value into the FolioError the API answers; unknown errors become a 500 without details. */
+export function toApiError(err: unknown): FolioError {
+  if (err instanceof FolioError) return err;
   // A full disk met on a path that did not name what it was storing: still 507, not a bug.
   if (isOutOfSpace(err)) return toApiError(asStorageError(err, 'the change'));
   console.error(err);
-  return new ApiError(500, 'internal_error', 'internal error: the server could not handle the request');
+  return new FolioError('internal_error', 'internal error: the server could not handle the request');
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -52,7 +35,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-export function errorResponse(err: ApiError, headers: Record<string, string> = {}): Response {
+export function errorResponse(err: FolioError, headers: Record<string, string> = {}): Response {
   return jsonResponse(err.status, { error: err.code, message: err.message }, { ...headers, ...err.headers });
 }
 
@@ -61,7 +44,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Validates a parsed body with a zod schema, once, at the edge: 400 naming the field at fault. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
-  if (!result.success) throw new ApiError(400, 'invalid_request', describeIssues(result.error));
+  if (!result.success) throw new FolioError('invalid_request', formatIssues(result.error, 'request body must be a JSON object'));
   return result.data;
 }
 
@@ -86,7 +69,7 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 
 /** Reads the body as bytes, stopping with 413 as soon as it exceeds `limit`. */
 export async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
-  const tooLarge = () => new ApiError(413, 'payload_too_large', `request body must be at most ${limit} bytes`);
+  const tooLarge = () => new FolioError('payload_too_large', `request body must be at most ${limit} bytes`);
   const declared = Number(request.headers.get('content-length'));
   if (declared > limit) {
     if (request.body) discardRest(request.body.getReader());
@@ -112,29 +95,29 @@ export async function readLimited(request: Request, limit: number): Promise<Uint
 /** Reads a JSON object body: 415 without a JSON content type, 413 over the limit, 400 for bad JSON. */
 export async function readJsonObject(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
-    throw new ApiError(415, 'unsupported_media_type', 'Content-Type header must be application/json');
+    throw new FolioError('unsupported_media_type', 'Content-Type header must be application/json');
   }
   const bytes = await readLimited(request, limit);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ApiError(400, 'invalid_request', 'request body is not valid UTF-8');
+    throw new FolioError('invalid_request', 'request body is not valid UTF-8');
   }
-  if (text.trim() === '') throw new ApiError(400, 'invalid_request', 'request body is empty: send a JSON object');
+  if (text.trim() === '') throw new FolioError('invalid_request', 'request body is empty: send a JSON object');
   let value: unknown;
   try {
     // Keys that could reach an object's prototype are refused outright.
     value = JSON.parse(text, (key, v) => {
-      if (FORBIDDEN_KEYS.has(key)) throw new ApiError(400, 'invalid_request', `field "${key}" is not allowed`);
+      if (FORBIDDEN_KEYS.has(key)) throw new FolioError('invalid_request', `field "${key}" is not allowed`);
       return v;
     });
   } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw new ApiError(400, 'invalid_request', `request body is not valid JSON: ${(err as Error).message}`);
+    if (err instanceof FolioError) throw err;
+    throw new FolioError('invalid_request', `request body is not valid JSON: ${(err as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError(400, 'invalid_request', 'request body must be a JSON object');
+    throw new FolioError('invalid_request', 'request body must be a JSON object');
   }
   return value as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 // The /v1 route table. A later resource adds its routes here (one entry per endpoint).
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { deploymentRoutes } from './deployments.ts';
 import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
@@ -27,8 +28,11 @@ function apiRoutes(openapiFile: string): Route[] {
   return [openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes, ...webhookRoutes];
 }
 
-/** Builds the router for the API; `openapiFile` is the path of src/api/openapi.json. */
-export function createApiRouter(openapiFile: string) {
+/** The API's OpenAPI document, served at GET /v1/openapi.json. */
+export const OPENAPI_FILE = fileURLToPath(new URL('./openapi.json', import.meta.url));
+
+/** Builds the router for the API; `openapiFile`: the document GET /v1/openapi.json serves. */
+export function createApiRouter(openapiFile = OPENAPI_FILE) {
   return createRouter(apiRoutes(openapiFile));
 }
 

@@ -4,6 +4,7 @@
 // files under /_astro/ (src/site/astro-config.ts keeps them out of the HTML).
 // Why each directive: docs/decisions.md#untrusted-content.
 import { EMBED_ORIGINS } from '../site/embeds.ts';
+import { ORIGIN } from '../site/openapi/origins.ts';
 
 export interface SitePolicyOptions {
   /**
@@ -11,9 +12,14 @@ export interface SitePolicyOptions {
    * (island hydration) and eval, still only from its own origin.
    */
   allowCode: boolean;
+  /**
+   * Origins the site's API playground sends requests to (the servers its OpenAPI files list,
+   * src/site/openapi/origins.ts): added to `connect-src`, each an exact `scheme://host[:port]`.
+   */
+  connectOrigins?: readonly string[];
 }
 
-function build({ allowCode }: SitePolicyOptions): string {
+function build({ allowCode, connectOrigins = [] }: SitePolicyOptions): string {
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
     // 'wasm-unsafe-eval': Pagefind's search runs as WebAssembly; it allows compiling WASM, not eval.
@@ -25,7 +31,7 @@ function build({ allowCode }: SitePolicyOptions): string {
     ['img-src', '*', 'data:', 'blob:'],
     ['media-src', "'self'", 'https:'],
     ['font-src', "'self'", 'data:'],
-    ['connect-src', "'self'"],
+    ['connect-src', "'self'", ...connectOrigins.filter((origin) => ORIGIN.test(origin))],
     ['frame-src', ...EMBED_ORIGINS],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
@@ -40,5 +46,6 @@ const POLICIES = { code: build({ allowCode: true }), noCode: build({ allowCode: 
 
 /** The Content-Security-Policy header value for a project's site. */
 export function siteContentSecurityPolicy(options: SitePolicyOptions): string {
+  if (options.connectOrigins?.length) return build(options);
   return options.allowCode ? POLICIES.code : POLICIES.noCode;
 }

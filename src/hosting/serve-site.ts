@@ -3,13 +3,15 @@
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
 // rest, `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
 // the site's own 404 page.
-import { createReadStream, readlinkSync, realpathSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { liveLink, previewLiveLink } from '../service/project-files.ts';
 import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
+import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
 import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
@@ -98,6 +100,29 @@ function readLiveLink(dataDir: string, projectId: string, previewLabel?: string)
  * the build that is live: a site built with code and then turned off loses its hydration (its
  * server-rendered HTML stays) until the next deployment, which refuses the code.
  */
+/** Largest origins file read, and most origins taken from it: the list is a build's output, so tenant-made. */
+const MAX_ORIGINS_BYTES = 16 * 1024;
+const MAX_ORIGINS = 50;
+
+/**
+ * The playground origins a live build lists (src/site/openapi/origins.ts), each checked to be an
+ * exact `http(s)://host[:port]`; a missing, linked or odd file gives none.
+ */
+function readConnectOrigins(live: string): string[] {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path.join(live, CONNECT_ORIGINS_FILE), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+    if (!fstatSync(fd).isFile()) return [];
+    const buffer = Buffer.alloc(MAX_ORIGINS_BYTES);
+    const read = readSync(fd, buffer, 0, MAX_ORIGINS_BYTES, 0);
+    return [...new Set(buffer.subarray(0, read).toString('utf8').split('\n').map((line) => line.trim()).filter((line) => ORIGIN.test(line)))].slice(0, MAX_ORIGINS);
+  } catch {
+    return [];
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 export function createSiteHandler(dataDir: string, allowCode = true): SiteHandler {
   const files = new SiteFiles();
   // Real, so a file's real path equals its path exactly when no link was followed (site-files.ts).
@@ -116,8 +141,20 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     return dir;
   };
 
+  // The origins each live build's playground may reach, read once per build.
+  const connectOrigins = new Map<string, string[]>();
+  const originsOf = (live: string) => {
+    let origins = connectOrigins.get(live);
+    if (!origins) {
+      origins = readConnectOrigins(live);
+      connectOrigins.set(live, origins);
+    }
+    return origins;
+  };
+
   const serve: SiteHandler['serve'] = async (project, req, res, previewLabel) => {
-    const policy = siteContentSecurityPolicy({ allowCode: !!project && codeAllowed(project, { allowCode }) });
+    const code = !!project && codeAllowed(project, { allowCode });
+    let policy = siteContentSecurityPolicy({ allowCode: code });
     if (!project) return sendText(req, res, policy, 404, NO_SITE);
     // Previews are for review, not for search engines (docs/decisions.md#continuous-deployment).
     if (previewLabel) res.setHeader('x-robots-tag', 'noindex');
@@ -127,6 +164,7 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     // The live build, captured once: everything this request reads comes from this directory.
     const live = liveBuild(project.id, previewLabel);
     if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
+    policy = siteContentSecurityPolicy({ allowCode: code, connectOrigins: originsOf(live) });
     const checked = checkRequestPath(req.url ?? '/');
     if (!checked.ok) return sendText(req, res, policy, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
     const file = files.cached(live, checked.rel) ?? (await files.find(live, checked.rel));
@@ -143,6 +181,7 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
         if (key !== projectId && !key.startsWith(`${projectId}/`)) continue;
         liveBuilds.delete(key);
         files.forget(old);
+        connectOrigins.delete(old);
       }
     },
   };

@@ -4,12 +4,12 @@ import { chmod, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { AdminCommand, AdminResult } from './admin-commands.ts';
-import { DomainError, isDomainError, type DomainErrorCode } from './errors.ts';
+import { FolioError, isFolioError, type ErrorCode } from './errors.ts';
 
 export const ADMIN_SOCKET = 'admin.sock';
 
 /** `code` is null for an unexpected server error. */
-type Reply = { ok: true; result: AdminResult } | { ok: false; error: { code: DomainErrorCode | null; message: string } };
+type Reply = { ok: true; result: AdminResult } | { ok: false; error: { code: ErrorCode | null; message: string } };
 
 export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, ADMIN_SOCKET);
@@ -36,7 +36,7 @@ export async function serveAdminChannel(
       try {
         reply = { ok: true, result: await execute(JSON.parse(input) as AdminCommand) };
       } catch (err) {
-        reply = isDomainError(err)
+        reply = isFolioError(err)
           ? { ok: false, error: { code: err.code, message: err.message } }
           : { ok: false, error: { code: null, message: `the server could not run the command: ${String(err)}` } };
       }
@@ -67,8 +67,8 @@ export function sendAdminCommand(dataDir: string, command: AdminCommand): Promis
       try {
         const reply = JSON.parse(output) as Reply;
         if (reply.ok) resolve(reply.result);
-        // The server's DomainError, rebuilt on this side of the socket.
-        else if (reply.error.code) reject(new DomainError(reply.error.code, reply.error.message));
+        // The server's FolioError, rebuilt on this side of the socket.
+        else if (reply.error.code) reject(new FolioError(reply.error.code, reply.error.message));
         else reject(new Error(reply.error.message));
       } catch {
         reject(new Error('the server closed the admin channel without an answer'));

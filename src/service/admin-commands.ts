@@ -2,7 +2,7 @@
 // either by the CLI itself or, when a server holds the data dir, by that server.
 import { randomUUID } from 'node:crypto';
 import { PLANS, type Plan } from './config.ts';
-import { DomainError } from './errors.ts';
+import { FolioError } from './errors.ts';
 import { generateKey } from './keys.ts';
 import { parseScopes, type Scope } from './scopes.ts';
 import type { ApiKeyRecord, Org, Store } from './store.ts';
@@ -135,7 +135,7 @@ const keyInfo = ({ hash: _hash, ...info }: ApiKeyRecord): ApiKeyInfo => info;
 
 async function findOrg(store: Store, nameOrId: string): Promise<Org> {
   const org = await store.findOrg(nameOrId);
-  if (!org) throw new DomainError('not_found', `organization "${nameOrId}" not found`);
+  if (!org) throw new FolioError('not_found', `organization "${nameOrId}" not found`);
   return org;
 }
 

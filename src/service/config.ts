@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { issuePath } from './errors.ts';
 import { HOSTNAME } from './project-rules.ts';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
@@ -106,7 +107,22 @@ const envSchema = z.object({
     .string()
     .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
     .optional(),
+  // Browser origins (docs sites with an API playground) allowed to call /v1 (docs/decisions.md#cors).
+  FOLIO_CORS_ORIGINS: list.superRefine((origins, ctx) => {
+    const bad = origins.find((origin) => !isOrigin(origin));
+    if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not an origin: write scheme://host[:port] with no path or trailing slash, such as https://docs.example.com` });
+  }).default([]),
 });
+
+/** `https://docs.example.com` or `http://127.0.0.1:8080`, exactly as a browser sends it in `Origin`. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   port: number;
@@ -145,6 +161,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Where the store lives: PostgreSQL at this URL, or (absent) the JSON file in the data dir. */
   databaseUrl?: string;
+  /** Origins whose pages may call /v1 from a browser (CORS); empty: none. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -161,8 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue.path[0]);
+    const issue = parsed.error.issues[0]!;
+    const name = issuePath(issue);
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
@@ -191,5 +209,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepBuilds: e.FOLIO_KEEP_BUILDS,
     webhookAllowPrivate: e.FOLIO_WEBHOOK_ALLOW_PRIVATE,
     databaseUrl: e.FOLIO_DATABASE_URL,
+    corsOrigins: e.FOLIO_CORS_ORIGINS,
   };
 }

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, previewsDir, projectDir } from './project-files.ts';
+import { buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 
@@ -54,7 +54,7 @@ async function cleanContent(dir: string, removed: string[]): Promise<boolean> {
 
 /** One project's leftovers. */
 async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[], keep: number): Promise<void> {
-  const dir = projectDir(dataDir, projectId);
+  const dir = projectDataDir(dataDir, projectId);
   const project = await store.getProject(projectId);
   if (!project) {
     await rm(dir, { recursive: true, force: true, maxRetries: 3 });

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Config } from './config.ts';
-import { isDomainError } from './errors.ts';
+import { isFolioError } from './errors.ts';
 import type { CustomDomainStatus, ProjectRecord, Store } from './store.ts';
 
 const VERIFY_LABEL = '_folio-verify';
@@ -94,7 +94,7 @@ export function createDomainVerifier(store: Store, config: Config): DomainVerifi
       await store.recordDomainCheck(projectId, token, status, checkedAt);
     } catch (err) {
       // Another project verified this domain first: this claim stays unverified.
-      if (!isDomainError(err) || err.code !== 'domain_taken') throw err;
+      if (!isFolioError(err) || err.code !== 'domain_taken') throw err;
       await store.recordDomainCheck(projectId, token, nextStatus(project.custom_domain_status, 'absent'), checkedAt);
     }
   };

@@ -1,35 +1,62 @@
-// The one error type of the domain layer. The API maps `code` to an HTTP status.
+// The one error model of Folio (docs/architecture.md#errors): a FolioError carries a code and a
+// message; its HTTP status is derived from the code in ERROR_STATUS, the one table. The service,
+// the API and the admin channel all throw and answer it as is; `formatIssues` is the one wording
+// of a schema's (zod's) problems.
+import type { z } from 'zod';
 
-export type DomainErrorCode =
-  | 'invalid_request'
-  | 'not_found'
-  | 'slug_taken'
-  | 'domain_taken'
-  | 'name_taken'
-  | 'page_exists'
-  | 'source_managed'
-  | 'insufficient_storage'
-  | 'content_too_complex'
+/** Every error code the API answers, with its HTTP status. The codes are listed for users in content/api/errors.mdx. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  slug_taken: 409,
+  domain_taken: 409,
+  name_taken: 409,
+  page_exists: 409,
+  source_managed: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  // Well-formed but beyond what the content check can read in its time limit.
+  content_too_complex: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  insufficient_storage: 507,
   // Continuous deployment: promote of a deployment without a kept build, cancel of one that ended.
-  | 'not_promotable'
-  | 'not_cancelable';
+  not_promotable: 409,
+  not_cancelable: 409,
+} as const satisfies Record<string, number>;
 
-export class DomainError extends Error {
-  override name = 'DomainError';
-  code: DomainErrorCode;
-  constructor(code: DomainErrorCode, message: string) {
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class FolioError extends Error {
+  override name = 'FolioError';
+  readonly code: ErrorCode;
+  /** Extra response headers (`Allow`, `Retry-After`, `WWW-Authenticate`). */
+  readonly headers?: Record<string, string>;
+  constructor(code: ErrorCode, message: string, headers?: Record<string, string>) {
     super(message);
     this.code = code;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
   }
 }
 
-/**
- * Recognises a DomainError by shape, not by class: the built API bundle carries its own copy of
- * this module, so `instanceof` would fail across the server/bundle boundary.
- */
-export function isDomainError(err: unknown): err is DomainError {
-  return err instanceof Error && err.name === 'DomainError' && typeof (err as DomainError).code === 'string';
+/** @deprecated the former name of FolioError; new code uses FolioError. */
+export const DomainError = FolioError;
+/** @deprecated the former name of ErrorCode. */
+export type DomainErrorCode = ErrorCode;
+
+export function isFolioError(err: unknown): err is FolioError {
+  return err instanceof FolioError;
 }
+
+/** @deprecated the former name of isFolioError. */
+export const isDomainError = isFolioError;
 
 /** True for a write refused because the disk (or the user's quota) is full. */
 export function isOutOfSpace(err: unknown): boolean {
@@ -43,5 +70,25 @@ export function isOutOfSpace(err: unknown): boolean {
  */
 export function asStorageError(err: unknown, what: string): unknown {
   if (!isOutOfSpace(err)) return err;
-  return new DomainError('insufficient_storage', `the server's disk is full: ${what} could not be stored and nothing was changed; retry once space is freed`);
+  return new FolioError('insufficient_storage', `the server's disk is full: ${what} could not be stored and nothing was changed; retry once space is freed`);
+}
+
+/** Where a schema problem is: its path as written (`navigation.0.pages`), empty at the top level. */
+export function issuePath(issue: z.core.$ZodIssue): string {
+  return issue.path.map(String).join('.');
+}
+
+/**
+ * The one wording of a schema's first problem, naming the field: `unknown field "x"`,
+ * `name must be string`, or the schema's own message (which names the field). When the value
+ * itself is wrong, not a field of it: `topLevel` if given, else the schema's message.
+ */
+export function formatIssues(error: z.ZodError, topLevel?: string): string {
+  const issue = error.issues[0];
+  if (!issue) return topLevel ?? 'invalid value';
+  if (issue.code === 'unrecognized_keys') return `unknown field "${issue.keys[0]}"`;
+  const field = issuePath(issue);
+  if (!field) return topLevel ?? issue.message;
+  if (issue.code === 'invalid_type' && !issue.message.startsWith(field)) return `${field} must be ${issue.expected}`;
+  return issue.message;
 }

@@ -23,20 +23,20 @@ function checkedId(id: string): string {
   return id;
 }
 
-export function projectDir(dataDir: string, projectId: string): string {
+export function projectDataDir(dataDir: string, projectId: string): string {
   return path.join(dataDir, 'projects', checkedId(projectId));
 }
 
 export function contentRootDir(dataDir: string, projectId: string): string {
-  return path.join(projectDir(dataDir, projectId), 'root');
+  return path.join(projectDataDir(dataDir, projectId), 'root');
 }
 
 export function gitDir(dataDir: string, projectId: string): string {
-  return path.join(projectDir(dataDir, projectId), 'git');
+  return path.join(projectDataDir(dataDir, projectId), 'git');
 }
 
 export function buildsDir(dataDir: string, projectId: string): string {
-  return path.join(projectDir(dataDir, projectId), 'builds');
+  return path.join(projectDataDir(dataDir, projectId), 'builds');
 }
 
 export function buildDir(dataDir: string, projectId: string, deploymentId: string): string {
@@ -44,15 +44,15 @@ export function buildDir(dataDir: string, projectId: string, deploymentId: strin
 }
 
 export function liveLink(dataDir: string, projectId: string): string {
-  return path.join(projectDir(dataDir, projectId), 'live');
+  return path.join(projectDataDir(dataDir, projectId), 'live');
 }
 
 export function snapshotDir(dataDir: string, projectId: string, deploymentId: string): string {
-  return path.join(projectDir(dataDir, projectId), 'snapshots', checkedId(deploymentId));
+  return path.join(projectDataDir(dataDir, projectId), 'snapshots', checkedId(deploymentId));
 }
 
 export function deploymentLogFile(dataDir: string, projectId: string, deploymentId: string): string {
-  return path.join(projectDir(dataDir, projectId), 'logs', `${checkedId(deploymentId)}.log`);
+  return path.join(projectDataDir(dataDir, projectId), 'logs', `${checkedId(deploymentId)}.log`);
 }
 
 /** A preview's host label (lower-case letters, digits and single hyphens): checked, as it names a folder. */
@@ -64,7 +64,7 @@ function checkedLabel(label: string): string {
 }
 
 export function previewsDir(dataDir: string, projectId: string): string {
-  return path.join(projectDir(dataDir, projectId), 'previews');
+  return path.join(projectDataDir(dataDir, projectId), 'previews');
 }
 
 export function previewDir(dataDir: string, projectId: string, label: string): string {
@@ -81,5 +81,5 @@ export function previewLiveLink(dataDir: string, projectId: string, label: strin
 
 /** Removes every file of a project (content root, clone, builds, live link). */
 export async function removeProjectFiles(dataDir: string, projectId: string): Promise<void> {
-  await rm(projectDir(dataDir, projectId), { recursive: true, force: true, maxRetries: 3 });
+  await rm(projectDataDir(dataDir, projectId), { recursive: true, force: true, maxRetries: 3 });
 }

@@ -136,12 +136,3 @@ export const updateProjectBody = z.strictObject({
 export type CreateProjectInput = z.infer<typeof createProjectBody>;
 export type UpdateProjectInput = Omit<z.infer<typeof updateProjectBody>, 'id' | 'slug' | 'status'>;
 
-/** One message for the first problem, naming the field. */
-export function describeIssues(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (issue.code === 'unrecognized_keys') return `unknown field "${issue.keys[0]}"`;
-  const field = issue.path.join('.');
-  if (!field) return 'request body must be a JSON object';
-  if (issue.code === 'invalid_type' && !issue.message.startsWith(field)) return `${field} must be ${issue.expected}`;
-  return issue.message;
-}

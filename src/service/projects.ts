@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import { newVerificationToken, verificationRecord, type VerificationRecord } from './custom-domains.ts';
-import { DomainError } from './errors.ts';
+import { FolioError } from './errors.ts';
 import { RESERVED_SLUGS, type CreateProjectInput, type UpdateProjectInput } from './project-rules.ts';
 import type { CustomDomainStatus, ListPosition, ProjectChanges, ProjectRecord, Store } from './store.ts';
 
@@ -81,13 +81,13 @@ export interface ProjectHooks {
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/;
 
-export function encodeCursor(pos: ListPosition): string {
+export function encodeListCursor(pos: ListPosition): string {
   return Buffer.from(`${pos.created_at}_${pos.id}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): ListPosition {
+export function decodeListCursor(cursor: string): ListPosition {
   const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new DomainError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
+  if (!match) throw new FolioError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
   return { created_at: match[1], id: match[2] };
 }
 
@@ -133,16 +133,16 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
 
   const checkCustomDomain = (host: string | null | undefined): void => {
     if (host && (host === domain || host.endsWith(siteSuffix))) {
-      throw new DomainError('invalid_request', `custom_domain must not be the service domain ${domain} or under it`);
+      throw new FolioError('invalid_request', `custom_domain must not be the service domain ${domain} or under it`);
     }
     if (host && apiHosts.has(host)) {
-      throw new DomainError('domain_taken', `custom_domain "${host}" is a host this Folio server answers its API on; choose another`);
+      throw new FolioError('domain_taken', `custom_domain "${host}" is a host this Folio server answers its API on; choose another`);
     }
   };
 
   const checkAllowCode = (value: boolean | undefined): void => {
     if (value === true && !config.allowCode) {
-      throw new DomainError('invalid_request', 'allow_code cannot be true: the operator of this Folio server has disabled code in projects (FOLIO_ALLOW_CODE=false)');
+      throw new FolioError('invalid_request', 'allow_code cannot be true: the operator of this Folio server has disabled code in projects (FOLIO_ALLOW_CODE=false)');
     }
   };
 
@@ -157,7 +157,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
   const owned = async (orgId: string, id: string): Promise<ProjectRecord> => {
     const project = await store.getProject(id);
     // Another org's project is "not found": existence must not leak.
-    if (!project || project.org_id !== orgId) throw new DomainError('not_found', `project ${id} not found`);
+    if (!project || project.org_id !== orgId) throw new FolioError('not_found', `project ${id} not found`);
     return project;
   };
 
@@ -184,7 +184,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
 
   return {
     async create(orgId, input) {
-      if (RESERVED_SLUGS.has(input.slug)) throw new DomainError('slug_taken', `slug "${input.slug}" is reserved`);
+      if (RESERVED_SLUGS.has(input.slug)) throw new FolioError('slug_taken', `slug "${input.slug}" is reserved`);
       checkCustomDomain(input.custom_domain);
       checkAllowCode(input.allow_code);
       const record: ProjectRecord = {
@@ -208,10 +208,10 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     },
 
     async list(orgId, limit, cursor) {
-      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const after = cursor === undefined ? undefined : decodeListCursor(cursor);
       const page = await store.listProjects(orgId, limit, after);
       const last = page.items[page.items.length - 1];
-      return { data: page.items.map(view), next_cursor: page.hasMore && last ? encodeCursor(last) : null };
+      return { data: page.items.map(view), next_cursor: page.hasMore && last ? encodeListCursor(last) : null };
     },
 
     async get(orgId, id) {
@@ -248,7 +248,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     async verifyCustomDomain(orgId, id) {
       const project = await owned(orgId, id);
       if (!project.custom_domain) {
-        throw new DomainError('invalid_request', `project ${id} has no custom_domain to verify: set one with PATCH /v1/projects/${id} first`);
+        throw new FolioError('invalid_request', `project ${id} has no custom_domain to verify: set one with PATCH /v1/projects/${id} first`);
       }
       await hooks.checkCustomDomain?.(id);
       return view(await owned(orgId, id));

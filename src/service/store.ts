@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Low } from 'lowdb';
 import type { Plan } from './config.ts';
 import { DamagedFileError, DurableJsonFile, parseJsonFile } from './durable-json-file.ts';
-import { asStorageError, DomainError } from './errors.ts';
+import { asStorageError, FolioError } from './errors.ts';
 import { RecordShards } from './record-shards.ts';
 import { BACKUP_DIR, newestGoodBackup, StoreBackups, type StoreBackup } from './store-backups.ts';
 import type { Scope } from './scopes.ts';
@@ -144,7 +144,7 @@ export interface ListPosition {
   id: string;
 }
 
-export interface Page<T> {
+export interface ListSlice<T> {
   items: T[];
   hasMore: boolean;
 }
@@ -165,7 +165,7 @@ export interface Store {
 
   createProject(project: ProjectRecord): Promise<ProjectRecord>;
   getProject(id: string): Promise<ProjectRecord | undefined>;
-  listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>>;
+  listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>>;
   updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord>;
   deleteProject(id: string): Promise<void>;
   /** The project of a slug (lower-case), if any. */
@@ -193,7 +193,7 @@ export interface Store {
   /** Adds a deployment as it is (a promote, which never waits in the queue). */
   addDeployment(deployment: DeploymentRecord): Promise<DeploymentRecord>;
   /** A project's deployments, newest first. */
-  listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>>;
+  listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>>;
   /** Deployments in a status across all projects, oldest first (the build queue, restart recovery). */
   deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]>;
   updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord>;
@@ -213,7 +213,7 @@ export interface Store {
   createDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord>;
   updateDelivery(id: string, changes: DeliveryChanges): Promise<DeliveryRecord | undefined>;
   /** A webhook's deliveries, newest first. */
-  listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<Page<DeliveryRecord>>;
+  listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>>;
   /** Deliveries still to be sent, every project. */
   pendingDeliveries(): Promise<DeliveryRecord[]>;
 
@@ -260,7 +260,7 @@ function firstAfter(list: ListPosition[], pos: ListPosition): number {
 }
 
 /** Up to `limit` copies of the records of a newest-first list that come after `after`. */
-function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPosition): Page<T> {
+function pageOf<T extends ListPosition>(list: T[], limit: number, after?: ListPosition): ListSlice<T> {
   const start = after ? firstAfter(list, after) : 0;
   return { items: list.slice(start, start + limit).map((r) => ({ ...r })), hasMore: start + limit < list.length };
 }
@@ -513,7 +513,7 @@ class JsonFileStore implements Store {
     const holder = domain === undefined ? undefined : this.projectsByDomain.get(domain);
     if (!holder || holder === project) return;
     if (verifying || domain !== project?.custom_domain) {
-      throw new DomainError('domain_taken', `custom_domain "${domain}" is already used by another project`);
+      throw new FolioError('domain_taken', `custom_domain "${domain}" is already used by another project`);
     }
   }
 
@@ -540,7 +540,7 @@ class JsonFileStore implements Store {
   }
 
   async createOrg(org: Org): Promise<Org> {
-    if (this.orgsByName.has(org.name)) throw new DomainError('name_taken', `an organization named "${org.name}" already exists`);
+    if (this.orgsByName.has(org.name)) throw new FolioError('name_taken', `an organization named "${org.name}" already exists`);
     const record = { ...org };
     this.db.data.orgs[record.id] = record;
     this.orgsByName.set(record.name, record);
@@ -564,14 +564,14 @@ class JsonFileStore implements Store {
 
   async setOrgPlan(id: string, plan: Plan): Promise<Org> {
     const org = this.db.data.orgs[id];
-    if (!org) throw new DomainError('not_found', `organization ${id} not found`);
+    if (!org) throw new FolioError('not_found', `organization ${id} not found`);
     org.plan = plan;
     await this.commit();
     return { ...org };
   }
 
   async createKey(key: ApiKeyRecord): Promise<ApiKeyRecord> {
-    if (!this.db.data.orgs[key.org_id]) throw new DomainError('not_found', `organization ${key.org_id} not found`);
+    if (!this.db.data.orgs[key.org_id]) throw new FolioError('not_found', `organization ${key.org_id} not found`);
     const record = { ...key, scopes: [...key.scopes] };
     this.db.data.keys[record.id] = record;
     this.keysByHash.set(record.hash, record);
@@ -592,7 +592,7 @@ class JsonFileStore implements Store {
 
   async revokeKey(id: string, at: string): Promise<ApiKeyRecord> {
     const key = own(this.db.data.keys, id);
-    if (!key) throw new DomainError('not_found', `key ${id} not found`);
+    if (!key) throw new FolioError('not_found', `key ${id} not found`);
     key.revoked_at ??= at;
     await this.commit();
     return { ...key };
@@ -607,7 +607,7 @@ class JsonFileStore implements Store {
 
   async createProject(project: ProjectRecord): Promise<ProjectRecord> {
     // Uniqueness is checked and claimed synchronously, so concurrent creates cannot both win.
-    if (this.projectsBySlug.has(project.slug)) throw new DomainError('slug_taken', `slug "${project.slug}" is already taken`);
+    if (this.projectsBySlug.has(project.slug)) throw new FolioError('slug_taken', `slug "${project.slug}" is already taken`);
     this.checkDomainFree(undefined, project.custom_domain, project.custom_domain_status === 'verified');
     const record = { ...project };
     this.db.data.projects[record.id] = record;
@@ -622,13 +622,13 @@ class JsonFileStore implements Store {
     return project && { ...project };
   }
 
-  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>> {
+  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>> {
     return pageOf(this.projectsByOrg.get(orgId) ?? [], limit, after);
   }
 
   async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {
     const project = own(this.db.data.projects, id);
-    if (!project) throw new DomainError('not_found', `project ${id} not found`);
+    if (!project) throw new FolioError('not_found', `project ${id} not found`);
     const after = <K extends keyof ProjectChanges & keyof ProjectRecord>(field: K) =>
       changes[field] === undefined ? project[field] : (changes[field] ?? undefined);
     this.checkDomainFree(project, after('custom_domain'), after('custom_domain_status') === 'verified');
@@ -647,7 +647,7 @@ class JsonFileStore implements Store {
 
   async deleteProject(id: string): Promise<void> {
     const project = own(this.db.data.projects, id);
-    if (!project) throw new DomainError('not_found', `project ${id} not found`);
+    if (!project) throw new FolioError('not_found', `project ${id} not found`);
     this.unindexProject(project);
     delete this.db.data.projects[id];
     this.projectShards.removed(id);
@@ -680,7 +680,7 @@ class JsonFileStore implements Store {
 
   async queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }> {
     if (!Object.hasOwn(this.db.data.projects, deployment.project_id)) {
-      throw new DomainError('not_found', `project ${deployment.project_id} not found`);
+      throw new FolioError('not_found', `project ${deployment.project_id} not found`);
     }
     // Checked and inserted synchronously: no other trigger can slip in between.
     // Coalesced per target: production with production, a preview with its own branch.
@@ -699,7 +699,7 @@ class JsonFileStore implements Store {
 
   async addDeployment(deployment: DeploymentRecord): Promise<DeploymentRecord> {
     if (!Object.hasOwn(this.db.data.projects, deployment.project_id)) {
-      throw new DomainError('not_found', `project ${deployment.project_id} not found`);
+      throw new FolioError('not_found', `project ${deployment.project_id} not found`);
     }
     const record = { ...deployment };
     this.db.data.deployments[record.id] = record;
@@ -714,7 +714,7 @@ class JsonFileStore implements Store {
     return deployment && { ...deployment };
   }
 
-  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>> {
+  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>> {
     return pageOf(this.deploymentsByProject.get(projectId) ?? [], limit, after);
   }
 
@@ -727,7 +727,7 @@ class JsonFileStore implements Store {
 
   async updateDeployment(id: string, changes: DeploymentChanges): Promise<DeploymentRecord> {
     const deployment = own(this.db.data.deployments, id);
-    if (!deployment) throw new DomainError('not_found', `deployment ${id} not found`);
+    if (!deployment) throw new FolioError('not_found', `deployment ${id} not found`);
     Object.assign(deployment, changes);
     this.deploymentShards.changed(id);
     await this.commit();
@@ -735,7 +735,7 @@ class JsonFileStore implements Store {
   }
 
   async rememberHookDelivery(projectId: string, deliveryId: string): Promise<boolean> {
-    if (!Object.hasOwn(this.db.data.projects, projectId)) throw new DomainError('not_found', `project ${projectId} not found`);
+    if (!Object.hasOwn(this.db.data.projects, projectId)) throw new FolioError('not_found', `project ${projectId} not found`);
     // Checked and recorded synchronously: two copies of one delivery cannot both pass. Kept on the
     // project record, so a write re-serialises only its shard.
     const project = this.db.data.projects[projectId];
@@ -749,7 +749,7 @@ class JsonFileStore implements Store {
   }
 
   async createWebhook(webhook: WebhookRecord): Promise<WebhookRecord> {
-    if (!Object.hasOwn(this.db.data.projects, webhook.project_id)) throw new DomainError('not_found', `project ${webhook.project_id} not found`);
+    if (!Object.hasOwn(this.db.data.projects, webhook.project_id)) throw new FolioError('not_found', `project ${webhook.project_id} not found`);
     const record = { ...webhook, events: [...webhook.events] };
     this.db.data.webhooks[record.id] = record;
     await this.commit();
@@ -778,13 +778,13 @@ class JsonFileStore implements Store {
   }
 
   async deleteWebhook(id: string): Promise<void> {
-    if (!own(this.db.data.webhooks, id)) throw new DomainError('not_found', `webhook ${id} not found`);
+    if (!own(this.db.data.webhooks, id)) throw new FolioError('not_found', `webhook ${id} not found`);
     this.dropWebhook(id);
     await this.commit();
   }
 
   async createDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord> {
-    if (!own(this.db.data.webhooks, delivery.webhook_id)) throw new DomainError('not_found', `webhook ${delivery.webhook_id} not found`);
+    if (!own(this.db.data.webhooks, delivery.webhook_id)) throw new FolioError('not_found', `webhook ${delivery.webhook_id} not found`);
     const record = { ...delivery };
     this.db.data.deliveries[record.id] = record;
     this.deliveryShards.added(record.id);
@@ -811,7 +811,7 @@ class JsonFileStore implements Store {
     return { ...delivery };
   }
 
-  async listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<Page<DeliveryRecord>> {
+  async listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>> {
     const list = Object.values(this.db.data.deliveries).filter((d) => d.webhook_id === webhookId).sort(compareNewestFirst);
     return pageOf(list, limit, after);
   }

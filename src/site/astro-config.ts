@@ -1,19 +1,23 @@
-// The whole Astro config of the site role: one content root (FOLIO_CONTENT_ROOT) into one static
-// output directory (FOLIO_OUT_DIR). Each build may run in its own Astro root (FOLIO_BUILD_ROOT)
-// so concurrent builds never share `.astro/`; source and public dirs stay absolute.
+// The whole Astro config of the site role: one content root into one static output directory, as
+// the build's settings say (settings.ts). Each build may run in its own Astro root so concurrent
+// builds never share `.astro/`; source and public dirs stay absolute.
 import path from 'node:path';
 import type { AstroUserConfig } from 'astro';
 import mdx from '@astrojs/mdx';
 import { satteri } from '@astrojs/markdown-satteri';
-import { siteSettings, siteSrcDir } from './settings.ts';
+import { siteSettings, siteSrcDir, type SiteSettings } from './settings.ts';
 import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
+import { vendorAssets } from './components/mintlify/vendor.ts';
 
-/** `guard` collects what the content check inside this build refused (the build then fails). */
-export async function roleConfig(guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
-  const settings = siteSettings();
+/**
+ * `settings`: the build's inputs (astro.config.mjs, the entry of `astro dev`, passes none: they come
+ * from its FOLIO_* variables). `guard` collects what the content check inside this build refused
+ * (the build then fails).
+ */
+export async function roleConfig(settings: SiteSettings = siteSettings(), guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
   // Only a build with code loads React and the code plugins (code/integration.ts).
   const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
   return {
@@ -39,7 +43,7 @@ export async function roleConfig(guard: ContentGuard = { problems: [] }): Promis
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables' },
     },
-    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard)],
+    integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard), vendorAssets()],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

@@ -1,29 +1,29 @@
-// The child-process entry of a site build: Astro's programmatic build() of one content root.
-// Inputs come only from FOLIO_* variables (see build.ts, which scrubs the rest and indexes the
-// output for search afterwards).
+// The child-process entry of a site build: Astro's programmatic build() of one content root (build.ts
+// scrubs its environment and indexes the output for search afterwards). The build's inputs are one
+// SiteSettings (settings.ts), handed to the Astro config as an argument: nothing in a build reads
+// process.env or the working directory.
 //
 // Two modes:
-// - cold (default): the parent spawns it, checks the content meanwhile, then writes "go\n" to its
-//   stdin; it runs one build with the environment it was started with and exits.
+// - cold (default): the parent spawns it with its inputs as FOLIO_* variables (read once, here),
+//   checks the content meanwhile, then writes "go\n" to its stdin; it runs one build and exits.
 // - warm (`--warm`): a long-lived worker that loads Astro once and runs builds one at a time. Each
-//   build's inputs arrive as one JSON line on stdin (`{"env": {...}}`); the worker replaces its
-//   per-build variables with exactly those (nothing of an earlier build survives), runs the build
-//   in that build's own directory, then writes DONE_MARKER on stdout and stderr, so the parent
-//   knows every line of that build has arrived. It exits when stdin closes.
+//   build's settings arrive as one JSON line on stdin (`{"settings": {...}}`); the worker keeps no
+//   state between builds, then writes DONE_MARKER on stdout and stderr, so the parent knows every
+//   line of that build has arrived. It exits when stdin closes.
 import { build } from 'astro';
 import { roleConfig } from './astro-config.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 import { formatProblem } from './content-check/check-content.ts';
-import { projectDir } from './settings.ts';
+import { resolveSiteSettings, siteSettings, type SiteSettings } from './settings.ts';
 
 export const DONE_MARKER = '@@folio-build-done@@';
 
-/** Builds the site described by the FOLIO_* environment (build.ts then indexes it for search). */
-export async function runSiteBuild(): Promise<void> {
+/** Builds the site `settings` describe (build.ts then indexes it for search). */
+export async function runSiteBuild(settings: SiteSettings): Promise<void> {
   const guard: ContentGuard = { problems: [] };
   try {
-    // The config is computed here from this build's environment, never loaded from a cached module.
-    await build({ ...(await roleConfig(guard)), configFile: false, mode: 'production', force: true });
+    // The config is computed here from this build's settings, never loaded from a cached module.
+    await build({ ...(await roleConfig(settings, guard)), configFile: false, mode: 'production', force: true });
   } catch (error) {
     if (!guard.problems.length) throw error;
   }
@@ -57,15 +57,6 @@ function reportError(error: unknown): void {
   for (const line of lines) console.error(`[folio] error: ${line}`);
 }
 
-/** The variables a build may set; all of them are cleared before each warm build. */
-const PER_BUILD = /^(FOLIO_|HOME$|TMPDIR$)/;
-
-function useBuildEnv(env: Record<string, string>): void {
-  for (const name of Object.keys(process.env)) if (PER_BUILD.test(name)) delete process.env[name];
-  for (const [name, value] of Object.entries(env)) if (PER_BUILD.test(name)) process.env[name] = value;
-  process.env.FOLIO_ROLE = 'site';
-}
-
 async function runWarm(): Promise<void> {
   let input = '';
   let queue = Promise.resolve();
@@ -85,16 +76,11 @@ async function runWarm(): Promise<void> {
 async function runWarmBuild(line: string): Promise<void> {
   let ok = false;
   try {
-    const { env } = JSON.parse(line) as { env: Record<string, string> };
-    useBuildEnv(env);
-    process.chdir(env.FOLIO_BUILD_ROOT ?? projectDir);
-    await runSiteBuild();
+    const { settings } = JSON.parse(line) as { settings: SiteSettings };
+    await runSiteBuild(resolveSiteSettings(settings));
     ok = true;
   } catch (error) {
     reportError(error);
-  } finally {
-    useBuildEnv({});
-    process.chdir(projectDir);
   }
   // The parent retires a worker whose memory grew too far (a big site leaves a big heap behind).
   const status = JSON.stringify({ ok, rss: process.memoryUsage.rss() });
@@ -110,7 +96,7 @@ if (import.meta.main) {
     // nothing of the content root is read before the parent says go.
     if (!(await waitForGo())) process.exit(3);
     try {
-      await runSiteBuild();
+      await runSiteBuild(siteSettings(process.env));
     } catch (error) {
       reportError(error);
       process.exitCode = 1;

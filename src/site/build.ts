@@ -26,7 +26,7 @@ import {
   type SandboxMode,
   type SandboxOptions,
 } from './sandbox.ts';
-import { projectDir, siteSrcDir } from './settings.ts';
+import { repoRoot, siteSrcDir } from './settings.ts';
 import { scrubPaths, type PathView } from './tenant-paths.ts';
 
 export interface BuildSiteOptions {
@@ -142,9 +142,9 @@ export interface BuildSiteResult {
 
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 /** Pagefind's CLI (it runs the native indexer), writing `<outDir>/pagefind/`. */
-const PAGEFIND = path.join(projectDir, 'node_modules/pagefind/lib/runner/bin.cjs');
+const PAGEFIND = path.join(repoRoot, 'node_modules/pagefind/lib/runner/bin.cjs');
 /** Where build roots live: inside the install, so Astro resolves node_modules from them. */
-export const BUILDS_DIR = path.join(projectDir, '.folio-builds');
+export const BUILDS_DIR = path.join(repoRoot, '.folio-builds');
 
 /** Where a build writes its site: inside its own root, as Astro moves files from one to the other. */
 export const buildOutDir = (buildRoot: string) => path.join(buildRoot, 'out');
@@ -181,7 +181,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const outDir = path.resolve(options.outDir);
   const log: string[] = [];
   // Tenants read the log and the error: server paths never reach them.
-  const view: PathView = { contentRoots: [contentRoot, SANDBOX_CONTENT_ROOT], hidden: [...(options.hiddenDirs ?? []), projectDir, SANDBOX_INPUT_DIR], hiddenRelative: [`${path.basename(BUILDS_DIR)}/`] };
+  const view: PathView = { contentRoots: [contentRoot, SANDBOX_CONTENT_ROOT], hidden: [...(options.hiddenDirs ?? []), repoRoot, SANDBOX_INPUT_DIR], hiddenRelative: [`${path.basename(BUILDS_DIR)}/`] };
   const emit = (line: string) => {
     const clean = scrubPaths(line, view);
     log.push(clean);
@@ -225,6 +225,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
+    for (const warning of report.warnings ?? []) emit(`[folio] warning: ${warning}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);

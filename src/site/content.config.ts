@@ -1,14 +1,12 @@
 // Content collections of the site role: the pages (`content/`) and snippets (`_snippets/`) of the
 // content root being built. Both live outside the project, so the glob loaders get absolute bases.
-import fs from 'node:fs';
 import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { siteSettings } from './settings.ts';
-import { SNIPPETS_DIR } from './snippet-paths.ts';
+import { siteBuild } from './build-settings.ts';
 
-const { contentRoot } = siteSettings();
+const { contentRoot, snippetsDir } = siteBuild;
 
 const pages = defineCollection({
   loader: glob({
@@ -21,13 +19,15 @@ const pages = defineCollection({
     title: z.string().optional(),
     description: z.string().optional(),
     order: z.number().optional(),
+    // Mintlify's API pages: the operation this page documents, and its playground.
+    openapi: z.string().optional(),
+    playground: z.enum(['interactive', 'simple', 'none']).optional(),
   }),
 });
 
-const snippetsDir = path.join(contentRoot, SNIPPETS_DIR);
 const snippets = defineCollection({
   // `_snippets/` is optional; the glob loader would warn about a missing base.
-  loader: fs.existsSync(snippetsDir) ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir, generateId: ({ entry }) => entry }) : () => [],
+  loader: snippetsDir ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir, generateId: ({ entry }) => entry }) : () => [],
 });
 
 export const collections = { pages, snippets };

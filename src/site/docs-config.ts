@@ -21,13 +21,32 @@ const pagePath = z
   .regex(/^[A-Za-z0-9_./-]*$/, 'must be a page path such as "guides/install"')
   .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
 
+/**
+ * Where OpenAPI pages come from (docs/decisions.md#openapi-reference-pages): a file of the content
+ * root, several, or `{source, directory}` (`directory` is the path prefix of the generated pages).
+ */
+const openApiFile = z.string().min(1).max(500);
+export const openApiSource = z.union([
+  openApiFile,
+  z.array(openApiFile),
+  z.looseObject({ source: openApiFile, directory: z.string().max(200).regex(/^[A-Za-z0-9_./-]*$/, 'must be a folder such as "api-reference"').optional() }),
+], { error: 'must be a file such as "openapi.yaml", a list of files, or {"source": file, "directory": folder}' });
+export type OpenApiSourceConfig = z.infer<typeof openApiSource>;
+
 export interface NavGroupConfig {
   group: string;
   pages: Array<string | NavGroupConfig>;
+  /** OpenAPI file whose operations fill this group (Mintlify's `openapi` on navigation entries). */
+  openapi?: OpenApiSourceConfig;
 }
 
+// `pages` may name operations ("GET /users", "WEBHOOK user.created") when the group has `openapi`.
+const navPage = z.union([pagePath, z.string().regex(/^(?:\S+\s+)?(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE|WEBHOOK)\s+\S.*$/i)], {
+  error: 'must be a page path such as "guides/install", or an operation such as "GET /users"',
+});
+
 const navGroup: z.ZodType<NavGroupConfig> = z.lazy(() =>
-  z.strictObject({ group: z.string().min(1), pages: z.array(z.union([pagePath, navGroup])) }),
+  z.strictObject({ group: z.string().min(1), pages: z.array(z.union([navPage, navGroup])).default([]), openapi: openApiSource.optional() }),
 );
 
 const assetPath = z
@@ -56,13 +75,28 @@ export const docsConfigSchema = z.looseObject({
       muted: themeColor.optional(),
     })
     .optional(),
+  // `{"groups": […]}` (Mintlify's newer form) is read as the list itself, so a problem inside a
+  // group is named by its own key rather than hidden behind "neither form matched".
   navigation: z
-    .union([z.array(navGroup), z.strictObject({ groups: z.array(navGroup) })], {
-      error: 'must be a list of groups such as [{"group": "Start", "pages": ["index"]}]',
-    })
-    .transform((n) => (Array.isArray(n) ? n : n.groups))
+    .preprocess(
+      (n) => (typeof n === 'object' && n !== null && !Array.isArray(n) && Object.keys(n).length === 1 && 'groups' in n ? (n as { groups: unknown }).groups : n),
+      z.array(navGroup, 'must be a list of groups such as [{"group": "Start", "pages": ["index"]}]'),
+    )
     .optional(),
   openapi: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+  // Mintlify's `api` settings that Folio uses (docs/decisions.md#openapi-reference-pages).
+  api: z
+    .looseObject({
+      openapi: openApiSource.optional(),
+      playground: z.looseObject({ display: z.enum(['interactive', 'simple', 'none'], 'must be "interactive", "simple" or "none"').optional() }).optional(),
+      examples: z
+        .looseObject({
+          languages: z.array(z.string().min(1).max(40)).optional(),
+          defaults: z.enum(['required', 'all'], 'must be "required" or "all"').optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export type DocsConfig = z.infer<typeof docsConfigSchema>;
@@ -134,18 +168,20 @@ function locateKey(text: string, keyPath: PropertyKey[]): { line: number; column
   return { line: before.split('\n').length, column: found - before.lastIndexOf('\n') };
 }
 
-const loaded = new Map<string, { mtimeMs: number; config: DocsConfig }>();
-
-/** Reads `<contentRoot>/docs.json` (optional: an empty config when absent); re-read only when it changes. */
+/**
+ * Reads `<contentRoot>/docs.json` (optional: an empty config when absent). Called once per build,
+ * by the site integration (settings.ts): the build's code gets the result, never re-reads the file.
+ */
 export function loadDocsConfig(contentRoot: string): DocsConfig {
   const file = path.join(contentRoot, 'docs.json');
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat) return {};
-  const hit = loaded.get(file);
-  if (hit?.mtimeMs === stat.mtimeMs) return hit.config;
-  const config = parseDocsConfig(fs.readFileSync(file, 'utf8'));
-  loaded.set(file, { mtimeMs: stat.mtimeMs, config });
-  return config;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  return parseDocsConfig(text);
 }
 
 /** CSS that puts docs.json colours onto the theme tokens, for light and dark mode. */

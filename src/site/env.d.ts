@@ -5,3 +5,8 @@ declare module '*.astro' {
   const Component: (props: Record<string, unknown>) => unknown;
   export default Component;
 }
+
+// The build in progress, served by the site integration (integration.ts); see build-settings.ts.
+declare module 'virtual:folio/site-build' {
+  export const site: import('./settings.ts').SiteBuild;
+}

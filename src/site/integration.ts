@@ -1,31 +1,53 @@
 // The site role's routes, injected (there is no src/pages): the docs catch-all, the 404 page and
-// the machine-readable files every site has.
+// the machine-readable files every site has. It validates the build's settings and docs.json once
+// and serves them to the build's code as `virtual:folio/site-build` (settings.ts, build-settings.ts).
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { loadDocsConfig, openApiRelativePath } from './docs-config.ts';
-import { siteSrcDir, type SiteSettings } from './settings.ts';
+import { openApiRelativePath } from './docs-config.ts';
+import { loadSiteBuild, siteSrcDir, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
+import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
+import { docsJsonSources, navigationSources } from './openapi/sources.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
+
+const SITE_BUILD_MODULE = 'virtual:folio/site-build';
+const RESOLVED_SITE_BUILD_MODULE = `\0${SITE_BUILD_MODULE}`;
 
 export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroIntegration {
   let watched: string[] = [];
   return {
     name: 'folio-site',
     hooks: {
-      'astro:config:setup': ({ injectRoute, addWatchFile }) => {
-        // Fails before Astro starts when docs.json is invalid.
-        const { openapi } = loadDocsConfig(settings.contentRoot);
+      'astro:config:setup': ({ injectRoute, addWatchFile, updateConfig }) => {
+        // Fails before Astro starts when docs.json is invalid. Read once per build (and per
+        // `astro dev` start, which a docs.json change restarts).
+        const site = loadSiteBuild(settings);
+        const source = `export const site = ${JSON.stringify(site)};`;
+        updateConfig({
+          vite: {
+            plugins: [
+              {
+                name: 'folio-site-build',
+                resolveId: (id: string) => (id === SITE_BUILD_MODULE ? RESOLVED_SITE_BUILD_MODULE : undefined),
+                load: (id: string) => (id === RESOLVED_SITE_BUILD_MODULE ? source : undefined),
+              },
+            ],
+          },
+        });
+        const config = site.docsConfig;
+        const openapi = [config.openapi ?? [], ...docsJsonSources(config).map((s) => s.files), ...navigationSources(config).map((n) => n.source.files)].flat();
         // `astro dev` restarts when one of these changes: pages are rendered per request, but the
         // list of pages (generated ones too) is made at a start. A restart re-reads docs.json, so
         // an OpenAPI file it newly names is watched from then on.
-        watched = [path.join(settings.contentRoot, 'docs.json'), ...[openapi ?? []].flat().map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
+        watched = [path.join(settings.contentRoot, 'docs.json'), ...[...new Set(openapi)].map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
         for (const file of watched) addWatchFile(file);
         injectRoute({ pattern: '/404', entrypoint: route('404.astro') });
         injectRoute({ pattern: '/llms.txt', entrypoint: route('llms.txt.ts') });
         injectRoute({ pattern: '/llms-full.txt', entrypoint: route('llms-full.txt.ts') });
         injectRoute({ pattern: '/sitemap.xml', entrypoint: route('sitemap.xml.ts') });
         injectRoute({ pattern: '/robots.txt', entrypoint: route('robots.txt.ts') });
+        injectRoute({ pattern: `/${CONNECT_ORIGINS_FILE}`, entrypoint: route('connect-origins.txt.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },
       // addWatchFile only says which changes restart; the content root lies outside the Astro

@@ -2,10 +2,25 @@
 // content collection, and the OpenAPI reference pages generated from the file docs.json names.
 // Each source gives a SitePage kind; the catch-all route dispatches on `kind`.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { loadDocsConfig, type NavGroupConfig } from './docs-config.ts';
-import { siteSettings } from './settings.ts';
+import type { DocsConfig, NavGroupConfig } from './docs-config.ts';
+import { docsConfig, siteBuild } from './build-settings.ts';
 import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
-import { loadOpenApiPages, type OperationPageModel } from './openapi/index.ts';
+import {
+  buildOperationPages,
+  discoverSpecFiles,
+  docsJsonSources,
+  findReferencedSpec,
+  loadOpenApiPages,
+  navigationSources,
+  OpenApiError,
+  operationKey,
+  parseOperationReference,
+  specLoader,
+  type LoadedDocument,
+  type OperationPageModel,
+  type PlaygroundDisplay,
+  UNTAGGED_GROUP,
+} from './openapi/index.ts';
 import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-rules.ts';
 import { navLinks } from './layouts/nav-html.ts';
 
@@ -23,12 +38,16 @@ export interface ContentPage extends PageBase {
   entry: CollectionEntry<'pages'>;
   /** True when the body starts with its own `# heading`, so the layout adds no title heading. */
   hasOwnTitle: boolean;
+  /** The operation its `openapi:` frontmatter names: the page shows its reference, then the page's own content. */
+  operation?: OperationPageModel;
 }
 
 /** A page generated for one operation of the site's OpenAPI file (docs/decisions.md#openapi-reference-pages). */
 export interface OpenApiPage extends PageBase {
   kind: 'openapi';
   operation: OperationPageModel;
+  /** Made for docs.json `api.openapi` / `openapi` (not for a navigation entry). */
+  fromDocsJson?: boolean;
 }
 
 /** Every kind of page a site can have. */
@@ -65,8 +84,16 @@ export const pageSources: PageSource[] = [contentPages, openApiPages];
 /** Where generated API reference pages live: `/api-reference/create-project/`. */
 export const API_REFERENCE_PREFIX = 'api-reference';
 
+/** An old address of a page, answered with a page that sends the reader on. */
+export interface Redirect {
+  from: string;
+  to: string;
+}
+
 export interface SiteModel {
   pages: SitePage[];
+  /** Folio's earlier addresses of generated pages (`/api-reference/<operationId>/`), where nothing else is. */
+  redirects: Redirect[];
   byPath: Map<string, SitePage>;
   nav: NavItem[];
   /** Pages in reading order (the sidebar's order), for previous/next links. */
@@ -83,18 +110,33 @@ export function siteModel(): Promise<SiteModel> {
 }
 
 async function buildModel(): Promise<SiteModel> {
+  openApi = undefined;
   const results = await Promise.all(pageSources.map((source) => source()));
   const pages = results.flatMap((r) => r.pages);
   refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
-  const config = loadDocsConfig(siteSettings().contentRoot);
+  const config = docsConfig;
   const nav = config.navigation
     ? config.navigation.map((g, i) => configuredGroup(g, `navigation.${i}`, byPath))
     : derivedNav(pages.filter((p) => p.kind === 'content'));
   const placed = new Set(navLinks(nav).map((l) => l.path));
   for (const r of results) nav.push(...(r.navGroups ?? []).map((g) => withoutPlaced(g, placed)).filter((g) => g.items.length > 0));
   const sequence = navLinks(nav).map((link) => byPath.get(link.path)!);
-  return { pages, byPath, nav, sequence };
+  return { pages, byPath, nav, sequence, redirects: legacyRedirects(pages) };
+}
+
+/** Old `/api-reference/<operationId>/` addresses of docs.json-attached operations, where no page is now. */
+function legacyRedirects(pages: SitePage[]): Redirect[] {
+  const taken = new Set(pages.map((page) => page.path));
+  const redirects: Redirect[] = [];
+  for (const page of pages) {
+    if (page.kind !== 'openapi' || !page.fromDocsJson || !page.operation.legacySlug) continue;
+    const from = `${API_REFERENCE_PREFIX}/${page.operation.legacySlug}`;
+    if (taken.has(from)) continue;
+    taken.add(from);
+    redirects.push({ from, to: page.path });
+  }
+  return redirects;
 }
 
 /** A written page where a generated one goes (`content/api-reference/list-items.mdx`) fails the build. */
@@ -115,30 +157,126 @@ function describePage(page: SitePage): string {
 
 async function contentPages(): Promise<PageSourceResult> {
   const entries = await getCollection('pages');
-  return { pages: entries.map(toContentPage) };
+  const pages = await Promise.all(
+    entries.map(async (entry: CollectionEntry<'pages'>) => {
+      const page = toContentPage(entry);
+      const operation = await frontmatterOperation(entry, page);
+      if (operation) {
+        page.operation = operation;
+        page.title = operation.title;
+      }
+      return page;
+    }),
+  );
+  return { pages };
+}
+
+/** What the OpenAPI sources of one build share: each file loaded once, and the pages of navigation entries. */
+interface OpenApiState {
+  load: (file: string) => Promise<LoadedDocument>;
+  /** Spec files an `openapi:` frontmatter without a file name is looked up in, in order. */
+  candidates: () => Promise<string[]>;
+  /** Generated pages of a navigation entry with `openapi`, by the operation key the entry's pages use. */
+  attached: WeakMap<object, { byKey: Map<string, OpenApiPage>; groups: NavItem[] }>;
+  /** Addresses already given to generated pages. */
+  taken: Set<string>;
+}
+let openApi: OpenApiState | undefined;
+
+function openApiState(contentRoot: string, config: DocsConfig): OpenApiState {
+  if (openApi) return openApi;
+  let discovered: Promise<string[]> | undefined;
+  const named = [...docsJsonSources(config), ...navigationSources(config).map((n) => n.source)].flatMap((source) => source.files);
+  openApi = {
+    load: specLoader(contentRoot),
+    candidates: () => (discovered ??= discoverSpecFiles(contentRoot).then((found) => [...new Set([...named, ...found])])),
+    attached: new WeakMap(),
+    taken: new Set(),
+  };
+  return openApi;
+}
+
+function playgroundDisplay(config: DocsConfig): PlaygroundDisplay | undefined {
+  return config.api?.playground?.display;
+}
+
+// A build's content check has already logged these (check-root.ts); `astro dev` runs no check.
+function warn(lines: string[]): void {
+  if (import.meta.env.DEV) for (const line of lines) console.log(`[folio] warning: ${line}`);
 }
 
 /**
- * One page per operation of the OpenAPI file(s) docs.json names, and a sidebar group per tag.
- * Runs once per build (siteModel is cached); an invalid file throws an OpenApiError naming the
- * file and the location, which fails the build.
+ * The generated OpenAPI pages (docs/decisions.md#openapi-reference-pages): one per operation of
+ * the files docs.json names (a sidebar group per tag, appended), and the pages of navigation
+ * entries with `openapi` (placed where the entry is). Runs once per build (siteModel is cached);
+ * an invalid file throws an OpenApiError naming the file and the location, which fails the build.
  */
 async function openApiPages(): Promise<PageSourceResult> {
-  const { contentRoot } = siteSettings();
-  const { openapi } = loadDocsConfig(contentRoot);
-  if (!openapi) return { pages: [] };
-  const { pages, groups } = await loadOpenApiPages(contentRoot, openapi, { prefix: API_REFERENCE_PREFIX });
-  if (!import.meta.env.DEV) console.log(`[folio] openapi: ${[openapi].flat().join(', ')}: ${pages.length} operation page(s)`);
-  const byPath = new Map(
-    pages.map((operation): [string, OpenApiPage] => [
-      operation.path,
-      { kind: 'openapi', path: operation.path, title: operation.title, description: `${operation.method.toUpperCase()} ${operation.apiPath}`, operation },
-    ]),
-  );
-  return {
-    pages: [...byPath.values()],
-    navGroups: groups.map((group) => ({ type: 'group', title: group.label, items: group.items.map((item) => link(byPath.get(item.path)!)) })),
-  };
+  const { contentRoot } = siteBuild;
+  const config = docsConfig;
+  const state = openApiState(contentRoot, config);
+  const options = { playground: playgroundDisplay(config), languages: config.api?.examples?.languages, exampleParameters: config.api?.examples?.defaults };
+  const toPage = (operation: OperationPageModel, fromDocsJson: boolean): OpenApiPage => ({
+    kind: 'openapi', path: operation.path, title: operation.title, description: operation.webhook !== undefined ? `Webhook ${operation.webhook}` : `${operation.method.toUpperCase()} ${operation.apiPath}`, operation, ...(fromDocsJson ? { fromDocsJson } : {}),
+  });
+  const pages: OpenApiPage[] = [];
+  const navGroups: NavGroup[] = [];
+  const files: string[] = [];
+  for (const source of docsJsonSources(config)) {
+    const loaded = await loadOpenApiPages(contentRoot, source.files, { prefix: source.directory, ...options }, state.load, state.taken);
+    warn(loaded.warnings);
+    files.push(...source.files);
+    const byPath = new Map(loaded.pages.map((operation): [string, OpenApiPage] => [operation.path, toPage(operation, true)]));
+    pages.push(...byPath.values());
+    navGroups.push(...loaded.groups.map((group): NavGroup => ({ type: 'group', title: group.label, items: group.items.map((item) => link(byPath.get(item.path)!)) })));
+  }
+  for (const { entry, source } of navigationSources(config)) {
+    // An entry listing operations ("GET /users") gets those pages; one listing none gets them all.
+    const listed = (Array.isArray(entry.pages) ? entry.pages : []).flatMap((item) => (typeof item === 'string' ? [parseOperationReference(item)] : [])).filter((r) => r !== undefined);
+    const byKey = new Map<string, OpenApiPage>();
+    const groups: NavGroup[] = [];
+    for (const file of source.files) {
+      const { document, refNames, file: shown, warnings } = await state.load(file);
+      warn(warnings);
+      files.push(file);
+      const only = listed.length ? listed.filter((r) => !r.file || r.file === file).map((r) => r.key) : undefined;
+      const built = buildOperationPages(document, refNames, { prefix: source.directory, file: shown, ...options, ...(only ? { only } : {}) }, state.taken);
+      const byPath = new Map<string, OpenApiPage>();
+      for (const operation of built.pages) {
+        const page = toPage(operation, false);
+        byPath.set(page.path, page);
+        byKey.set(operationKey(operation), page);
+        pages.push(page);
+      }
+      if (!only) groups.push(...built.groups.map((group): NavGroup => ({ type: 'group', title: group.label, items: group.items.map((item) => link(byPath.get(item.path)!)) })));
+    }
+    // A document without tags needs no "Other" group inside the entry: its pages go in directly.
+    const flat = groups.length === 1 && groups[0].title === UNTAGGED_GROUP;
+    state.attached.set(entry, { byKey, groups: flat ? groups[0].items : groups });
+  }
+  if (!import.meta.env.DEV && files.length) console.log(`[folio] openapi: ${files.join(', ')}: ${pages.length} operation page(s)`);
+  return { pages, navGroups };
+}
+
+/** The operation an `openapi:` frontmatter names, as the page's model (the page keeps its own path and title). */
+async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: ContentPage): Promise<OperationPageModel | undefined> {
+  const value = entry.data.openapi;
+  if (value === undefined) return undefined;
+  const where = `content/${entry.id}: openapi`;
+  const reference = typeof value === 'string' ? parseOperationReference(value) : undefined;
+  if (!reference) throw new OpenApiError(where, `${where}: "${String(value)}" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"`);
+  const { contentRoot } = siteBuild;
+  const config = docsConfig;
+  const state = openApiState(contentRoot, config);
+  const loaded = await findReferencedSpec(reference, state.candidates, state.load, where);
+  warn(loaded.warnings);
+  const display = (entry.data.playground as PlaygroundDisplay | undefined) ?? playgroundDisplay(config);
+  const [operation] = buildOperationPages(loaded.document, loaded.refNames, {
+    prefix: '', only: [reference.key], file: loaded.file, playground: display, languages: config.api?.examples?.languages, exampleParameters: config.api?.examples?.defaults,
+  }).pages;
+  // As on Mintlify, the frontmatter title wins, else the operation's summary.
+  const title = typeof entry.data.title === 'string' ? entry.data.title : operation.title;
+  return { ...operation, path: page.path, slug: page.path.split('/').pop()!, title };
 }
 
 function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
@@ -156,19 +294,28 @@ function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
 
 function link(page: SitePage): NavLink {
   const navLink: NavLink = { type: 'link', title: page.title, path: page.path, href: pageHref(page.path) };
-  const method = page.kind === 'openapi' ? normalizeMethod(page.operation.method) : undefined;
+  const operation = page.kind === 'openapi' || page.kind === 'content' ? page.operation : undefined;
+  const method = operation && operation.webhook === undefined ? normalizeMethod(operation.method) : undefined;
   if (method) navLink.method = method;
   return navLink;
 }
 
 function configuredGroup(group: NavGroupConfig, key: string, byPath: Map<string, SitePage>): NavGroup {
+  const attached = openApi?.attached.get(group);
   const items = group.pages.map((item, i): NavItem => {
     if (typeof item !== 'string') return configuredGroup(item, `${key}.pages.${i}`, byPath);
+    const reference = parseOperationReference(item);
+    if (reference && !byPath.has(item)) {
+      const page = attached?.byKey.get(reference.key);
+      if (!page) throw new Error(`docs.json: ${key}.pages.${i}: "${item}" names an operation, but ${attached ? 'the group\'s OpenAPI file has no such operation' : 'the group has no "openapi" file'}`);
+      return link(page);
+    }
     const path = item.replace(/^\/+|\/+$/g, '') || 'index';
     const page = byPath.get(path) ?? byPath.get(`${path}/index`);
     if (!page) throw new Error(`docs.json: ${key}.pages.${i}: no page "${item}" (${expectedSource(path)})`);
     return link(page);
   });
+  if (attached) items.push(...attached.groups);
   return { type: 'group', title: group.group, items };
 }
 

@@ -27,7 +27,7 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { projectDir } from './settings.ts';
+import { repoRoot } from './settings.ts';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 export const SANDBOX_MODES = ['auto', 'required', 'off'] as const satisfies readonly SandboxMode[];
@@ -108,7 +108,7 @@ const SYSTEM_DIRS = ['/usr', '/lib', '/lib64', '/bin'].filter((d) => fs.existsSy
 /** The parts of the Folio install a build reads: its code and dependencies, and the Node binary. */
 export function folioMounts(): Mount[] {
   const node = path.dirname(fs.realpathSync(process.execPath));
-  const mounts: Mount[] = ['node_modules', 'src', 'package.json', 'tsconfig.json'].map((f) => ({ from: path.join(projectDir, f) }));
+  const mounts: Mount[] = ['node_modules', 'src', 'package.json', 'tsconfig.json'].map((f) => ({ from: path.join(repoRoot, f) }));
   const covered = [...SYSTEM_DIRS, ...mounts.map((m) => m.from)].some((d) => node === d || node.startsWith(`${d}/`));
   if (!covered) mounts.push({ from: node });
   return mounts;

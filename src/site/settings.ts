@@ -1,14 +1,21 @@
-// The build inputs of the site role, read from the environment in one place.
-// `FOLIO_*` variables are the only inputs a site build receives (see build.ts).
+// The inputs of one site build, validated once (docs/architecture.md#a-site-build). The build entry
+// (build-worker.ts, or astro.config.mjs for `astro dev`) makes a SiteSettings; the site integration
+// (integration.ts) reads and validates the content root's docs.json once per build and hands the
+// result to everything inside the Astro build as the virtual module `virtual:folio/site-build`
+// (imported through build-settings.ts). Nothing in a build reads process.env or the working directory.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadDocsConfig, type DocsConfig } from './docs-config.ts';
+import { SNIPPETS_DIR } from './snippet-paths.ts';
 
 /** The repository root (where astro.config.mjs and node_modules live). */
-export const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The site source directory (layouts, routes, components). */
-export const siteSrcDir = path.join(projectDir, 'src/site');
+export const siteSrcDir = path.join(repoRoot, 'src/site');
 
+/** What starts one site build: where its content is, where its output goes, and how it is built. */
 export interface SiteSettings {
   /** Absolute path of the content root being built. */
   contentRoot: string;
@@ -18,14 +25,54 @@ export interface SiteSettings {
   buildRoot: string;
   /** Public address of the site (no trailing slash), if known; used for canonical URLs and the sitemap. */
   siteUrl: string | undefined;
-  /** The project runs code (FOLIO_BUILD_ALLOW_CODE=1): imports of its own files, expressions, React components. */
+  /** The project runs code: imports of its own files, expressions, React components. */
   allowCode: boolean;
 }
 
+/** What the code inside one Astro build sees (`virtual:folio/site-build`): settings and the validated docs.json. */
+export interface SiteBuild {
+  contentRoot: string;
+  siteUrl: string | undefined;
+  allowCode: boolean;
+  /** The content root's docs.json, validated (an empty config when there is none). */
+  docsConfig: DocsConfig;
+  /** Absolute path of `_snippets/`, undefined when the content root has none. */
+  snippetsDir: string | undefined;
+}
+
+/**
+ * Settings from `FOLIO_*` variables: only at a process's entry (a cold build process started with
+ * them, `astro dev`), never inside a build. Defaults: Folio's own docs in this repository.
+ */
 export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings {
-  const contentRoot = path.resolve(env.FOLIO_CONTENT_ROOT || projectDir);
-  const buildRoot = path.resolve(env.FOLIO_BUILD_ROOT || projectDir);
-  const outDir = path.resolve(env.FOLIO_OUT_DIR || path.join(projectDir, 'dist/site'));
-  const siteUrl = env.FOLIO_SITE_URL ? env.FOLIO_SITE_URL.replace(/\/+$/, '') : undefined;
-  return { contentRoot, outDir, buildRoot, siteUrl, allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1' };
+  return resolveSiteSettings({
+    contentRoot: env.FOLIO_CONTENT_ROOT || repoRoot,
+    buildRoot: env.FOLIO_BUILD_ROOT || repoRoot,
+    outDir: env.FOLIO_OUT_DIR || path.join(repoRoot, 'dist/site'),
+    siteUrl: env.FOLIO_SITE_URL || undefined,
+    allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1',
+  });
+}
+
+/** Absolute paths, and a site URL without trailing slash. */
+export function resolveSiteSettings(settings: SiteSettings): SiteSettings {
+  return {
+    contentRoot: path.resolve(settings.contentRoot),
+    buildRoot: path.resolve(settings.buildRoot),
+    outDir: path.resolve(settings.outDir),
+    siteUrl: settings.siteUrl ? settings.siteUrl.replace(/\/+$/, '') : undefined,
+    allowCode: settings.allowCode === true,
+  };
+}
+
+/** Reads and validates what a build needs of its content root; throws DocsConfigError for a bad docs.json. */
+export function loadSiteBuild(settings: SiteSettings): SiteBuild {
+  const snippetsDir = path.join(settings.contentRoot, SNIPPETS_DIR);
+  return {
+    contentRoot: settings.contentRoot,
+    siteUrl: settings.siteUrl,
+    allowCode: settings.allowCode,
+    docsConfig: loadDocsConfig(settings.contentRoot),
+    snippetsDir: fs.existsSync(snippetsDir) ? snippetsDir : undefined,
+  };
 }

@@ -1,31 +1,26 @@
 // The machine-readable files of a site: sitemap.xml, robots.txt, llms.txt and llms-full.txt.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { loadDocsConfig } from './docs-config.ts';
 import { inlineSnippets } from './llms-markdown.ts';
 import { operationToMarkdown } from './openapi/index.ts';
 import { siteModel, type SitePage } from './pages.ts';
 import { pageHref } from './page-rules.ts';
-import { siteSettings } from './settings.ts';
-
-function absolute(href: string): string {
-  return `${siteSettings().siteUrl ?? ''}${href}`;
-}
+import { absoluteUrl as absolute, docsConfig, siteBuild } from './build-settings.ts';
 
 function siteName(): string {
-  return loadDocsConfig(siteSettings().contentRoot).name ?? 'Documentation';
+  return docsConfig.name ?? 'Documentation';
 }
 
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function sitemapXml(): Promise<string> {
   const { pages } = await siteModel();
-  const urls = pages.map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
+  const urls = pages.filter((p) => !p.operation?.hidden).map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 /** robots.txt; the Sitemap line needs an absolute URL, so it is there only when the site URL is known. */
 export function robotsTxt(): string {
-  const sitemap = siteSettings().siteUrl ? `\nSitemap: ${absolute('/sitemap.xml')}\n` : '';
+  const sitemap = siteBuild.siteUrl ? `\nSitemap: ${absolute('/sitemap.xml')}\n` : '';
   return `User-agent: *\nAllow: /\n${sitemap}`;
 }
 
@@ -33,15 +28,15 @@ export function robotsTxt(): string {
 async function readingOrder(): Promise<SitePage[]> {
   const { sequence, pages } = await siteModel();
   const inSidebar = new Set(sequence);
-  return [...sequence, ...pages.filter((p) => !inSidebar.has(p))];
+  // x-hidden operations stay out, as they stay out of the sidebar (docs/decisions.md#openapi-reference-pages).
+  return [...sequence, ...pages.filter((p) => !inSidebar.has(p) && !p.operation?.hidden)];
 }
 
 /** llms.txt (llmstxt.org): the site's name and summary, then a link per page in reading order. */
 export async function llmsTxt(): Promise<string> {
   const listed = await readingOrder();
-  const config = loadDocsConfig(siteSettings().contentRoot);
   const lines = [`# ${siteName()}`, ''];
-  if (config.description) lines.push(`> ${config.description}`, '');
+  if (docsConfig.description) lines.push(`> ${docsConfig.description}`, '');
   lines.push('## Pages', '');
   for (const page of listed) lines.push(`- [${page.title}](${absolute(pageHref(page.path))})${page.description ? `: ${page.description}` : ''}`);
   return `${lines.join('\n')}\n`;
@@ -65,6 +60,8 @@ function pageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): st
   if (page.kind === 'openapi') return operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`);
   const text = (page.entry.body ?? '').trim();
   const body = page.entry.filePath?.endsWith('.md') ? text : inlineSnippets(text, snippets);
+  // An `openapi:` frontmatter page: the operation's reference, then the page's own text.
+  if (page.operation) return [operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`), body].filter(Boolean).join('\n\n');
   const head = page.hasOwnTitle ? [] : [`# ${page.title}`];
   if (page.description) head.push(`> ${page.description}`);
   head.push(source);

@@ -1,7 +1,7 @@
 // A warm build worker: one long-lived `build-worker.ts --warm` process that has loaded Astro once
 // and runs builds one at a time (Astro is not safe to run twice at once in one process). A fresh
-// `astro build` spends ~2 s starting; a warm one starts at once. Each build's whole environment
-// goes over stdin, the worker itself starts with a scrubbed one, and it is replaced after
+// `astro build` spends ~2 s starting; a warm one starts at once. Each build's settings (settings.ts)
+// go over stdin, the worker itself starts with a scrubbed one, and it is replaced after
 // `maxBuilds` builds (the heap grows a little per build), when its memory is over MAX_IDLE_RSS
 // after a build (a big site leaves a big heap behind), or when a build is stopped.
 //
@@ -25,7 +25,6 @@ import {
   liveBuildDirs,
   makeBuildRoot,
   sandboxInput,
-  workerEnv,
   WORKER,
   type AstroRunner,
   type BuildJob,
@@ -35,7 +34,7 @@ import {
   type StopReason,
 } from './build.ts';
 import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type SandboxOptions } from './sandbox.ts';
-import { projectDir } from './settings.ts';
+import { repoRoot, type SiteSettings } from './settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
 const MAX_IDLE_RSS = 900 * 1024 * 1024;
@@ -108,7 +107,7 @@ export class WarmWorker implements AstroRunner {
     if (job.sandbox) await giveToSandbox(buildRoot, uid);
     const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
     const input = job.sandbox && proc ? sandboxInput(proc.inputDir) : job.contentRoot;
-    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox);
+    const settings: SiteSettings = { contentRoot, buildRoot, outDir: buildOutDir(buildRoot), siteUrl: job.siteUrl, allowCode: false };
     const cleanup = async () => {
       try {
         await fs.promises.rm(buildRoot, { recursive: true, force: true });
@@ -151,7 +150,7 @@ export class WarmWorker implements AstroRunner {
         }
         started = proc;
         started.current = { emit, markers: 0, ok: false, finish };
-        started.child.stdin!.write(`${JSON.stringify({ env })}\n`);
+        started.child.stdin!.write(`${JSON.stringify({ settings })}\n`);
       },
       cancel: () => finish('canceled'),
       done,
@@ -187,7 +186,7 @@ export class WarmWorker implements AstroRunner {
     // and the input dir, which holds only the content of the build in progress.
     const mounts = [...folioMounts(), { from: workDir, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
     const command = [process.execPath, WORKER, '--warm'];
-    const launch = sandbox ? sandboxLaunch({ command, mounts, env, cwd: projectDir, uid }, sandbox) : { file: command[0]!, args: command.slice(1), env, cwd: projectDir };
+    const launch = sandbox ? sandboxLaunch({ command, mounts, env, cwd: repoRoot, uid }, sandbox) : { file: command[0]!, args: command.slice(1), env, cwd: repoRoot };
     const child = spawn(launch.file, launch.args, {
       cwd: launch.cwd,
       env: launch.env,

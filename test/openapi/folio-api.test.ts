@@ -251,7 +251,7 @@ describe("Folio's own API reference pages", () => {
       ['Projects', 6], ['Pages', 5], ['Deployments', 12], ['Meta', 3],
     ]);
     const create = pages.pages.find((page) => page.operationId === 'createProject')!;
-    expect(create).toMatchObject({ path: 'api-reference/create-project', method: 'post', title: 'Create a project', scopes: ['projects:write'] });
+    expect(create).toMatchObject({ path: 'api-reference/projects/create-a-project', method: 'post', title: 'Create a project', scopes: ['projects:write'] });
     expect(create.curl).toContain("curl -X POST 'http://localhost:4321/v1/projects'");
     expect(create.curl).toContain("-H 'Authorization: Bearer <token>'");
     const page = pages.pages.find((p) => p.operationId === 'getPage')!;

@@ -14,9 +14,9 @@ describe('synthetic OpenAPI generator', () => {
     const { pages, groups } = await loadOpenApiPages(root.dir, 'openapi.json', { prefix: 'api' });
     expect(pages).toHaveLength(23);
     expect(new Set(pages.map((page) => page.path)).size).toBe(23);
-    expect(pages[0]).toMatchObject({ path: 'api/list-resource1', method: 'get', apiPath: '/resource-1' });
+    expect(pages[0]).toMatchObject({ path: 'api/group-1/list-resource-1', method: 'get', apiPath: '/resource-1' });
     expect(groups.map((group) => [group.label, group.items.length])).toEqual([['Group 1', 23]]);
-    const get = pages.find((page) => page.path === 'api/get-resource1')!;
+    const get = pages.find((page) => page.path === 'api/group-1/get-resource-1')!;
     const parent = get.responses[0].content[0].schema?.properties?.find((p) => p.name === 'parent');
     expect(parent).toMatchObject({ nullable: true, variants: [{ circular: 'Item' }] });
   });

@@ -32,45 +32,47 @@ const child = (node: SchemaNode | undefined, name: string): SchemaNode => {
 };
 
 describe('pages and navigation (3.0 YAML)', () => {
-  it('makes one page per operation with readable, collision-free paths, leaving x-hidden out', () => {
+  it('makes one page per operation at Mintlify\'s {directory}/{tag}/{summary} addresses, x-hidden ones marked hidden', () => {
     expect(pets.pages.map((p) => `${p.method} ${p.apiPath} → ${p.path}`)).toEqual([
-      'get /pets/{petId} → api-reference/get-pet-by-id',
-      'delete /pets/{petId} → api-reference/delete-pet',
-      'get /pets → api-reference/list-pets',
-      'post /pets → api-reference/list-pets-2',
-      'get /store/inventory → api-reference/get-store-inventory',
+      'get /pets/{petId} → api-reference/pets/find-a-pet',
+      'delete /pets/{petId} → api-reference/pets/delete-a-pet',
+      'get /pets → api-reference/pets/list-pets',
+      'post /pets → api-reference/pets/create-a-pet-operationid-collides-with-listpets-once-slugified',
+      'get /store/inventory → api-reference/store/inventory',
       'get /health → api-reference/get-health',
+      'get /internal → api-reference/get-internal',
     ]);
     expect(pets.pages.every((p) => p.kind === 'openapi')).toBe(true);
-    expect(JSON.stringify(pets)).not.toContain('internalOnly');
+    expect(pets.pages.filter((p) => p.hidden).map((p) => p.path)).toEqual(['api-reference/get-internal']);
+    expect(JSON.stringify(pets.groups)).not.toContain('internal');
   });
 
   it('groups navigation by tag in document order, untagged last, empty tags left out', () => {
     expect(pets.groups.map((group) => [group.label, group.items.map((item) => item.path)])).toEqual([
-      ['Store', ['api-reference/get-store-inventory']],
-      ['Pets', ['api-reference/get-pet-by-id', 'api-reference/delete-pet', 'api-reference/list-pets', 'api-reference/list-pets-2']],
+      ['Store', ['api-reference/store/inventory']],
+      ['Pets', ['api-reference/pets/find-a-pet', 'api-reference/pets/delete-a-pet', 'api-reference/pets/list-pets', 'api-reference/pets/create-a-pet-operationid-collides-with-listpets-once-slugified']],
       ['Other', ['api-reference/get-health']],
     ]);
-    expect(pets.groups[1].items[1]).toEqual({ path: 'api-reference/delete-pet', title: 'Delete a pet', method: 'delete', deprecated: true });
+    expect(pets.groups[1].items[1]).toEqual({ path: 'api-reference/pets/delete-a-pet', title: 'Delete a pet', method: 'delete', deprecated: true });
   });
 
   it('titles pages by summary, else operationId, else method and path', () => {
-    expect(page(pets, 'api-reference/get-pet-by-id').title).toBe('Find a pet');
+    expect(page(pets, 'api-reference/pets/find-a-pet').title).toBe('Find a pet');
     expect(page(pets, 'api-reference/get-health').title).toBe('GET /health');
-    expect(page(todos, 'reference/update-todo').title).toBe('updateTodo');
+    expect(page(todos, 'reference/patch-todos').title).toBe('updateTodo');
   });
 
   it('marks deprecated operations and the path parameters of the path', () => {
-    expect(page(pets, 'api-reference/delete-pet').deprecated).toBe(true);
-    expect(page(pets, 'api-reference/get-pet-by-id').deprecated).toBe(false);
-    expect(page(pets, 'api-reference/get-pet-by-id').pathSegments).toEqual([
+    expect(page(pets, 'api-reference/pets/delete-a-pet').deprecated).toBe(true);
+    expect(page(pets, 'api-reference/pets/find-a-pet').deprecated).toBe(false);
+    expect(page(pets, 'api-reference/pets/find-a-pet').pathSegments).toEqual([
       { text: '/pets/', param: false },
       { text: '{petId}', param: true },
     ]);
   });
 
   it('groups parameters by location with type, required, default, enum and description; operation overrides path item', () => {
-    const { parameters } = page(pets, 'api-reference/get-pet-by-id');
+    const { parameters } = page(pets, 'api-reference/pets/find-a-pet');
     expect(parameters.path).toMatchObject([
       { name: 'petId', in: 'path', required: true, type: 'integer <int64>', description: "The pet's id" },
     ]);
@@ -81,13 +83,13 @@ describe('pages and navigation (3.0 YAML)', () => {
     expect(parameters.query[1].schema?.items?.enum).toEqual(['name', 'tag', 'status']);
     expect(parameters.header).toMatchObject([{ name: 'X-Request-Id', required: true, type: 'string <uuid>' }]);
     expect(parameters.cookie).toMatchObject([{ name: 'session', required: false, type: 'string' }]);
-    expect(page(pets, 'api-reference/list-pets').parameters.query[0]).toMatchObject({
+    expect(page(pets, 'api-reference/pets/list-pets').parameters.query[0]).toMatchObject({
       name: 'status', required: true, enum: ['available', 'sold'], default: 'available',
     });
   });
 
   it('shows schemas as trees: $ref names, allOf/oneOf/anyOf, arrays, maps, nullable, limits, recursion', () => {
-    const pet = page(pets, 'api-reference/get-pet-by-id').responses[0].content[0].schema;
+    const pet = page(pets, 'api-reference/pets/find-a-pet').responses[0].content[0].schema;
     expect(pet).toMatchObject({ refName: 'Pet', combinator: 'allOf', type: 'allOf' });
     const [newPet, extra] = pet?.variants ?? [];
     expect(newPet.refName).toBe('NewPet');
@@ -103,14 +105,14 @@ describe('pages and navigation (3.0 YAML)', () => {
     expect(child(category, 'parent')).toMatchObject({ refName: 'Category', circular: 'Category' });
     expect(child(category, 'parent').properties).toBeUndefined();
 
-    const list = page(pets, 'api-reference/list-pets').responses[0].content[0].schema;
+    const list = page(pets, 'api-reference/pets/list-pets').responses[0].content[0].schema;
     expect(list).toMatchObject({ type: 'array<Pet>', items: { refName: 'Pet' } });
-    const inventory = page(pets, 'api-reference/get-store-inventory').responses[0].content[0].schema;
+    const inventory = page(pets, 'api-reference/store/inventory').responses[0].content[0].schema;
     expect(inventory).toMatchObject({ type: 'object', additionalProperties: { type: 'integer' } });
   });
 
   it('lists every response with status, description and schema, in status order', () => {
-    const responses = page(pets, 'api-reference/get-pet-by-id').responses;
+    const responses = page(pets, 'api-reference/pets/find-a-pet').responses;
     expect(responses.map((r) => [r.status, r.description])).toEqual([
       ['200', 'The pet'],
       ['404', 'No such pet'],
@@ -121,9 +123,9 @@ describe('pages and navigation (3.0 YAML)', () => {
   });
 
   it('uses explicit examples, named examples, or synthesises one from the schema', () => {
-    const ok = page(pets, 'api-reference/get-pet-by-id').responses[0].content[0];
+    const ok = page(pets, 'api-reference/pets/find-a-pet').responses[0].content[0];
     expect(ok.examples).toEqual([{ value: JSON.stringify({ id: 7, name: 'Rex', status: 'available' }, null, 2), synthesized: false }]);
-    const body = page(pets, 'api-reference/list-pets-2').requestBody;
+    const body = page(pets, 'api-reference/pets/create-a-pet-operationid-collides-with-listpets-once-slugified').requestBody;
     expect(body?.required).toBe(true);
     expect(body?.description).toBe('The new pet');
     expect(body?.content.map((media) => media.mediaType)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
@@ -131,16 +133,16 @@ describe('pages and navigation (3.0 YAML)', () => {
       ['dog', 'A dog', { name: 'Rex', kind: { barks: true } }],
       ['cat', undefined, { name: 'Tom', kind: { meows: 3 } }],
     ]);
-    const synthesized = page(pets, 'api-reference/get-pet-by-id').responses[1].content[0].examples;
+    const synthesized = page(pets, 'api-reference/pets/find-a-pet').responses[1].content[0].examples;
     expect(synthesized).toEqual([{ value: JSON.stringify({ error: 'string', message: 'string' }, null, 2), synthesized: true }]);
   });
 
   it('builds a copyable curl example from servers[0] (variables filled), required parameters and the body example', () => {
-    expect(page(pets, 'api-reference/get-pet-by-id').curl).toBe(
+    expect(page(pets, 'api-reference/pets/find-a-pet').curl).toBe(
       "curl -X GET 'https://eu.pets.example.com/v2/pets/<petId>' \\\n  -H 'X-Request-Id: <X-Request-Id>'",
     );
-    expect(page(pets, 'api-reference/list-pets').curl).toBe("curl -X GET 'https://eu.pets.example.com/v2/pets?status=available'");
-    const post = page(pets, 'api-reference/list-pets-2').curl;
+    expect(page(pets, 'api-reference/pets/list-pets').curl).toBe("curl -X GET 'https://eu.pets.example.com/v2/pets?status=available'");
+    const post = page(pets, 'api-reference/pets/create-a-pet-operationid-collides-with-listpets-once-slugified').curl;
     expect(post).toContain("-H 'Content-Type: application/json'");
     expect(post).toContain(`--data '${JSON.stringify({ name: 'Rex', kind: { barks: true } }, null, 2)}'`);
   });
@@ -148,7 +150,7 @@ describe('pages and navigation (3.0 YAML)', () => {
 
 describe('3.1 JSON specifics', () => {
   it('reads type: [x, "null"] and enums with null as nullable, and schema examples arrays', () => {
-    const todo = page(todos, 'reference/get-todo').responses[0].content[0];
+    const todo = page(todos, 'reference/get-a-todo').responses[0].content[0];
     expect(child(todo.schema, 'due')).toMatchObject({ type: 'string', nullable: true, format: 'date-time' });
     expect(child(todo.schema, 'priority')).toMatchObject({ type: 'string', nullable: true, enum: ['low', 'high'] });
     expect(child(todo.schema, 'children')).toMatchObject({ type: 'array<Todo>', items: { circular: 'Todo' } });
@@ -164,7 +166,7 @@ describe('3.1 JSON specifics', () => {
   });
 
   it('describes response headers, security scopes (x-scopes wins) and the bearer header of curl', () => {
-    const get = page(todos, 'reference/get-todo');
+    const get = page(todos, 'reference/get-a-todo');
     expect(get.responses[0].headers).toEqual([
       expect.objectContaining({ name: 'X-RateLimit-Remaining', type: 'integer', description: 'Requests left' }),
     ]);
@@ -172,11 +174,11 @@ describe('3.1 JSON specifics', () => {
     expect(get.scopes).toEqual(['todos:read']);
     expect(get.serverUrl).toBeUndefined();
     expect(get.curl).toBe("curl -X GET 'https://api.example.com/todos/<id>' \\\n  -H 'Authorization: Bearer <token>'");
-    expect(page(todos, 'reference/update-todo').scopes).toEqual(['todos:write']);
+    expect(page(todos, 'reference/patch-todos').scopes).toEqual(['todos:write']);
   });
 
   it('resolves a $ref to another file inside the content root', () => {
-    const body = page(todos, 'reference/update-todo').requestBody?.content[0].schema;
+    const body = page(todos, 'reference/patch-todos').requestBody?.content[0].schema;
     expect(body?.refName).toBe('todo-patch');
     expect(body?.properties?.map((p) => `${p.name}:${p.type}`)).toEqual(['title:string', 'done:boolean']);
   });
@@ -186,8 +188,8 @@ describe('3.1 JSON specifics', () => {
       {
         label: 'Other',
         items: [
-          { path: 'reference/get-todo', title: 'Get a todo', method: 'get', deprecated: false },
-          { path: 'reference/update-todo', title: 'updateTodo', method: 'patch', deprecated: false },
+          { path: 'reference/get-a-todo', title: 'Get a todo', method: 'get', deprecated: false },
+          { path: 'reference/patch-todos', title: 'updateTodo', method: 'patch', deprecated: false },
         ],
       },
     ]);
@@ -195,7 +197,7 @@ describe('3.1 JSON specifics', () => {
 
   it('takes several files: page paths stay unique across them and same-named groups merge', async () => {
     const both = await loadOpenApiPages(root.dir, ['todo.json', 'todo.json', 'api/pets.yaml'], { prefix: 'ref' });
-    expect(both.pages.slice(0, 4).map((p) => p.path)).toEqual(['ref/get-todo', 'ref/update-todo', 'ref/get-todo-2', 'ref/update-todo-2']);
+    expect(both.pages.slice(0, 4).map((p) => p.path)).toEqual(['ref/get-a-todo', 'ref/patch-todos', 'ref/get-a-todo-1', 'ref/patch-todos-1']);
     expect(new Set(both.pages.map((p) => p.path)).size).toBe(both.pages.length);
     expect(both.groups.map((group) => [group.label, group.items.length])).toEqual([['Store', 1], ['Pets', 4], ['Other', 5]]);
   });
@@ -208,7 +210,7 @@ describe('3.1 JSON specifics', () => {
 
 describe('text outputs', () => {
   it('renders description Markdown without running raw HTML or javascript: links', () => {
-    const html = markdownToSafeHtml(page(pets, 'api-reference/get-pet-by-id').description);
+    const html = markdownToSafeHtml(page(pets, 'api-reference/pets/find-a-pet').description);
     expect(html).toContain('<strong>one</strong>');
     expect(html).not.toContain('<script');
     expect(html).not.toContain('javascript:');
@@ -216,17 +218,17 @@ describe('text outputs', () => {
   });
 
   it('summarises an operation as Markdown for llms.txt', () => {
-    const markdown = operationToMarkdown(page(pets, 'api-reference/list-pets'));
+    const markdown = operationToMarkdown(page(pets, 'api-reference/pets/list-pets'));
     expect(markdown).toContain('# List pets\n\n`GET /pets`');
     expect(markdown).toContain('## Query parameters\n\n- `status` (string, required, default "available", one of "available", "sold")');
     expect(markdown).toContain('- **200**: Pets (array<Pet>)');
     expect(markdown).toContain("```bash\ncurl -X GET 'https://eu.pets.example.com/v2/pets?status=available'\n```");
-    expect(operationToMarkdown(page(pets, 'api-reference/delete-pet'))).toContain('`DELETE /pets/{petId}` (deprecated)');
+    expect(operationToMarkdown(page(pets, 'api-reference/pets/delete-a-pet'))).toContain('`DELETE /pets/{petId}` (deprecated)');
   });
 
   it('lists the headings the page renders, for the table of contents', () => {
-    expect(operationHeadings(page(pets, 'api-reference/get-pet-by-id')).map((h) => `${h.depth} ${h.slug}`)).toEqual([
-      '2 parameters', '3 path-parameters', '3 query-parameters', '3 header-parameters', '3 cookie-parameters',
+    expect(operationHeadings(page(pets, 'api-reference/pets/find-a-pet')).map((h) => `${h.depth} ${h.slug}`)).toEqual([
+      '2 try-it', '2 parameters', '3 path-parameters', '3 query-parameters', '3 header-parameters', '3 cookie-parameters',
       '2 responses', '3 response-200', '3 response-404', '3 response-default', '2 example-request',
     ]);
   });

@@ -4,10 +4,10 @@ import { ConfigError, loadConfig } from '../../src/service/config.ts';
 import {
   branchNameProblem,
   createProjectBody,
-  describeIssues,
   hostnameProblem,
   updateProjectBody,
 } from '../../src/service/project-rules.ts';
+import { formatIssues as describeIssues } from '../../src/service/errors.ts';
 import { parseAdminArgs, UsageError } from '../../src/service/admin-commands.ts';
 import { parseScopes, SCOPES } from '../../src/service/scopes.ts';
 

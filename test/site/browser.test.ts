@@ -13,7 +13,7 @@ let server: Awaited<ReturnType<typeof serveWithFolio>>;
 
 const CHROMIUM = '/usr/bin/chromium';
 
-/** One generated API reference page: /api-reference/create-gizmo/. */
+/** One generated API reference page: /api-reference/create-a-gizmo/. */
 const GIZMO_API = `openapi: 3.0.3
 info: { title: Gizmos, version: '1' }
 servers: [{ url: 'https://api.example.com' }]
@@ -150,7 +150,7 @@ describe('in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 700 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const page = await context.newPage();
-    await page.goto(`${server.url}/api-reference/create-gizmo/`);
+    await page.goto(`${server.url}/api-reference/create-a-gizmo/`);
     const badge = page.locator('h1 .api-method[data-method="POST"]');
     expect(await badge.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(170, 0, 170)'); // docs.json colors.info
     expect(await page.locator('h1').textContent()).toBe('POST Create a gizmo');
@@ -166,7 +166,7 @@ describe('in a browser', () => {
     await page.fill('.search input', 'quokkagizmo');
     const result = page.locator('.search-results a').first();
     await result.waitFor({ timeout: 10_000 });
-    expect(await result.getAttribute('href')).toBe('/api-reference/create-gizmo/');
+    expect(await result.getAttribute('href')).toBe('/api-reference/create-a-gizmo/');
     expect(await result.textContent()).toContain('Create a gizmo');
     await page.close();
   });
@@ -229,7 +229,7 @@ describe('the Content-Security-Policy in a browser', () => {
       document.addEventListener('securitypolicyviolation', (e) =>
         (window as unknown as { __reportViolation(v: string): void }).__reportViolation(`${e.effectiveDirective} ${e.blockedURI}`));
     });
-    for (const path of ['/', '/guides/zebra/', '/api-reference/create-gizmo/', '/no/such/page']) await page.goto(`${server.url}${path}`);
+    for (const path of ['/', '/guides/zebra/', '/api-reference/create-a-gizmo/', '/no/such/page']) await page.goto(`${server.url}${path}`);
     await page.fill('.search input', 'zebracorn');
     await page.locator('.search-results a').first().waitFor({ timeout: 10_000 });
     expect(violations).toEqual([]);

@@ -48,6 +48,18 @@ describe('the build refuses what the check refuses, on its own tree', () => {
     ]);
   });
 
+  it('JSX markup in a component attribute: a handler and an expression inside it', async () => {
+    const { outcome, errors, html } = await astroOnly({
+      'content/index.mdx': '# Home\n\n<Card title="x" icon={<svg onload="alert(1)" />}>y</Card>\n\n<Update label={<>{process.env.PATH}</>}>z</Update>\n',
+    });
+    expect(outcome).toBe(1);
+    expect(errors).toEqual([
+      'content/index.mdx:3:1: event handler attribute "onload" is not allowed',
+      expect.stringMatching(/^content\/index\.mdx:5:1: expression \{process\.env\.PATH\} is not allowed/),
+    ]);
+    expect(html).toBe('');
+  });
+
   it('an event handler in raw HTML in a table cell and in a footnote of a .md page', async () => {
     const { outcome, errors, html } = await astroOnly({
       'content/index.md': '---\ntitle: Home\n---\n\n| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | c |\n\nSee[^1]\n\n[^1]: <img src=x onerror=alert(2)>\n',

@@ -89,9 +89,9 @@ describe('untrusted content fails the build with file:line:column', () => {
   });
 
   it('refuses unknown components, naming them and listing the available ones', async () => {
-    const { error } = await failingBuild(page('<Tabs>\n  <Tab title="a">x</Tab>\n</Tabs>'));
-    expect(error.message).toContain('content/index.mdx:3:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet');
-    expect(error.message).toContain('content/index.mdx:4:3: unknown component <Tab>;');
+    const { error } = await failingBuild(page('<Carousel>\n  <Slide title="a">x</Slide>\n</Carousel>'));
+    expect(error.message).toContain('content/index.mdx:3:1: unknown component <Carousel>; available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet');
+    expect(error.message).toContain('content/index.mdx:4:3: unknown component <Slide>;');
   });
 
   it('refuses a relative image path that leaves the content root', async () => {

@@ -64,7 +64,7 @@ describe('refused content', () => {
     ['{name}', '1:1: expression {name} is not allowed'],
     ['<Snippet file="a.mdx" vars={{ a: process.env.X }} />', '1:1: attribute vars={{ a: process.env.X }} on <Snippet> is not allowed'],
     ['<ApiMethod {...props} />', 'spread attributes are not allowed on <ApiMethod>'],
-    ['<Tabs />', '1:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet'],
+    ['<Tabz />', '1:1: unknown component <Tabz> (did you mean <Tabs>?); available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs)'],
     ['<foo.Bar />', '1:1: unknown component <foo.Bar>'],
     ['<script>alert(1)</script>', '1:1: the <script> element is not allowed'],
     ['<img src="x.png" onError="alert(1)" />', 'event handler attribute "onError" is not allowed'],
@@ -73,7 +73,7 @@ describe('refused content', () => {
     ['<ApiMethod />', '1:1: ApiMethod needs a method'],
     ['<Snippet />', '1:1: Snippet needs a file (a path under _snippets/) or children'],
     ['<Snippet file="a.mdx" vars={["x"]} />', '1:1: Snippet vars must be an object of strings'],
-    ['<Callout kind="fancy">x</Callout>', '1:1: Callout kind "fancy" is not one of note, tip, warning, danger'],
+    ['<Callout kind="fancy">x</Callout>', '1:1: Callout kind "fancy" is not one of note, tip, info, warning, check, danger'],
     ['---\nlayout: ./x.astro\n---', '1:1: frontmatter key "layout" is not allowed'],
     ['---\ntitle: [1]\norder: soon\n---', '1:1: frontmatter "title" must be a string'],
     ['---\ntitle: a: b\n---', '1:1: frontmatter is not valid YAML'],
@@ -360,20 +360,20 @@ describe('projects that allow code (allowCode)', () => {
   });
 
   it('keeps every other rule: elements, event handlers, script URLs, directives, images, unknown components', () => {
-    expect(code('<script>alert(1)</script>\n\n<img src="x.png" onError={() => 1} />\n\n<a href="javascript:alert(1)">a</a>\n\n<div set:html={x} />\n\n![i](./run.mjs)\n\n<Tabs />')).toEqual([
+    expect(code('<script>alert(1)</script>\n\n<img src="x.png" onError={() => 1} />\n\n<a href="javascript:alert(1)">a</a>\n\n<div set:html={x} />\n\n![i](./run.mjs)\n\n<Carousel />')).toEqual([
       'content/guides/p.mdx:1:1: the <script> element is not allowed in Folio content',
       'content/guides/p.mdx:3:1: event handler attribute "onError" is not allowed',
       'content/guides/p.mdx:5:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/guides/p.mdx:7:1: directive set:html on <div> is not allowed in Folio content',
       'content/guides/p.mdx:9:1: image "./run.mjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
-      'content/guides/p.mdx:11:1: unknown component <Tabs>; available components: ApiMethod, Callout, Snippet, and those this file imports or defines with export const',
+      'content/guides/p.mdx:11:1: unknown component <Carousel>; available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs), and those this file imports or defines with export const',
     ]);
   });
 
   it('without it, says how to enable code', () => {
     expect(page('import Chart from "./chart.jsx"\n\n<Chart />')).toEqual([
       'content/p.mdx:1:1: import and export are not allowed in Folio content (they are code, run at build time): import Chart from "./chart.jsx"; enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
-      'content/p.mdx:3:1: unknown component <Chart>; available components: ApiMethod, Callout, Snippet; with allow_code (see "Code in pages" in the docs) a page may import or define its own',
+      'content/p.mdx:3:1: unknown component <Chart>; available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs); with allow_code (see "Code in pages" in the docs) a page may import or define its own',
     ]);
   });
 });

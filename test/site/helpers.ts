@@ -72,12 +72,21 @@ export function text(html: string): string {
   return html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
 }
 
+/** A port nothing listens on now (for a server whose address must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /**
  * Serves a built site the way Folio serves a live one, for the browser test: the output becomes a
  * project's live build in a temp data dir, answered by the hosting's own site handler (headers,
  * Content-Security-Policy, 404 page). `dir` is where the served build now lives.
  */
-export async function serveWithFolio(out: string, options: { allowCode?: boolean } = {}): Promise<{ url: string; dir: string; close(): Promise<void> }> {
+export async function serveWithFolio(out: string, options: { allowCode?: boolean; port?: number } = {}): Promise<{ url: string; dir: string; close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-serve-'));
   const project = { id: randomUUID(), allow_code: options.allowCode } as ProjectRecord;
   const deployment = randomUUID();
@@ -87,7 +96,7 @@ export async function serveWithFolio(out: string, options: { allowCode?: boolean
   await publishBuild(dataDir, project.id, deployment);
   const sites = createSiteHandler(dataDir);
   const server = http.createServer((req, res) => void sites.serve(project, req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

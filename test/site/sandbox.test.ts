@@ -20,7 +20,7 @@ import {
   type SandboxLimits,
 } from '../../src/site/sandbox.ts';
 import { buildSite } from '../../src/site/build.ts';
-import { projectDir } from '../../src/site/settings.ts';
+import { repoRoot } from '../../src/site/settings.ts';
 import { WarmWorker } from '../../src/site/warm-worker.ts';
 import { makeContentRoot } from './helpers.ts';
 
@@ -133,7 +133,7 @@ describe('the build sandbox', () => {
         store: tryRead(${JSON.stringify(path.join(dataDir, 'store.json'))}),
         other: tryRead(${JSON.stringify(path.join(dataDir, 'projects/other/root/page.md'))}),
         shadow: tryRead('/etc/shadow'),
-        git: tryRead(${JSON.stringify(path.join(projectDir, '.git/HEAD'))}),
+        git: tryRead(${JSON.stringify(path.join(repoRoot, '.git/HEAD'))}),
         mine: tryRead('/content/page.md'),
       }));
     `);
@@ -148,8 +148,8 @@ describe('the build sandbox', () => {
         output: tryWrite(${JSON.stringify(path.join(output, 'page.html'))}),
         tmp: tryWrite('/tmp/scratch'),
         content: tryWrite('/content/page.md'),
-        install: tryWrite(${JSON.stringify(path.join(projectDir, 'src/site/build.ts'))}),
-        modules: tryWrite(${JSON.stringify(path.join(projectDir, 'node_modules/astro/package.json'))}),
+        install: tryWrite(${JSON.stringify(path.join(repoRoot, 'src/site/build.ts'))}),
+        modules: tryWrite(${JSON.stringify(path.join(repoRoot, 'node_modules/astro/package.json'))}),
         root: tryWrite('/evil'),
       }));
     `);

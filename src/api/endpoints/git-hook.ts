@@ -2,7 +2,7 @@
 // `{ref, after}` signed like GitHub). Outside /v1 and without an API key: the signature over the
 // raw body (or GitLab's token) is the only credential (docs/decisions.md#continuous-deployment).
 import type { APIRoute } from 'astro';
-import { ApiError, errorResponse, jsonResponse, readLimited, toApiError } from '../http.ts';
+import { errorResponse, FolioError, jsonResponse, readLimited, toApiError } from '../http.ts';
 
 export const prerender = false;
 
@@ -17,11 +17,11 @@ export const POST: APIRoute = async ({ request, params, locals }) => {
     const outcome = await folio.deployments.receivePush(params.project_id ?? '', (name) => request.headers.get(name), body);
     switch (outcome.status) {
       case 'unauthorized':
-        throw new ApiError(401, 'unauthorized', 'the delivery is not signed with this project\'s webhook secret: X-Hub-Signature-256 (HMAC-SHA256 of the body) or X-Gitlab-Token is missing or wrong');
+        throw new FolioError('unauthorized', 'the delivery is not signed with this project\'s webhook secret: X-Hub-Signature-256 (HMAC-SHA256 of the body) or X-Gitlab-Token is missing or wrong');
       case 'rate_limited':
-        throw new ApiError(429, 'rate_limited', `too many deliveries for this project: retry after ${outcome.retryAfter} s`, { 'retry-after': String(outcome.retryAfter) });
+        throw new FolioError('rate_limited', `too many deliveries for this project: retry after ${outcome.retryAfter} s`, { 'retry-after': String(outcome.retryAfter) });
       case 'invalid':
-        throw new ApiError(400, 'invalid_request', outcome.reason);
+        throw new FolioError('invalid_request', outcome.reason);
       default:
         return jsonResponse(202, outcome);
     }
@@ -32,4 +32,4 @@ export const POST: APIRoute = async ({ request, params, locals }) => {
 
 /** Any other method: 405 with `Allow`, as on /v1. */
 export const ALL: APIRoute = ({ request }) =>
-  errorResponse(new ApiError(405, 'method_not_allowed', `method ${request.method} is not allowed on /hooks/git/{project_id}; allowed: POST`, { allow: 'POST' }));
+  errorResponse(new FolioError('method_not_allowed', `method ${request.method} is not allowed on /hooks/git/{project_id}; allowed: POST`, { allow: 'POST' }));

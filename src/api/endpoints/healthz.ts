@@ -1,12 +1,12 @@
 // GET /healthz: no key needed; 200 when the store is readable and the data dir has room
 // (FOLIO_MIN_FREE_MB), else 503 with the reason.
 import type { APIRoute } from 'astro';
-import { ApiError, errorResponse, jsonResponse } from '../http.ts';
+import { errorResponse, FolioError, jsonResponse } from '../http.ts';
 
 export const prerender = false;
 
 export const GET: APIRoute = async ({ locals }) => {
-  const problem = locals.folio ? await locals.folio.healthProblem() : 'the service is not running';
+  const problem = await locals.folio.healthProblem();
   return problem === undefined ? jsonResponse(200, { status: 'ok' }) : jsonResponse(503, { status: 'unavailable', reason: problem });
 };
 
@@ -14,5 +14,5 @@ export const GET: APIRoute = async ({ locals }) => {
 export const ALL: APIRoute = (context) => {
   const { method } = context.request;
   if (method === 'HEAD') return GET(context);
-  return errorResponse(new ApiError(405, 'method_not_allowed', `method ${method} is not allowed on /healthz; allowed: GET`, { allow: 'GET' }));
+  return errorResponse(new FolioError('method_not_allowed', `method ${method} is not allowed on /healthz; allowed: GET`, { allow: 'GET' }));
 };

@@ -3,20 +3,20 @@
 // `{slug}.{service_domain}`, a verified custom domain, or an API host; 404 for any other, so no
 // certificate is ever requested for a name Folio does not serve. No key: the proxy calls it.
 import type { APIRoute } from 'astro';
+import { formatIssues } from '../../service/errors.ts';
 import { hostQuery } from '../../service/project-rules.ts';
-import { ApiError, errorResponse, jsonResponse, toApiError } from '../http.ts';
+import { errorResponse, FolioError, jsonResponse, toApiError } from '../http.ts';
 
 export const prerender = false;
 
 export const GET: APIRoute = async ({ url, locals }) => {
   try {
     const { folio } = locals;
-    if (!folio) throw new Error('the TLS check runs only under src/server.ts (npm start)');
     const parsed = hostQuery.safeParse(url.searchParams.get('domain') ?? undefined);
-    if (!parsed.success) throw new ApiError(400, 'invalid_request', parsed.error.issues[0].message);
+    if (!parsed.success) throw new FolioError('invalid_request', formatIssues(parsed.error));
     const domain = parsed.data;
     if (!(await folio.projects.tlsAllowed(domain))) {
-      throw new ApiError(404, 'not_found', `${domain} is not served here: no project host, verified custom domain or API host has this name`);
+      throw new FolioError('not_found', `${domain} is not served here: no project host, verified custom domain or API host has this name`);
     }
     return jsonResponse(200, { domain, allowed: true });
   } catch (err) {
@@ -28,5 +28,5 @@ export const GET: APIRoute = async ({ url, locals }) => {
 export const ALL: APIRoute = (context) => {
   const { method } = context.request;
   if (method === 'HEAD') return GET(context);
-  return errorResponse(new ApiError(405, 'method_not_allowed', `method ${method} is not allowed on /internal/tls-allowed; allowed: GET`, { allow: 'GET' }));
+  return errorResponse(new FolioError('method_not_allowed', `method ${method} is not allowed on /internal/tls-allowed; allowed: GET`, { allow: 'GET' }));
 };

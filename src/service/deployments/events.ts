@@ -11,8 +11,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import type { Config } from '../config.ts';
-import { DomainError } from '../errors.ts';
-import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
+import { FolioError } from '../errors.ts';
+import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import type { DeliveryRecord, Store, WebhookEvent, WebhookRecord } from '../store.ts';
 import { newWebhookSecret } from './push.ts';
 import type { Deployment, DeploymentEvents } from './service.ts';
@@ -213,7 +213,7 @@ export function createEventsService(config: Config, store: Store, projects: Proj
   const ownedWebhook = async (orgId: string, projectId: string, webhookId: string) => {
     const project = await projects.get(orgId, projectId);
     const webhook = await store.getWebhook(webhookId);
-    if (!webhook || webhook.project_id !== project.id) throw new DomainError('not_found', `webhook ${webhookId} not found`);
+    if (!webhook || webhook.project_id !== project.id) throw new FolioError('not_found', `webhook ${webhookId} not found`);
     return webhook;
   };
 
@@ -282,9 +282,9 @@ export function createEventsService(config: Config, store: Store, projects: Proj
     async create(orgId, projectId, input) {
       const project = await projects.get(orgId, projectId);
       const problem = urlProblem(input.url, config.webhookAllowPrivate);
-      if (problem) throw new DomainError('invalid_request', problem);
+      if (problem) throw new FolioError('invalid_request', problem);
       if ((await store.listWebhooks(project.id)).length >= MAX_WEBHOOKS) {
-        throw new DomainError('invalid_request', `a project has at most ${MAX_WEBHOOKS} webhooks: delete one first`);
+        throw new FolioError('invalid_request', `a project has at most ${MAX_WEBHOOKS} webhooks: delete one first`);
       }
       const secret = newWebhookSecret('whsec_');
       const record = await store.createWebhook({
@@ -310,9 +310,9 @@ export function createEventsService(config: Config, store: Store, projects: Proj
 
     async deliveries(orgId, projectId, webhookId, limit, cursor) {
       const webhook = await ownedWebhook(orgId, projectId, webhookId);
-      const page = await store.listDeliveries(webhook.id, limit, cursor === undefined ? undefined : decodeCursor(cursor));
+      const page = await store.listDeliveries(webhook.id, limit, cursor === undefined ? undefined : decodeListCursor(cursor));
       const last = page.items.at(-1);
-      return { data: page.items.map(deliveryView), next_cursor: page.hasMore && last ? encodeCursor(last) : null };
+      return { data: page.items.map(deliveryView), next_cursor: page.hasMore && last ? encodeListCursor(last) : null };
     },
 
     emit(event: WebhookEvent, deployment: Deployment) {

@@ -4,9 +4,9 @@
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
-import { projectDir } from '../../site/settings.ts';
+import { repoRoot } from '../../site/settings.ts';
 import type { Config } from '../config.ts';
-import { isDomainError, isOutOfSpace } from '../errors.ts';
+import { isFolioError, isOutOfSpace } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, deploymentLogFile, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
@@ -56,7 +56,7 @@ async function untilStored(write: () => Promise<void>, signal: AbortSignal): Pro
     try {
       return await write();
     } catch (error) {
-      if (!isDomainError(error) || error.code !== 'insufficient_storage' || (signal.aborted && signal.reason === 'shutdown')) throw error;
+      if (!isFolioError(error) || error.code !== 'insufficient_storage' || (signal.aborted && signal.reason === 'shutdown')) throw error;
       await new Promise((r) => setTimeout(r, STORE_RETRY_MS));
     }
   }
@@ -78,7 +78,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   const output = buildDir(config.dataDir, projectId, queued.id);
   const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), {
     contentRoots: [snapshot],
-    hidden: [config.dataDir, projectDir],
+    hidden: [config.dataDir, repoRoot],
   });
   const preview = queued.preview_label !== undefined;
   const event = async (name: WebhookEvent) => {
@@ -120,7 +120,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     }
   } catch (error) {
     // The project (and so its deployments) was deleted while this ran: nothing left to record.
-    if (!isDomainError(error) || error.code !== 'not_found') throw error;
+    if (!isFolioError(error) || error.code !== 'not_found') throw error;
   } finally {
     await log.close();
     await rm(snapshot, { recursive: true, force: true });

@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { DomainError } from '../errors.ts';
+import { FolioError } from '../errors.ts';
 import { git } from '../git.ts';
 import { buildDir, deploymentLogFile, previewDir, previewLiveLink, previewsDir, snapshotDir } from '../project-files.ts';
-import { decodeCursor, encodeCursor, type ProjectsService } from '../projects.ts';
+import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import { createMemoryRateLimiter } from '../rate-limiter.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
 import { followDeploymentLog, readDeploymentLog } from './log.ts';
@@ -123,7 +123,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
   const ownedDeployment = async (orgId: string, projectId: string, id: string) => {
     const project = await owned(orgId, projectId);
     const deployment = await store.getDeployment(id);
-    if (!deployment || deployment.project_id !== project.id) throw new DomainError('not_found', `deployment ${id} not found`);
+    if (!deployment || deployment.project_id !== project.id) throw new FolioError('not_found', `deployment ${id} not found`);
     return { project, deployment };
   };
 
@@ -216,9 +216,9 @@ export function createDeploymentsService(config: Config, store: Store, projects:
 
     async list(orgId, projectId, limit, cursor) {
       const project = await owned(orgId, projectId);
-      const page = await store.listDeployments(project.id, limit, cursor === undefined ? undefined : decodeCursor(cursor));
+      const page = await store.listDeployments(project.id, limit, cursor === undefined ? undefined : decodeListCursor(cursor));
       const last = page.items.at(-1);
-      return { data: page.items.map((d) => view(d, project, project.url)), next_cursor: page.hasMore && last ? encodeCursor(last) : null };
+      return { data: page.items.map((d) => view(d, project, project.url)), next_cursor: page.hasMore && last ? encodeListCursor(last) : null };
     },
 
     async get(orgId, projectId, id) {
@@ -243,12 +243,12 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     async promote(orgId, projectId, id) {
       const { project, deployment } = await ownedDeployment(orgId, projectId, id);
       if (deployment.status !== 'succeeded' || deployment.branch) {
-        throw new DomainError('not_promotable', `deployment ${id} cannot be promoted: only a succeeded deployment of the project's branch (not a preview) can be made live`);
+        throw new FolioError('not_promotable', `deployment ${id} cannot be promoted: only a succeeded deployment of the project's branch (not a preview) can be made live`);
       }
       // Promoting a promote makes the same build live again.
       const source = deployment.promoted_from ?? deployment.id;
       if (!(await stat(buildDir(config.dataDir, project.id, source)).catch(() => undefined))) {
-        throw new DomainError('not_promotable', `deployment ${id} cannot be promoted: its build was removed (the newest FOLIO_KEEP_BUILDS=${config.keepBuilds} successful builds are kept); trigger a new deployment instead`);
+        throw new FolioError('not_promotable', `deployment ${id} cannot be promoted: its build was removed (the newest FOLIO_KEEP_BUILDS=${config.keepBuilds} successful builds are kept); trigger a new deployment instead`);
       }
       const record = (await store.getProject(project.id))!;
       const newId = randomUUID();
@@ -283,7 +283,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     async cancel(orgId, projectId, id) {
       const { project, deployment } = await ownedDeployment(orgId, projectId, id);
       if (deployment.status !== 'queued' && deployment.status !== 'building') {
-        throw new DomainError('not_cancelable', `deployment ${id} has already ended (${deployment.status}): only a queued or building deployment can be canceled`);
+        throw new FolioError('not_cancelable', `deployment ${id} has already ended (${deployment.status}): only a queued or building deployment can be canceled`);
       }
       const current = await store.getDeployment(deployment.id);
       if (queue?.isRunning(deployment.id)) {
@@ -301,7 +301,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     async rotateWebhookSecret(orgId, projectId) {
       const project = await owned(orgId, projectId);
       if (!project.source_repo) {
-        throw new DomainError('invalid_request', `project ${projectId} has no source_repo: connect a repository (PATCH source_repo) before creating its push webhook`);
+        throw new FolioError('invalid_request', `project ${projectId} has no source_repo: connect a repository (PATCH source_repo) before creating its push webhook`);
       }
       const secret = newWebhookSecret(SECRET_PREFIX);
       await store.updateProject(project.id, { webhook_secret: secret });

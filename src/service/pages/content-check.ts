@@ -7,7 +7,7 @@ import { formatProblem, type ContentAnalysis } from '../../site/content-check/ch
 import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
 import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
-import { DomainError } from '../errors.ts';
+import { FolioError } from '../errors.ts';
 
 /** The snippet keys (`intro.mdx`, `api/auth.mdx`) of a content root. */
 async function snippetKeys(root: string): Promise<Set<string>> {
@@ -35,11 +35,11 @@ export async function checkPageContent(
     analysis = await analyzeIsolated(content, { file: 'content', kind: 'page', format, frontmatter: !afterFrontmatter, allowCode: page.allowCode });
   } catch (error) {
     if (!(error instanceof ContentTooComplexError)) throw error;
-    throw new DomainError('content_too_complex', `page "${page.path}": content is ${error.reason}`);
+    throw new FolioError('content_too_complex', `page "${page.path}": content is ${error.reason}`);
   }
   const problems = [...analysis.problems];
   if (analysis.snippetCalls.length > 0) problems.push(...checkSnippetCalls('content', analysis.snippetCalls, await snippetKeys(root)));
   if (problems.length === 0) return;
   const listed = problems.map(formatProblem).join('; ');
-  throw new DomainError('invalid_request', problems.length === 1 ? listed : `content has ${problems.length} problems: ${listed}`);
+  throw new FolioError('invalid_request', problems.length === 1 ? listed : `content has ${problems.length} problems: ${listed}`);
 }

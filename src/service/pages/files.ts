@@ -7,7 +7,7 @@ import matter from 'gray-matter';
 import { load as loadYaml } from 'js-yaml';
 import { parseDocument } from 'yaml';
 import { syncDir } from '../atomic-write.ts';
-import { DomainError } from '../errors.ts';
+import { FolioError } from '../errors.ts';
 import { pageTitle } from '../../site/page-rules.ts';
 import { pageFileCandidates } from './paths.ts';
 
@@ -130,7 +130,7 @@ export function summaryOf(page: PageSummary): PageSummary {
 export function editFrontmatter(yaml: string | undefined, changes: { title?: string; description?: string | null }): string {
   const doc = parseDocument(yaml ?? '');
   if (doc.errors.length > 0) {
-    throw new DomainError('invalid_request', `the page's frontmatter is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}): it cannot be edited through the API`);
+    throw new FolioError('invalid_request', `the page's frontmatter is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}): it cannot be edited through the API`);
   }
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (changes.title !== undefined) doc.set('title', changes.title);
@@ -152,7 +152,7 @@ export async function makeFolders(contentDir: string, rel: string): Promise<void
     const dir = path.join(contentDir, ...parts.slice(0, i));
     const stat = await lstatOrUndefined(dir);
     if (stat && !stat.isDirectory()) {
-      throw new DomainError('invalid_request', `path: ${parts.slice(0, i).join('/') || 'content'} is not a folder`);
+      throw new FolioError('invalid_request', `path: ${parts.slice(0, i).join('/') || 'content'} is not a folder`);
     }
     if (!stat) {
       await mkdir(dir, { recursive: i === 0 }).catch((err: NodeJS.ErrnoException) => {

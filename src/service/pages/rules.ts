@@ -22,7 +22,7 @@ const line = (field: string, max: number) =>
     .refine((s) => s.trim() !== '', `${field} must not be blank`)
     .refine((s) => !CONTROL.test(s), `${field} must not contain control characters (such as line breaks)`);
 
-export const pageTitle = line('title', MAX_TITLE_LENGTH);
+export const pageTitleField = line('title', MAX_TITLE_LENGTH);
 export const pageDescription = line('description', MAX_DESCRIPTION_LENGTH);
 
 /** The page body. Frontmatter is written from title and description, never sent in content. */
@@ -38,13 +38,13 @@ export const newPagePath = text('path').superRefine((s, ctx) => {
 
 export const createPageBody = z.strictObject({
   path: newPagePath,
-  title: pageTitle,
+  title: pageTitleField,
   content: pageContent,
   description: pageDescription.optional(),
 });
 
 export const updatePageBody = z.strictObject({
-  title: pageTitle.optional(),
+  title: pageTitleField.optional(),
   /** `null` removes the description. */
   description: pageDescription.nullable().optional(),
   content: pageContent.optional(),

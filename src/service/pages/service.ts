@@ -2,7 +2,7 @@
 // is an `.md`/`.mdx` file under `content/` of the project's content root (project-files.ts).
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { asStorageError, DomainError } from '../errors.ts';
+import { asStorageError, FolioError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './catalog.ts';
@@ -41,24 +41,24 @@ export interface PagesService {
   forgetProject(projectId: string): Promise<void>;
 }
 
-function encodeCursor(pagePath: string): string {
+function encodePathCursor(pagePath: string): string {
   return Buffer.from(`page:${pagePath}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string): string {
+function decodePathCursor(cursor: string): string {
   const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
   const pagePath = text.startsWith('page:') ? text.slice('page:'.length) : '';
-  if (pagePathProblem(pagePath)) throw new DomainError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
+  if (pagePathProblem(pagePath)) throw new FolioError('invalid_request', 'cursor is not valid: pass the next_cursor of a previous page');
   return pagePath;
 }
 
 function checkedPath(pagePath: string): string {
   const problem = pagePathProblem(pagePath);
-  if (problem) throw new DomainError('invalid_request', problem);
+  if (problem) throw new FolioError('invalid_request', problem);
   return pagePath;
 }
 
-const notFound = (pagePath: string) => new DomainError('not_found', `page "${pagePath}" not found`);
+const notFound = (pagePath: string) => new FolioError('not_found', `page "${pagePath}" not found`);
 
 const formatOf = (file: string): 'md' | 'mdx' => (file.endsWith('.md') ? 'md' : 'mdx');
 
@@ -101,7 +101,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   const writable = async (orgId: string, projectId: string): Promise<Project> => {
     const project = await projects.get(orgId, projectId);
     if (project.source_repo) {
-      throw new DomainError(
+      throw new FolioError(
         'source_managed',
         `pages of a project connected to a repository are read-only; change them in ${project.source_repo} (or disconnect it with PATCH source_repo null)`,
       );
@@ -130,13 +130,13 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   return {
     async list(orgId, projectId, limit, cursor) {
       const project = await projects.get(orgId, projectId);
-      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const after = cursor === undefined ? undefined : decodePathCursor(cursor);
       const pages = await catalog.list(contentOf(project.id));
       let start = after === undefined ? 0 : positionOf(pages, after);
       if (after !== undefined && pages[start]?.path === after) start++;
       const slice = pages.slice(start, start + limit);
       const more = start + limit < pages.length;
-      return { data: slice.map((p) => view(project, p)), next_cursor: more ? encodeCursor(slice.at(-1)!.path) : null };
+      return { data: slice.map((p) => view(project, p)), next_cursor: more ? encodePathCursor(slice.at(-1)!.path) : null };
     },
 
     async get(orgId, projectId, pagePath) {
@@ -171,14 +171,14 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     return locks.run(`create:${project.id}`, async () => {
       const count = (await catalog.list(contentDir)).length;
       if (count >= MAX_PAGES_PER_PROJECT) {
-        throw new DomainError('invalid_request', `a project has at most ${MAX_PAGES_PER_PROJECT} pages: delete a page before creating another`);
+        throw new FolioError('invalid_request', `a project has at most ${MAX_PAGES_PER_PROJECT} pages: delete a page before creating another`);
       }
       const existing = await findPageFile(contentDir, input.path);
-      if (existing) throw new DomainError('page_exists', `page "${input.path}" already exists (content/${existing.file})`);
+      if (existing) throw new FolioError('page_exists', `page "${input.path}" already exists (content/${existing.file})`);
       const twin = sameAddressPath(input.path);
       const other = twin === undefined ? undefined : await findPageFile(contentDir, twin);
       if (other) {
-        throw new DomainError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
+        throw new FolioError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
       }
       const file = `${input.path}.mdx`;
       const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description }), input.content);
@@ -186,7 +186,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         await makeFolders(contentDir, file);
         await writeFileAtomic(path.join(contentDir, file), text, { exclusive: true });
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new DomainError('page_exists', `page "${input.path}" already exists`);
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new FolioError('page_exists', `page "${input.path}" already exists`);
         // Nothing of a failed create stays: not even the folders made for it.
         await removeEmptyFolders(contentDir, file).catch(() => {});
         throw asStorageError(err, `page "${input.path}"`);

@@ -1,10 +1,10 @@
 // The PostgreSQL store (FOLIO_DATABASE_URL): the same Store interface as the JSON file, for
 // several Folio nodes sharing one database. Every rule the JSON store checks in memory is a
 // constraint here (migrations.ts), so concurrent writers on different nodes cannot both win: the
-// database refuses the second, and that refusal becomes the same DomainError the JSON store throws.
+// database refuses the second, and that refusal becomes the same FolioError the JSON store throws.
 import pg from 'pg';
 import type { Plan } from '../config.ts';
-import { DomainError } from '../errors.ts';
+import { FolioError } from '../errors.ts';
 import {
   DELIVERIES_KEPT,
   HOOK_DELIVERIES_KEPT,
@@ -19,7 +19,7 @@ import {
   type DeploymentStatus,
   type ListPosition,
   type Org,
-  type Page,
+  type ListSlice,
   type ProjectChanges,
   type ProjectRecord,
   type Store,
@@ -79,7 +79,7 @@ const DEPLOYMENT_FIELDS = [
 ] as const satisfies readonly (keyof DeploymentChanges)[];
 
 /** A page of a newest-first list: `limit + 1` rows were asked for, to know whether more follow. */
-function pageOfRows<T>(rows: Row[], limit: number, map: (row: Row) => T): Page<T> {
+function pageOfRows<T>(rows: Row[], limit: number, map: (row: Row) => T): ListSlice<T> {
   return { items: rows.slice(0, limit).map(map), hasMore: rows.length > limit };
 }
 
@@ -156,7 +156,7 @@ export class PostgresStore implements Store {
       const rows = await this.query('INSERT INTO orgs (id, name, plan, created_at) VALUES ($1, $2, $3, $4) RETURNING *', [org.id, org.name, org.plan, org.created_at]);
       return orgOf(rows[0]);
     } catch (err) {
-      if (pgError(err).code === UNIQUE_VIOLATION) throw new DomainError('name_taken', `an organization named "${org.name}" already exists`);
+      if (pgError(err).code === UNIQUE_VIOLATION) throw new FolioError('name_taken', `an organization named "${org.name}" already exists`);
       throw err;
     }
   }
@@ -177,7 +177,7 @@ export class PostgresStore implements Store {
 
   async setOrgPlan(id: string, plan: Plan): Promise<Org> {
     const rows = await this.query('UPDATE orgs SET plan = $2 WHERE id = $1 RETURNING *', [id, plan]);
-    if (!rows[0]) throw new DomainError('not_found', `organization ${id} not found`);
+    if (!rows[0]) throw new FolioError('not_found', `organization ${id} not found`);
     return orgOf(rows[0]);
   }
 
@@ -190,7 +190,7 @@ export class PostgresStore implements Store {
       );
       return keyOf(rows[0]);
     } catch (err) {
-      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new DomainError('not_found', `organization ${key.org_id} not found`);
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `organization ${key.org_id} not found`);
       throw err;
     }
   }
@@ -209,7 +209,7 @@ export class PostgresStore implements Store {
 
   async revokeKey(id: string, at: string): Promise<ApiKeyRecord> {
     const rows = await this.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING *', [id, at]);
-    if (!rows[0]) throw new DomainError('not_found', `key ${id} not found`);
+    if (!rows[0]) throw new FolioError('not_found', `key ${id} not found`);
     return this.withPendingTouch(keyOf(rows[0]));
   }
 
@@ -252,14 +252,14 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** The DomainError for a constraint a project write broke; anything else unchanged. */
+  /** The FolioError for a constraint a project write broke; anything else unchanged. */
   private projectConflict(err: unknown, slug: string | undefined, domain: string | null | undefined): unknown {
     const { code, constraint } = pgError(err);
-    if (code === UNIQUE_VIOLATION && constraint === 'projects_slug_key') return new DomainError('slug_taken', `slug "${slug}" is already taken`);
+    if (code === UNIQUE_VIOLATION && constraint === 'projects_slug_key') return new FolioError('slug_taken', `slug "${slug}" is already taken`);
     if (code === UNIQUE_VIOLATION && constraint === 'projects_verified_domain') {
-      return new DomainError('domain_taken', `custom_domain "${domain}" is already used by another project`);
+      return new FolioError('domain_taken', `custom_domain "${domain}" is already used by another project`);
     }
-    if (code === FOREIGN_KEY_VIOLATION) return new DomainError('not_found', 'organization not found');
+    if (code === FOREIGN_KEY_VIOLATION) return new FolioError('not_found', 'organization not found');
     return err;
   }
 
@@ -270,7 +270,7 @@ export class PostgresStore implements Store {
       [domain, projectId ?? null],
     );
     if (rows.length > 0 && (verifying || domain !== currentDomain)) {
-      throw new DomainError('domain_taken', `custom_domain "${domain}" is already used by another project`);
+      throw new FolioError('domain_taken', `custom_domain "${domain}" is already used by another project`);
     }
   }
 
@@ -279,7 +279,7 @@ export class PostgresStore implements Store {
     return rows[0] && projectOf(rows[0]);
   }
 
-  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<Page<ProjectRecord>> {
+  async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>> {
     const rows = after
       ? await this.query(
         'SELECT * FROM projects WHERE org_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4',
@@ -290,7 +290,7 @@ export class PostgresStore implements Store {
 
   async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {
     const updated = await this.updateProjectWhere(id, changes);
-    if (!updated) throw new DomainError('not_found', `project ${id} not found`);
+    if (!updated) throw new FolioError('not_found', `project ${id} not found`);
     return updated;
   }
 
@@ -319,7 +319,7 @@ export class PostgresStore implements Store {
 
   async deleteProject(id: string): Promise<void> {
     const rows = await this.query('DELETE FROM projects WHERE id = $1 RETURNING id', [id]);
-    if (!rows[0]) throw new DomainError('not_found', `project ${id} not found`);
+    if (!rows[0]) throw new FolioError('not_found', `project ${id} not found`);
   }
 
   async findProjectBySlug(slug: string): Promise<ProjectRecord | undefined> {
@@ -354,7 +354,7 @@ export class PostgresStore implements Store {
             deployment.source_branch ?? null, deployment.commit_sha ?? null, deployment.branch ?? null, deployment.preview_label ?? null],
         );
       } catch (err) {
-        if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new DomainError('not_found', `project ${deployment.project_id} not found`);
+        if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${deployment.project_id} not found`);
         throw err;
       }
       if (rows[0]) return { deployment: deploymentOf(rows[0]), created: true };
@@ -377,7 +377,7 @@ export class PostgresStore implements Store {
       );
       return deploymentOf(rows[0]);
     } catch (err) {
-      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new DomainError('not_found', `project ${deployment.project_id} not found`);
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${deployment.project_id} not found`);
       throw err;
     }
   }
@@ -387,7 +387,7 @@ export class PostgresStore implements Store {
     return rows[0] && deploymentOf(rows[0]);
   }
 
-  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<Page<DeploymentRecord>> {
+  async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>> {
     const rows = after
       ? await this.query(
         'SELECT * FROM deployments WHERE project_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4',
@@ -415,7 +415,7 @@ export class PostgresStore implements Store {
     const rows = set.length === 0
       ? await this.query('SELECT * FROM deployments WHERE id = $1', values)
       : await this.query(`UPDATE deployments SET ${set.join(', ')} WHERE id = $1 RETURNING *`, values);
-    if (!rows[0]) throw new DomainError('not_found', `deployment ${id} not found`);
+    if (!rows[0]) throw new FolioError('not_found', `deployment ${id} not found`);
     return deploymentOf(rows[0]);
   }
 
@@ -429,7 +429,7 @@ export class PostgresStore implements Store {
       [projectId, deliveryId, HOOK_DELIVERIES_KEPT],
     );
     if (rows[0]) return true;
-    if (!(await this.getProject(projectId))) throw new DomainError('not_found', `project ${projectId} not found`);
+    if (!(await this.getProject(projectId))) throw new FolioError('not_found', `project ${projectId} not found`);
     return false;
   }
 
@@ -441,7 +441,7 @@ export class PostgresStore implements Store {
       );
       return rows[0] as unknown as WebhookRecord;
     } catch (err) {
-      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new DomainError('not_found', `project ${webhook.project_id} not found`);
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${webhook.project_id} not found`);
       throw err;
     }
   }
@@ -457,7 +457,7 @@ export class PostgresStore implements Store {
 
   async deleteWebhook(id: string): Promise<void> {
     const rows = await this.query('DELETE FROM webhooks WHERE id = $1 RETURNING id', [id]);
-    if (!rows[0]) throw new DomainError('not_found', `webhook ${id} not found`);
+    if (!rows[0]) throw new FolioError('not_found', `webhook ${id} not found`);
   }
 
   async createDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord> {
@@ -478,7 +478,7 @@ export class PostgresStore implements Store {
         return withoutNulls<DeliveryRecord>(rows.rows[0]);
       });
     } catch (err) {
-      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new DomainError('not_found', `webhook ${delivery.webhook_id} not found`);
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `webhook ${delivery.webhook_id} not found`);
       throw err;
     }
   }
@@ -495,7 +495,7 @@ export class PostgresStore implements Store {
     return rows[0] && withoutNulls<DeliveryRecord>(rows[0]);
   }
 
-  async listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<Page<DeliveryRecord>> {
+  async listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>> {
     const rows = after
       ? await this.query(
         'SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4',
@@ -515,7 +515,7 @@ export class PostgresStore implements Store {
   async importRecords(records: StoreRecords): Promise<void> {
     await this.transaction(async (client) => {
       const { rows } = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM orgs');
-      if (rows[0].count > 0) throw new DomainError('invalid_request', `the database already holds ${rows[0].count} organization(s): import into an empty database`);
+      if (rows[0].count > 0) throw new FolioError('invalid_request', `the database already holds ${rows[0].count} organization(s): import into an empty database`);
       const deployments = records.deployments.map(({ error, ...d }) => ({ ...d, error_code: error?.code ?? null, error_message: error?.message ?? null }));
       // Columns are matched by name; fields a record lacks become NULL.
       const tables = [

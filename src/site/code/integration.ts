@@ -13,7 +13,7 @@ import type { Plugin } from 'vite';
 import { parse } from 'acorn';
 import type { Program } from 'estree';
 import { COMPANION_SUFFIX, pageCode, patternNames } from './page-code.ts';
-import { projectDir, siteSrcDir } from '../settings.ts';
+import { repoRoot, siteSrcDir } from '../settings.ts';
 import { IMPORT_RULE, REACT_PACKAGES, importTarget } from './imports.ts';
 
 /** The Astro integrations of a build with code: React, then Folio's code plugins. */
@@ -53,7 +53,7 @@ export function codeVitePlugins(contentRoot: string): Plugin[] {
   };
   // Folio's own modules and packages are not content, even when the content root holds them (Folio's
   // own docs are built from the repository root).
-  const folio = [siteSrcDir, path.join(projectDir, 'node_modules'), path.join(projectDir, '.folio-builds')];
+  const folio = [siteSrcDir, path.join(repoRoot, 'node_modules'), path.join(repoRoot, '.folio-builds')];
   const inside = (file: string) => (under(file, root) || under(file, realRoot)) && !folio.some((dir) => under(file, dir));
   const isPage = (id: string) => id.endsWith('.mdx') && inside(id);
   const companionPage = (id: string) => (id.endsWith(COMPANION_SUFFIX) ? id.slice(0, -COMPANION_SUFFIX.length) : undefined);

@@ -1,6 +1,91 @@
 // The components map given to every page's Content: authors use these tags without imports.
+// Every name here is in the catalog (catalog.ts), which says which props each accepts.
 import ApiMethod from './ApiMethod.astro';
 import Callout from './Callout.astro';
 import Snippet from './Snippet.astro';
+import Accordion from './mintlify/Accordion.astro';
+import AccordionGroup from './mintlify/AccordionGroup.astro';
+import Badge from './mintlify/Badge.astro';
+import Card from './mintlify/Card.astro';
+import Check from './mintlify/Check.astro';
+import CodeGroup from './mintlify/CodeGroup.astro';
+import Color from './mintlify/Color.astro';
+import ColorItem from './mintlify/ColorItem.astro';
+import ColorRow from './mintlify/ColorRow.astro';
+import Column from './mintlify/Column.astro';
+import Columns from './mintlify/Columns.astro';
+import Danger from './mintlify/Danger.astro';
+import Expandable from './mintlify/Expandable.astro';
+import Frame from './mintlify/Frame.astro';
+import Icon from './mintlify/Icon.astro';
+import Info from './mintlify/Info.astro';
+import Latex from './mintlify/Latex.astro';
+import Mermaid from './mintlify/Mermaid.astro';
+import Note from './mintlify/Note.astro';
+import Panel from './mintlify/Panel.astro';
+import ParamField from './mintlify/ParamField.astro';
+import Prompt from './mintlify/Prompt.astro';
+import RequestExample from './mintlify/RequestExample.astro';
+import ResponseExample from './mintlify/ResponseExample.astro';
+import ResponseField from './mintlify/ResponseField.astro';
+import Step from './mintlify/Step.astro';
+import Steps from './mintlify/Steps.astro';
+import Tab from './mintlify/Tab.astro';
+import Tabs from './mintlify/Tabs.astro';
+import Tile from './mintlify/Tile.astro';
+import Tip from './mintlify/Tip.astro';
+import Tooltip from './mintlify/Tooltip.astro';
+import Tree from './mintlify/Tree.astro';
+import TreeFile from './mintlify/TreeFile.astro';
+import TreeFolder from './mintlify/TreeFolder.astro';
+import Update from './mintlify/Update.astro';
+import View from './mintlify/View.astro';
+import Visibility from './mintlify/Visibility.astro';
+import Warning from './mintlify/Warning.astro';
+import './mintlify/components.css';
 
-export const folioComponents = { ApiMethod, Callout, Snippet };
+// MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.
+const TreeFamily = Object.assign((...args: Parameters<typeof Tree>) => Tree(...args), Tree, { Folder: TreeFolder, File: TreeFile });
+const ColorFamily = Object.assign((...args: Parameters<typeof Color>) => Color(...args), Color, { Row: ColorRow, Item: ColorItem });
+
+export const folioComponents = {
+  ApiMethod,
+  Callout,
+  Snippet,
+  Note,
+  Tip,
+  Info,
+  Warning,
+  Check,
+  Danger,
+  Card,
+  CardGroup: Columns,
+  Columns,
+  Column,
+  Tabs,
+  Tab,
+  Accordion,
+  AccordionGroup,
+  Expandable,
+  Steps,
+  Step,
+  CodeGroup,
+  RequestExample,
+  ResponseExample,
+  Frame,
+  Icon,
+  ParamField,
+  ResponseField,
+  Tooltip,
+  Badge,
+  Update,
+  Panel,
+  Tile,
+  Tree: TreeFamily,
+  Color: ColorFamily,
+  Visibility,
+  View,
+  Prompt,
+  Latex,
+  Mermaid,
+};

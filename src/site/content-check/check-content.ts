@@ -13,7 +13,7 @@ import { markdownToMdast, mdxToMdast } from 'satteri';
 // starts with --- or +++): the check must see the frontmatter and the body the build will compile.
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Node as EstreeNode, Pattern, Program } from 'estree';
-import { CALLOUT_KINDS, COMPONENT_NAMES, HTTP_METHODS, normalizeMethod } from '../components/catalog.ts';
+import { CALLOUT_KINDS, COMPONENT_NAMES, COMPONENTS, HTTP_METHODS, nearest, nearestComponent, normalizeMethod } from '../components/catalog.ts';
 import { snippetKey } from '../snippet-paths.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from '../markdown/features.ts';
@@ -73,7 +73,8 @@ export function checkContent(text: string, options: CheckOptions): Problem[] {
 const ENABLE_CODE = 'enable code for this project with allow_code (see "Code in pages" in the docs) to use it';
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
-const AVAILABLE = `available components: ${COMPONENT_NAMES.join(', ')}`;
+// The full list is long (Mintlify's built-in set): the docs page lists them with their props.
+const AVAILABLE = 'available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs)';
 
 export interface MdNode {
   type: string;
@@ -396,12 +397,16 @@ function checkElement(node: MdNode, check: Check) {
   const isComponent = /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
   const known = (COMPONENT_NAMES as readonly string[]).includes(name) || check.declared.has(name.split('.')[0] ?? '');
   if (isComponent && !known) {
-    report(node, `unknown component <${name}>; ${AVAILABLE}${options.allowCode ? ', and those this file imports or defines with export const' : `; with allow_code (see "Code in pages" in the docs) a page may import or define its own`}`);
+    const suggestion = nearestComponent(name);
+    report(node, `unknown component <${name}>${suggestion ? ` (did you mean <${suggestion}>?)` : ''}; ${AVAILABLE}${options.allowCode ? ', and those this file imports or defines with export const' : `; with allow_code (see "Code in pages" in the docs) a page may import or define its own`}`);
     return;
   }
   if (!isComponent && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {
     report(node, `the <${name}> element is not allowed in Folio content`);
   }
+  // A built-in component takes the props its catalog entry names (one the page itself imports or
+  // defines, with code allowed, takes any).
+  const spec = check.declared.has(name.split('.')[0] ?? '') ? undefined : COMPONENTS[name];
   const attrs = new Map<string, unknown>();
   for (const attr of node.attributes ?? []) {
     if (attr.type === 'mdxJsxExpressionAttribute') {
@@ -410,6 +415,12 @@ function checkElement(node: MdNode, check: Check) {
     }
     const attrName = attr.name ?? '';
     if (!isComponent && /^on/i.test(attrName)) report(node, `event handler attribute "${attrName}" is not allowed`);
+    if (spec && !Object.hasOwn(spec.props, attrName) && !ASTRO_DIRECTIVE.test(attrName)) {
+      const props = Object.keys(spec.props);
+      const suggestion = nearest(attrName, props);
+      report(node, `<${name}> has no prop "${attrName}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}; its props: ${props.length ? props.join(', ') : 'none'}`);
+      continue;
+    }
     // Astro reads these on any element or component: set:html inserts raw HTML (a <script> too).
     // The code rewrite of a build with code (src/site/code/page-code.ts) hydrates each React
     // component with a bare `client:load`; the check inside the build sees it, so it is allowed there.
@@ -421,7 +432,7 @@ function checkElement(node: MdNode, check: Check) {
     const value = attr.value;
     if (value == null || typeof value === 'string') {
       attrs.set(attrName, value ?? true);
-      if (!isComponent && typeof value === 'string') checkScriptAttribute(node, name, attrName, value, report);
+      if ((!isComponent || spec) && typeof value === 'string') checkScriptAttribute(node, name, attrName, value, report);
       continue;
     }
     const expression = readExpression(value.value);
@@ -429,7 +440,11 @@ function checkElement(node: MdNode, check: Check) {
     if (expression && isLiteral(expression)) {
       const literal = literalValue(expression);
       attrs.set(attrName, literal);
-      if (!isComponent) checkScriptAttribute(node, name, attrName, literal, report);
+      if (!isComponent || spec) checkScriptAttribute(node, name, attrName, literal, report);
+    } else if (spec && isMarkupProp(spec.props[attrName]) && isMarkup(value.value)) {
+      // `icon={<svg …/>}`, `label={<>New <b>API</b></>}`: markup is content, checked as the page is.
+      checkMarkupLiteral(node, value.value, check);
+      attrs.set(attrName, NOT_LITERAL);
     } else if (placeholder && options.kind === 'snippet' && isComponent && name !== 'Snippet') {
       // `<ApiMethod method={verb} />` in a snippet: filled from vars (a Snippet's file and vars
       // stay literal, so the snippet graph is known before the build).
@@ -446,6 +461,79 @@ function checkElement(node: MdNode, check: Check) {
   if (name === 'Callout' && attrs.has('kind') && calloutKind !== NOT_LITERAL && !(CALLOUT_KINDS as readonly unknown[]).includes(calloutKind)) {
     report(node, `Callout kind ${JSON.stringify(calloutKind)} is not one of ${CALLOUT_KINDS.join(', ')}`);
   }
+}
+
+/** Props that may hold markup (catalog.ts): those shown as content, and icons. */
+function isMarkupProp(kind: string | undefined): boolean {
+  return kind === 'markup' || kind === 'icon';
+}
+
+type JsxNode = EstreeNode & { start: number; end: number; [key: string]: unknown };
+
+/** The attribute value in braces as one JSX element or fragment, or undefined when it is anything else. */
+function readMarkup(source: string): JsxNode | undefined {
+  try {
+    const program = JsxParser.parse(`(${source}\n)`, JS) as unknown as Program;
+    const statement = program.body[0];
+    if (program.body.length !== 1 || statement?.type !== 'ExpressionStatement') return undefined;
+    const expression = statement.expression as unknown as JsxNode;
+    return (expression.type as string) === 'JSXElement' || (expression.type as string) === 'JSXFragment' ? expression : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isMarkup(source: string): boolean {
+  return readMarkup(source) !== undefined;
+}
+
+/**
+ * A JSX literal in an attribute is checked as if it were written in the page: it becomes the
+ * same mdast nodes (elements, attributes, expressions) and each goes through the page's checks,
+ * reported at the element that holds the attribute.
+ */
+function checkMarkupLiteral(holder: MdNode, source: string, check: Check) {
+  const markup = readMarkup(source);
+  if (!markup) return;
+  // Offsets are into `(${source}\n)`.
+  const slice = (n: { start: number; end: number }) => source.slice(n.start - 1, n.end - 1);
+  const nameOf = (n: JsxNode | null | undefined): string => {
+    if (!n) return '';
+    if (n.type as string === 'JSXIdentifier') return String(n.name);
+    if (n.type as string === 'JSXNamespacedName') return `${nameOf(n.namespace as JsxNode)}:${nameOf(n.name as JsxNode)}`;
+    if (n.type as string === 'JSXMemberExpression') return `${nameOf(n.object as JsxNode)}.${nameOf(n.property as JsxNode)}`;
+    return '';
+  };
+  const convert = (n: JsxNode): MdNode | undefined => {
+    switch (n.type as string) {
+      case 'JSXElement':
+      case 'JSXFragment': {
+        const opening = (n.openingElement ?? {}) as { name?: JsxNode; attributes?: JsxNode[] };
+        const attributes: MdAttribute[] = (opening.attributes ?? []).map((a) => {
+          if (a.type as string === 'JSXSpreadAttribute') return { type: 'mdxJsxExpressionAttribute', value: slice(a) };
+          const value = a.value as JsxNode | null;
+          return {
+            type: 'mdxJsxAttribute',
+            name: nameOf(a.name as JsxNode),
+            value: value == null ? null : value.type === 'Literal' ? String((value as { value: unknown }).value) : { type: 'mdxJsxAttributeValueExpression', value: value.type as string === 'JSXExpressionContainer' ? slice(value.expression as JsxNode) : slice(value) },
+          };
+        });
+        const children = ((n.children ?? []) as JsxNode[]).map(convert).filter((c): c is MdNode => c !== undefined);
+        return { type: 'mdxJsxTextElement', name: n.type as string === 'JSXFragment' ? null : nameOf(opening.name), attributes, children, position: holder.position };
+      }
+      case 'JSXExpressionContainer':
+        return { type: 'mdxTextExpression', value: (n.expression as JsxNode).type as string === 'JSXEmptyExpression' ? '' : slice(n.expression as JsxNode), position: holder.position };
+      default:
+        return undefined; // JSXText is text
+    }
+  };
+  const walk = (node: MdNode) => {
+    if (node.type === 'mdxTextExpression') checkExpression(node, check);
+    else checkElement(node, check);
+    for (const child of node.children ?? []) walk(child);
+  };
+  const root = convert(markup);
+  if (root) walk(root);
 }
 
 /** Raw HTML in Markdown pages follows the same element rules as JSX in MDX. */

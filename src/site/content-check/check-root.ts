@@ -7,9 +7,13 @@ import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, tooLarge } 
 import { DocsConfigError, parseDocsConfig } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
+import { checkOpenApiIsolated } from '../openapi/check.ts';
+import { navigationSources } from '../openapi/sources.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
+  /** Things the build works around, one line each (a 3.0 OpenAPI document using 3.1 forms). */
+  warnings?: string[];
   /** Page files relative to the content root (`content/guides/install.mdx`). */
   pages: string[];
   /** Snippet keys relative to `_snippets/` (`intro.mdx`). */
@@ -47,7 +51,8 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   if (files.includes('docs.json')) {
     try {
       const config = parseDocsConfig(await fs.readFile(path.join(root, 'docs.json'), 'utf8'));
-      for (const file of [config.openapi ?? []].flat()) problems.push(...(await checkLinkFree(root, file)));
+      const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
+      for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
       for (const issue of error.issues) {
@@ -68,7 +73,14 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   problems.push(...findSnippetCycles(snippets, calls));
   problems.push(...findSameAddress(pages));
   if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
-  return { problems, pages, snippets };
+  // Only when the root's own files are fine: the specs are then checked where the build reads them.
+  let warnings: string[] = [];
+  if (!problems.length) {
+    const openapi = await checkOpenApiIsolated(root, pages);
+    problems.push(...openapi.problems);
+    warnings = openapi.warnings;
+  }
+  return { problems, pages, snippets, warnings };
 }
 
 /**

@@ -8,13 +8,24 @@ export interface CurlInput {
   parameters: ParameterModel[];
   security: SecurityModel[];
   body?: { mediaType: string; sample: JsonValue };
+  /** Optional query, header and cookie parameters too (docs.json `api.examples.defaults: "all"`). */
+  allParameters?: boolean;
 }
 
-/** A curl command with placeholders for path parameters and credentials. */
-export function curlCommand(input: CurlInput): string {
+/** What every request example shows: the URL, headers and body, with placeholders. */
+export interface RequestParts {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  /** `name=value; …` of the required cookies. */
+  cookie?: string;
+  body?: { mediaType: string; text: string };
+}
+
+export function requestParts(input: CurlInput): RequestParts {
   const base = (input.serverUrl ?? 'https://api.example.com').replace(/\/+$/, '');
   const query = input.parameters
-    .filter((parameter) => parameter.in === 'query' && parameter.required)
+    .filter((parameter) => parameter.in === 'query' && (parameter.required || input.allParameters))
     .map((parameter) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(placeholder(parameter))}`);
   // Path placeholders take the parameter's example, else `<name>`: curl would expand `{id}` as a glob.
   const path = input.apiPath.replace(/\{([^}]+)\}/g, (whole, name: string) => {
@@ -22,20 +33,30 @@ export function curlCommand(input: CurlInput): string {
     // `<`, `>` mark a placeholder; `/` stays, for parameters that are paths themselves.
     return parameter ? encodeURIComponent(placeholder(parameter)).replace(/%3C|%3E|%2F/g, decodeURIComponent) : whole;
   });
-  const url = `${base}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
-  const lines = [`curl -X ${input.method.toUpperCase()} ${quote(url)}`];
-  for (const header of credentialHeaders(input.security)) lines.push(`-H ${quote(header)}`);
-  for (const parameter of input.parameters.filter((p) => p.in === 'header' && p.required)) {
-    lines.push(`-H ${quote(`${parameter.name}: ${placeholder(parameter)}`)}`);
-  }
-  const cookies = input.parameters.filter((p) => p.in === 'cookie' && p.required);
-  if (cookies.length > 0) {
-    lines.push(`--cookie ${quote(cookies.map((p) => `${p.name}=${placeholder(p)}`).join('; '))}`);
-  }
+  const headers: [string, string][] = credentialHeaders(input.security).map((header) => {
+    const colon = header.indexOf(': ');
+    return [header.slice(0, colon), header.slice(colon + 2)];
+  });
+  for (const parameter of input.parameters.filter((p) => p.in === 'header' && (p.required || input.allParameters))) headers.push([parameter.name, placeholder(parameter)]);
+  const cookies = input.parameters.filter((p) => p.in === 'cookie' && (p.required || input.allParameters));
+  const parts: RequestParts = { method: input.method.toUpperCase(), url: `${base}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, headers };
+  if (cookies.length > 0) parts.cookie = cookies.map((p) => `${p.name}=${placeholder(p)}`).join('; ');
   if (input.body) {
-    lines.push(`-H ${quote(`Content-Type: ${input.body.mediaType}`)}`);
-    const data = typeof input.body.sample === 'string' ? input.body.sample : JSON.stringify(input.body.sample, null, 2);
-    lines.push(`--data ${quote(data)}`);
+    const text = typeof input.body.sample === 'string' ? input.body.sample : JSON.stringify(input.body.sample, null, 2);
+    parts.body = { mediaType: input.body.mediaType, text };
+  }
+  return parts;
+}
+
+/** A curl command with placeholders for path parameters and credentials. */
+export function curlCommand(input: CurlInput): string {
+  const parts = requestParts(input);
+  const lines = [`curl -X ${parts.method} ${quote(parts.url)}`];
+  for (const [name, value] of parts.headers) lines.push(`-H ${quote(`${name}: ${value}`)}`);
+  if (parts.cookie) lines.push(`--cookie ${quote(parts.cookie)}`);
+  if (parts.body) {
+    lines.push(`-H ${quote(`Content-Type: ${parts.body.mediaType}`)}`);
+    lines.push(`--data ${quote(parts.body.text)}`);
   }
   return lines.join(' \\\n  ');
 }

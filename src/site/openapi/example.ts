@@ -41,7 +41,7 @@ export function mediaTypeExamples(mediaType: Schema): ExampleModel[] {
 }
 
 /** A sample value for `schema`, preferring values the author wrote (example, default, enum). */
-export function sampleOf(schema: Schema, ancestors: object[] = []): JsonValue {
+export function sampleOf(schema: Schema, ancestors: object[] = [], request = false): JsonValue {
   const authored = authoredSchemaExample(schema);
   if (authored !== undefined) return authored;
   if ('default' in schema) return schema.default as JsonValue;
@@ -50,17 +50,17 @@ export function sampleOf(schema: Schema, ancestors: object[] = []): JsonValue {
   if (ancestors.includes(schema) || ancestors.length >= MAX_DEPTH) return null;
   const inner = [...ancestors, schema];
 
-  if (Array.isArray(schema.allOf)) return mergeSamples(schema.allOf.filter(isSchema).map((part) => sampleOf(part, inner)));
+  if (Array.isArray(schema.allOf)) return mergeSamples(schema.allOf.filter(isSchema).map((part) => sampleOf(part, inner, request)));
   for (const combinator of ['oneOf', 'anyOf'] as const) {
     const variants = schema[combinator];
     if (Array.isArray(variants)) {
       const first = variants.filter(isSchema).find((variant) => variant.type !== 'null');
-      return first ? sampleOf(first, inner) : null;
+      return first ? sampleOf(first, inner, request) : null;
     }
   }
   const type = firstType(schema);
-  if (type === 'object' || (type === undefined && isSchema(schema.properties))) return objectSample(schema, inner);
-  if (type === 'array') return isSchema(schema.items) && !inner.includes(schema.items) ? [sampleOf(schema.items, inner)] : [];
+  if (type === 'object' || (type === undefined && isSchema(schema.properties))) return objectSample(schema, inner, request);
+  if (type === 'array') return isSchema(schema.items) && !inner.includes(schema.items) ? [sampleOf(schema.items, inner, request)] : [];
   if (type === 'string') return stringSample(schema);
   if (type === 'integer') return typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 0;
   if (type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 0;
@@ -74,16 +74,17 @@ function authoredSchemaExample(schema: Schema): JsonValue | undefined {
   return undefined;
 }
 
-function objectSample(schema: Schema, ancestors: object[]): JsonValue {
+// A request sample leaves out read-only properties: a client never sends them.
+function objectSample(schema: Schema, ancestors: object[], request: boolean): JsonValue {
   const sample: Record<string, JsonValue> = {};
   const properties = isSchema(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties)) {
     if (!isSchema(property)) continue;
-    if (ancestors.includes(property)) continue;
-    sample[name] = sampleOf(property, ancestors);
+    if (ancestors.includes(property) || (request && property.readOnly === true)) continue;
+    sample[name] = sampleOf(property, ancestors, request);
   }
   if (Object.keys(sample).length === 0 && isSchema(schema.additionalProperties)) {
-    sample.key = sampleOf(schema.additionalProperties, ancestors);
+    sample.key = sampleOf(schema.additionalProperties, ancestors, request);
   }
   return sample;
 }

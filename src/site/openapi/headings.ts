@@ -16,6 +16,7 @@ export const parametersTitle = (location: ParameterLocation): string => `${locat
 /** The headings OperationPage renders for `page`, in order. */
 export function operationHeadings(page: OperationPageModel): OperationHeading[] {
   const headings: OperationHeading[] = [];
+  if (page.playground) headings.push({ depth: 2, slug: 'try-it', text: 'Try it' });
   const locations = PARAMETER_LOCATIONS.filter((location) => page.parameters[location].length > 0);
   if (locations.length > 0) {
     headings.push({ depth: 2, slug: 'parameters', text: 'Parameters' });
@@ -26,6 +27,6 @@ export function operationHeadings(page: OperationPageModel): OperationHeading[] 
     headings.push({ depth: 2, slug: 'responses', text: 'Responses' });
     for (const response of page.responses) headings.push({ depth: 3, slug: responseId(response.status), text: response.status });
   }
-  headings.push({ depth: 2, slug: 'example-request', text: 'Example request' });
+  if (page.codeSamples.length > 0) headings.push({ depth: 2, slug: 'example-request', text: 'Example request' });
   return headings;
 }

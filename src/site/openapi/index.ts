@@ -8,41 +8,56 @@
  * <h1> with the method badge) and `operationHeadings` for the table of contents; llms-full.txt
  * uses `operationToMarkdown`. Page models are plain JSON.
  */
-import { loadOpenApiDocument } from './load.ts';
-import type { OpenApiPages } from './model.ts';
+import type { LoadedDocument } from './load.ts';
+import type { NavGroup, OpenApiPages } from './model.ts';
 import { buildOperationPages, UNTAGGED_GROUP } from './operations.ts';
 import type { BuildOptions } from './operations.ts';
+import { specLoader } from './sources.ts';
 
 export { OpenApiError } from './errors.ts';
 export { loadOpenApiDocument } from './load.ts';
+export type { LoadedDocument } from './load.ts';
 export { markdownToSafeHtml } from './markdown.ts';
 export { operationHeadings } from './headings.ts';
 export type { OperationHeading } from './headings.ts';
-export { buildOperationPages, UNTAGGED_GROUP } from './operations.ts';
+export { buildOperationPages, DEFAULT_DIRECTORY, findOperations, mintlifyPath, operationKey, UNTAGGED_GROUP, urlPart } from './operations.ts';
 export { operationToMarkdown } from './to-markdown.ts';
-export type { BuildOptions } from './operations.ts';
+export type { BuildOptions, PlaygroundDisplay } from './operations.ts';
+export { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, openApiSource, parseOperationReference, specLoader } from './sources.ts';
+export type { OpenApiSource, OperationReference } from './sources.ts';
+export { connectOrigins } from './origins.ts';
 export type * from './model.ts';
 
 /**
- * Loads and validates the OpenAPI file(s) (docs.json `openapi`: one path or a list) and returns one
- * page model per visible operation plus the sidebar groups. Page paths are unique across files;
- * groups of the same tag in several files are merged, in order of first appearance, untagged last.
+ * Loads and validates the OpenAPI file(s) and returns one page model per visible operation plus
+ * the sidebar groups. Page paths are unique across files; groups of the same tag in several files
+ * are merged, in order of first appearance, untagged last. `warnings` are lines for the build log.
  */
-export async function loadOpenApiPages(contentRoot: string, openapi: string | string[], options: BuildOptions): Promise<OpenApiPages> {
-  const taken = new Set<string>();
-  const result: OpenApiPages = { pages: [], groups: [] };
+export async function loadOpenApiPages(
+  contentRoot: string,
+  openapi: string | string[],
+  options: BuildOptions,
+  load: (file: string) => Promise<LoadedDocument> = specLoader(contentRoot),
+  taken = new Set<string>(),
+): Promise<OpenApiPages & { warnings: string[] }> {
+  const result: OpenApiPages & { warnings: string[] } = { pages: [], groups: [], warnings: [] };
   for (const openapiPath of Array.isArray(openapi) ? openapi : [openapi]) {
-    const { document, refNames } = await loadOpenApiDocument(contentRoot, openapiPath);
-    const { pages, groups } = buildOperationPages(document, refNames, options, taken);
+    const { document, refNames, file, warnings } = await load(openapiPath);
+    result.warnings.push(...warnings);
+    const { pages, groups } = buildOperationPages(document, refNames, { ...options, file }, taken);
     result.pages.push(...pages);
-    for (const group of groups) {
-      const existing = result.groups.find((candidate) => candidate.label === group.label);
-      if (existing) existing.items.push(...group.items);
-      else result.groups.push(group);
-    }
+    mergeGroups(result.groups, groups);
   }
   // Untagged operations stay last, whichever file they came from.
   const untagged = options.untaggedGroup ?? UNTAGGED_GROUP;
   result.groups.sort((a, b) => Number(a.label === untagged) - Number(b.label === untagged));
   return result;
+}
+
+function mergeGroups(into: NavGroup[], groups: NavGroup[]): void {
+  for (const group of groups) {
+    const existing = into.find((candidate) => candidate.label === group.label);
+    if (existing) existing.items.push(...group.items);
+    else into.push(group);
+  }
 }

@@ -18,13 +18,19 @@ export interface LoadedDocument {
   refNames: WeakMap<object, string>;
   /** The file's path relative to the content root, as named in messages. */
   file: string;
+  /** Things built around rather than refused (a 3.0 document using 3.1 forms), one line each. */
+  warnings: string[];
 }
 
 type HttpOptions = NonNullable<ParserOptions['resolve']>['http'];
 const MAX_REPORTED_ERRORS = 5;
 
-/** Loads `openapiPath` (relative to `contentRoot`), or throws an OpenApiError. */
-export async function loadOpenApiDocument(contentRoot: string, openapiPath: string): Promise<LoadedDocument> {
+/**
+ * Loads `openapiPath` (relative to `contentRoot`), or throws an OpenApiError. `validateOnly` (the
+ * check before a build) skips resolving $refs into the document: `document` is then the file as
+ * written.
+ */
+export async function loadOpenApiDocument(contentRoot: string, openapiPath: string, { validateOnly = false } = {}): Promise<LoadedDocument> {
   const rootReal = await realpath(contentRoot);
   const absolute = await resolveInsideRoot(rootReal, openapiPath);
   const file = relative(rootReal, absolute).split(sep).join('/');
@@ -36,8 +42,22 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
     throw new OpenApiError(file, `${source.locate(['openapi']) ?? file}: only OpenAPI 3.0 and 3.1 are supported (found ${String(found)})`);
   }
   const refErrors: OpenApiError[] = [];
-  const options = parserOptions(rootReal, file, refErrors);
-  const result = await runParser(source, refErrors, () => validate(absolute, options));
+  let options = parserOptions(rootReal, file, refErrors);
+  const warnings: string[] = [];
+  let result = await runParser(source, refErrors, () => validate(absolute, options));
+  // Mintlify builds 3.0 documents that use 3.1 forms (type arrays, const, examples): so does Folio,
+  // reading the document as 3.1, with a warning naming a place that needs the newer version.
+  const place = !result.valid && version.openapi.startsWith('3.0.') ? find31Form(source.raw) : undefined;
+  if (place) {
+    const lenient = parserOptions(rootReal, file, refErrors, { root: absolute, raw: { ...(source.raw as object), openapi: '3.1.0' } });
+    const retried = await runParser(source, refErrors, () => validate(absolute, lenient)).catch(() => undefined);
+    if (retried?.valid) {
+      const where = ` (${place.form} at ${source.locate(place.path) ?? file} ${toPointer(place.path)})`;
+      warnings.push(`${file} says OpenAPI ${version.openapi} but uses OpenAPI 3.1 forms${where}: read as 3.1; write "openapi: 3.1.0" to make this explicit`);
+      options = lenient;
+      result = retried;
+    }
+  }
   if (!result.valid) {
     const messages = result.errors.map((error) => error.message);
     const details = await describeSchemaErrors(absolute, options, messages, source);
@@ -47,18 +67,38 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
   }
 
   const refNames = new WeakMap<object, string>();
+  if (validateOnly) return { document: source.raw as Record<string, unknown>, refNames, file, warnings };
   const document = await runParser(source, refErrors, () =>
     dereference(absolute, {
       ...options,
       dereference: { circular: true, onDereference: (ref, value) => refNames.set(value, ref) },
     }),
   );
-  return { document: document as unknown as Record<string, unknown>, refNames, file };
+  return { document: document as unknown as Record<string, unknown>, refNames, file, warnings };
+}
+
+/** The first schema in the document written with a form OpenAPI 3.0 does not have. */
+function find31Form(raw: unknown): { form: string; path: string[] } | undefined {
+  const search = (node: unknown, path: string[]): { form: string; path: string[] } | undefined => {
+    if (node === null || typeof node !== 'object') return undefined;
+    if (!Array.isArray(node)) {
+      const record = node as Record<string, unknown>;
+      if (Array.isArray(record.type)) return { form: 'a "type" list', path: [...path, 'type'] };
+      if ('const' in record && path.at(-1) !== 'properties') return { form: '"const"', path: [...path, 'const'] };
+      if (Array.isArray(record.examples) && path.at(-1) !== 'properties') return { form: 'an "examples" list in a schema', path: [...path, 'examples'] };
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const hit = search(child, [...path, key]);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  return search(raw, []);
 }
 
 async function resolveInsideRoot(rootReal: string, openapiPath: string): Promise<string> {
   if (/^[a-z][a-z0-9+.-]*:/i.test(openapiPath)) {
-    throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}": only a file inside the content root can be used, not a URL`);
+    throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}": builds never use the network, so a spec cannot be read from a URL; save it in the content root and name its path (for example "openapi.yaml")`);
   }
   const relativePath = openApiRelativePath(openapiPath);
   const candidate = resolve(rootReal, relativePath);
@@ -81,16 +121,18 @@ function isInside(root: string, path: string): boolean {
 
 // External $refs may name other files inside the content root; anything else is refused. Our
 // errors are collected because the library wraps whatever a resolver throws into its own message.
-function parserOptions(rootReal: string, file: string, refErrors: OpenApiError[]): ParserOptions {
+// `replace` hands the parser another text for the document itself (the lenient 3.0 reading).
+function parserOptions(rootReal: string, file: string, refErrors: OpenApiError[], replace?: { root: string; raw: unknown }): ParserOptions {
   const fileResolver = {
     order: 1,
     canRead: true,
-    async read(target: { url: string }): Promise<Buffer> {
+    async read(target: { url: string }): Promise<Buffer | string> {
       if (/^(?!file:)[a-z][a-z0-9+.-]*:/i.test(target.url)) {
         return refused(`${file}: $ref to the URL "${target.url}" is not allowed, only files inside the content root`);
       }
       const path = target.url.startsWith('file:') ? fileURLToPath(target.url) : target.url;
       const real = await realpath(path).catch(() => undefined);
+      if (real && replace && real === replace.root) return JSON.stringify(replace.raw);
       if (real && isInside(rootReal, real)) return readFile(real);
       const shown = relative(rootReal, path).split(sep).join('/');
       const reason = real ? 'points outside the content root' : 'names a file that does not exist';

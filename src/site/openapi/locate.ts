@@ -12,31 +12,46 @@ export interface Source {
   locate(path: string[]): string | undefined;
 }
 
-/** Parses the file's text (JSON or YAML) or throws an OpenApiError with line and column. */
+/**
+ * Parses the file's text (JSON or YAML) or throws an OpenApiError with line and column. A JSON file
+ * is read with JSON.parse; the positions of its nodes are worked out only when a message needs one
+ * (the YAML parser that tracks them is many times slower on a large document).
+ */
 export function readSource(file: string, text: string, isJson: boolean): Source {
-  if (isJson) checkJsonSyntax(file, text);
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: !isJson, prettyErrors: false });
-  const [error] = doc.errors;
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new OpenApiError(file, `Cannot parse ${file}:${line}:${col}: ${error.message.split('\n')[0]}`);
+  let positions: { doc: ReturnType<typeof parseDocument>; lineCounter: LineCounter } | undefined;
+  const parse = () => {
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(text, { lineCounter, uniqueKeys: !isJson, prettyErrors: false });
+    return { doc, lineCounter };
+  };
+  let raw: unknown;
+  if (isJson) {
+    raw = checkJsonSyntax(file, text);
+  } else {
+    positions = parse();
+    const [error] = positions.doc.errors;
+    if (error) {
+      const { line, col } = positions.lineCounter.linePos(error.pos[0]);
+      throw new OpenApiError(file, `Cannot parse ${file}:${line}:${col}: ${error.message.split('\n')[0]}`);
+    }
+    raw = positions.doc.toJS();
   }
   return {
     file,
-    raw: doc.toJS(),
+    raw,
     locate(path) {
-      const offset = offsetOf(doc.contents, path);
+      positions ??= parse();
+      const offset = offsetOf(positions.doc.contents, path);
       if (offset === undefined) return undefined;
-      const { line, col } = lineCounter.linePos(offset);
+      const { line, col } = positions.lineCounter.linePos(offset);
       return `${file}:${line}:${col}`;
     },
   };
 }
 
-function checkJsonSyntax(file: string, text: string): void {
+function checkJsonSyntax(file: string, text: string): unknown {
   try {
-    JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message);

@@ -106,8 +106,68 @@ export interface SecurityModel {
   scopes: string[];
 }
 
+/** One request example: generated (curl, JavaScript, Python, Go) or the author's `x-codeSamples`. */
+export interface CodeSampleModel {
+  /** Language key, lower case: `bash`, `javascript`, `python`, `go`, or what the author wrote. */
+  lang: string;
+  /** Tab label. */
+  label: string;
+  source: string;
+}
+
+/** A credential input of the playground, for one security scheme of the operation. */
+export interface PlaygroundAuth {
+  scheme: string;
+  /** How the credential is sent. */
+  kind: 'bearer' | 'basic' | 'apiKey';
+  /** apiKey only: where and under which name (a browser cannot send another site's cookies). */
+  in?: 'header' | 'query';
+  name?: string;
+}
+
+/** One input of the playground, built from a parameter or a top-level body property. */
+export interface PlaygroundField {
+  in: ParameterLocation | 'body';
+  name: string;
+  required: boolean;
+  /** `json` for objects, arrays and anything the form cannot type. */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'json';
+  enum?: JsonValue[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  /** Prefilled value, as typed into the field. */
+  value?: string;
+}
+
+export interface PlaygroundModel {
+  /** `interactive` sends requests; `simple` shows the request without sending it. */
+  display: 'interactive' | 'simple';
+  /** Server URLs (variables at their defaults), the first selected. */
+  servers: string[];
+  /** The operation's security schemes the playground can fill in (first requirement first). */
+  auth: PlaygroundAuth[];
+  fields: PlaygroundField[];
+  /** Body media type, when the operation takes one. */
+  bodyMediaType?: string;
+  /** True when the body is sent as one JSON text field (not an object with properties). */
+  rawBody?: boolean;
+}
+
 export interface OperationPageModel {
   kind: 'openapi';
+  /** Set for a webhook (`webhooks` of a 3.1 document): its name. The page then has no playground. */
+  webhook?: string;
+  /** `x-hidden`: the page exists but is left out of the navigation. */
+  hidden?: boolean;
+  /** Markdown the author put before the reference (`x-mint.content`). */
+  content?: string;
+  /** The OpenAPI file (relative to the content root). */
+  file?: string;
+  /** Where Folio put this page before it used Mintlify's addresses (see operations.ts legacySlug). */
+  legacySlug?: string;
   /** Page path without leading or trailing slash, e.g. `api-reference/create-project`. */
   path: string;
   /** Last segment of `path`. */
@@ -134,10 +194,16 @@ export interface OperationPageModel {
   scopes: string[];
   serverUrl?: string;
   curl: string;
+  /** Request examples in tab order. */
+  codeSamples: CodeSampleModel[];
+  /** The try-it panel; absent when docs.json or `x-mint` says `none`, and for webhooks. */
+  playground?: PlaygroundModel;
 }
 
 export interface NavItem {
   path: string;
+  hidden?: boolean;
+  webhook?: string;
   title: string;
   method: HttpMethod;
   deprecated: boolean;

@@ -1,5 +1,7 @@
 // A dereferenced OpenAPI document → one page model per operation, and the navigation groups.
+import { codeSamples } from './code-samples.ts';
 import { curlCommand } from './curl.ts';
+import type { CurlInput } from './curl.ts';
 import { mediaTypeExamples, sampleOf } from './example.ts';
 import { HTTP_METHODS, PARAMETER_LOCATIONS } from './model.ts';
 import type {
@@ -13,6 +15,9 @@ import type {
   ParameterLocation,
   ParameterModel,
   PathSegment,
+  PlaygroundAuth,
+  PlaygroundField,
+  PlaygroundModel,
   RequestBodyModel,
   ResponseModel,
   SecurityModel,
@@ -23,49 +28,87 @@ import type { RefNames, Schema } from './schema-tree.ts';
 /** Navigation label of operations without a tag, unless `untaggedGroup` says otherwise. */
 export const UNTAGGED_GROUP = 'Other';
 
+/** Where generated pages go unless docs.json names a `directory` (as on Mintlify). */
+export const DEFAULT_DIRECTORY = 'api-reference';
+
+export type PlaygroundDisplay = 'interactive' | 'simple' | 'none';
+
 export interface BuildOptions {
-  /** Path prefix of every generated page, e.g. `api-reference`. */
+  /** Path prefix of every generated page (Mintlify's `directory`), e.g. `api-reference`. */
   prefix: string;
   /** Navigation label of operations without a tag. */
   untaggedGroup?: string;
+  /** The OpenAPI file, relative to the content root, recorded on each page. */
+  file?: string;
+  /** docs.json `api.playground.display` (default interactive); `x-mint.metadata.playground` overrides it per operation. */
+  playground?: PlaygroundDisplay;
+  /** docs.json `api.examples.languages`: which generated request examples, in which order. */
+  languages?: string[];
+  /** docs.json `api.examples.defaults`: request examples show the required parameters only (default) or all. */
+  exampleParameters?: 'required' | 'all';
+  /** Only these operations (`operationKey`), in this order; all when absent. */
+  only?: string[];
 }
 
-interface Found {
+/** An operation found in a document: under `paths`, or a webhook. */
+export interface FoundOperation {
   method: HttpMethod;
   apiPath: string;
   pathItem: Schema;
   operation: Schema;
+  /** The webhook's name, for an operation under `webhooks`. */
+  webhook?: string;
+}
+
+/** `get /users/{id}` or `webhook user.created`: how frontmatter and navigation name an operation. */
+export function operationKey(found: { method: string; apiPath: string; webhook?: string }): string {
+  return found.webhook !== undefined ? `webhook ${found.webhook}` : `${found.method.toLowerCase()} ${found.apiPath}`;
 }
 
 /**
- * Builds the page models and navigation groups of a dereferenced document. `taken` holds slugs
- * already used (by another OpenAPI file of the same site); new ones are added to it.
+ * Builds the page models and navigation groups of a dereferenced document. `taken` holds page
+ * paths already used (by another OpenAPI file of the same site); new ones are added to it.
  */
 export function buildOperationPages(document: Schema, refNames: RefNames, options: BuildOptions, taken = new Set<string>()): OpenApiPages {
-  const prefix = options.prefix.replace(/^\/+|\/+$/g, '');
+  const prefix = options.prefix.replace(/^\/+|\/+$/g, '').toLowerCase();
   const untagged = options.untaggedGroup ?? UNTAGGED_GROUP;
-  const pages = findOperations(document).map((found) => {
-    const slug = uniqueSlug(baseSlug(found), taken);
-    return operationPage(document, refNames, found, { path: prefix ? `${prefix}/${slug}` : slug, slug, untagged });
+  // x-excluded operations get no page, unless a page or navigation entry names them.
+  let found = findOperations(document);
+  if (options.only) {
+    const byKey = new Map(found.map((operation) => [operationKey(operation), operation]));
+    found = options.only.flatMap((key) => byKey.get(key) ?? []);
+  } else {
+    found = found.filter((operation) => operation.operation['x-excluded'] !== true);
+  }
+  const pages = found.map((operation) => {
+    const path = uniquePath(mintlifyPath(operation, prefix), taken);
+    return operationPage(document, refNames, operation, { path, slug: path.split('/').pop()!, untagged }, options);
   });
   return { pages, groups: navigationGroups(document, pages, untagged) };
 }
 
-function findOperations(document: Schema): Found[] {
-  const paths = isSchema(document.paths) ? document.paths : {};
-  const found: Found[] = [];
-  for (const [apiPath, pathItem] of Object.entries(paths)) {
-    if (!isSchema(pathItem)) continue;
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem[method];
-      if (isSchema(operation) && operation['x-hidden'] !== true) found.push({ method, apiPath, pathItem, operation });
+/** Every operation of `paths` and `webhooks`, in document order (x-excluded ones included). */
+export function findOperations(document: Schema): FoundOperation[] {
+  const found: FoundOperation[] = [];
+  for (const [key, webhook] of [['paths', false], ['webhooks', true]] as const) {
+    const items = isSchema(document[key]) ? document[key] : {};
+    for (const [name, pathItem] of Object.entries(items)) {
+      if (!isSchema(pathItem)) continue;
+      for (const method of HTTP_METHODS) {
+        const operation = pathItem[method];
+        if (!isSchema(operation)) continue;
+        found.push({ method, apiPath: webhook ? name : name, pathItem, operation, ...(webhook ? { webhook: name } : {}) });
+      }
     }
   }
   return found;
 }
 
-/** `createProject` → `create-project`; without an operationId, `get-projects-id`. */
-function baseSlug({ method, apiPath, operation }: Found): string {
+/**
+ * The address Folio gave a generated page before it followed Mintlify's (`api-reference/` and the
+ * operationId in kebab case, else method and path): old links are sent on to the new address.
+ */
+export function legacySlug({ method, apiPath, operation }: FoundOperation): string {
   const source = typeof operation.operationId === 'string' && operation.operationId.trim() ? operation.operationId : `${method} ${apiPath}`;
   const slug = source
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
@@ -77,31 +120,88 @@ function baseSlug({ method, apiPath, operation }: Found): string {
   return slug || method;
 }
 
-function uniqueSlug(base: string, taken: Set<string>): string {
-  let slug = base;
-  for (let n = 2; taken.has(slug); n += 1) slug = `${base}-${n}`;
-  taken.add(slug);
-  return slug;
+/**
+ * Mintlify's address of a generated page (docs/decisions.md#openapi-reference-pages):
+ * `{directory}/{first tag}/{summary}`, each part converted the same way; without a summary, the
+ * method and the path's literal segments (`GET /users/{id}/posts` → `get-users-posts`). A
+ * webhook without a summary uses its name. `x-mint.href` replaces the whole address.
+ */
+export function mintlifyPath(found: FoundOperation, prefix: string): string {
+  const href = xMint(found.operation).href;
+  if (typeof href === 'string' && urlPart(href.replace(/^\/+|\/+$/g, ''))) {
+    return href.replace(/^\/+|\/+$/g, '').split('/').map(urlPart).filter(Boolean).join('/');
+  }
+  const [tag] = Array.isArray(found.operation.tags) ? found.operation.tags.filter((t): t is string => typeof t === 'string') : [];
+  const summary = typeof found.operation.summary === 'string' ? urlPart(found.operation.summary) : '';
+  const fallback = found.webhook !== undefined
+    ? urlPart(found.webhook)
+    : [found.method, ...found.apiPath.split('/').filter((segment) => segment && !/^\{.*\}$/.test(segment))].map(urlPart).join('-');
+  return [prefix, tag ? urlPart(tag) : '', summary || fallback || found.method].filter(Boolean).join('/');
+}
+
+/**
+ * One part of a Mintlify address: spaces become hyphens; `{ } ( ) , . ' /` are removed; lower
+ * case. Folio also removes what cannot be part of a page's file name or URL path (`? # % \`,
+ * control characters, other white space), which Mintlify keeps.
+ */
+export function urlPart(text: string): string {
+  return text
+    .trim()
+    .replace(/ /g, '-')
+    .replace(/[{}(),.'/]/g, '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[?#%\\"<>`\s\u0000-\u001f\u007f]/g, '')
+    .toLowerCase();
+}
+
+/** The first page keeps an address, later ones get `-1`, `-2`, … (as on Mintlify). */
+function uniquePath(base: string, taken: Set<string>): string {
+  let path = base;
+  for (let n = 1; taken.has(path); n += 1) path = `${base}-${n}`;
+  taken.add(path);
+  return path;
+}
+
+/** The operation's `x-mint` extension (Mintlify's per-operation settings), or an empty one. */
+function xMint(operation: Schema): { metadata: Schema; content?: string; href?: unknown } {
+  const ext = isSchema(operation['x-mint']) ? operation['x-mint'] : {};
+  return {
+    metadata: isSchema(ext.metadata) ? ext.metadata : {},
+    ...(typeof ext.content === 'string' ? { content: ext.content } : {}),
+    href: ext.href,
+  };
 }
 
 function operationPage(
   document: Schema,
   refNames: RefNames,
-  { method, apiPath, pathItem, operation }: Found,
+  { method, apiPath, pathItem, operation, webhook }: FoundOperation,
   where: { path: string; slug: string; untagged: string },
+  options: BuildOptions,
 ): OperationPageModel {
   const parameters = groupParameters(mergedParameters(pathItem, operation), refNames);
   const requestBody = isSchema(operation.requestBody) ? requestBodyModel(operation.requestBody, refNames) : undefined;
   const security = securityOf(document, operation);
-  const serverUrl = serverUrlOf(document, pathItem, operation);
+  const servers = serverUrlsOf(document, pathItem, operation);
+  const serverUrl = servers[0];
   const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
   const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
+  const mint = xMint(operation);
   const summary = text(operation.summary);
+  const request: CurlInput = {
+    method,
+    serverUrl,
+    apiPath: webhook !== undefined ? '/' : apiPath,
+    parameters: PARAMETER_LOCATIONS.flatMap((location) => parameters[location]),
+    security,
+    body: requestBodySample(operation.requestBody),
+    ...(options.exampleParameters === 'all' ? { allParameters: true } : {}),
+  };
   const page: OperationPageModel = {
     kind: 'openapi',
     path: where.path,
     slug: where.slug,
-    title: summary ?? operationId ?? `${method.toUpperCase()} ${apiPath}`,
+    title: text(mint.metadata.title) ?? summary ?? operationId ?? (webhook !== undefined ? webhook : `${method.toUpperCase()} ${apiPath}`),
     method,
     apiPath,
     pathSegments: pathSegments(apiPath),
@@ -112,22 +212,30 @@ function operationPage(
     responses: responsesOf(operation, refNames),
     security,
     scopes: scopesOf(operation, security),
-    curl: curlCommand({
-      method,
-      serverUrl,
-      apiPath,
-      parameters: PARAMETER_LOCATIONS.flatMap((location) => parameters[location]),
-      security,
-      body: requestBodySample(operation.requestBody),
-    }),
+    curl: curlCommand(request),
+    codeSamples: webhook !== undefined ? [] : codeSamples(request, operation, options.languages),
   };
+  if (webhook !== undefined) page.webhook = webhook;
+  if (operation['x-hidden'] === true || mint.metadata.hidden === true) page.hidden = true;
+  if (mint.content) page.content = mint.content;
+  if (options.file) page.file = options.file;
+  page.legacySlug = legacySlug({ method, apiPath, pathItem, operation });
   if (operationId) page.operationId = operationId;
   if (summary) page.summary = summary;
-  const description = text(operation.description);
+  const description = text(mint.metadata.description) ?? text(operation.description);
   if (description) page.description = description;
   if (requestBody) page.requestBody = requestBody;
   if (serverUrl) page.serverUrl = serverUrl;
+  const display = displayOf(mint.metadata.playground) ?? options.playground ?? 'interactive';
+  // Without a server there is nowhere to send a request: the panel only shows it (as Mintlify does).
+  if (webhook === undefined && display !== 'none') {
+    page.playground = playgroundOf(document, operation, mergedParameters(pathItem, operation), servers, display === 'interactive' && servers.length > 0 ? 'interactive' : 'simple');
+  }
   return page;
+}
+
+function displayOf(value: unknown): PlaygroundDisplay | undefined {
+  return value === 'interactive' || value === 'simple' || value === 'none' ? value : undefined;
 }
 
 function text(value: unknown): string | undefined {
@@ -203,7 +311,7 @@ function requestBodySample(body: unknown): { mediaType: string; sample: JsonValu
   if (!mediaType || !media) return undefined;
   const [example] = mediaTypeExamples(media);
   if (example && !example.synthesized) return { mediaType, sample: parseShown(example.value) };
-  return { mediaType, sample: isSchema(media.schema) ? sampleOf(media.schema) : {} };
+  return { mediaType, sample: isSchema(media.schema) ? sampleOf(media.schema, [], true) : {} };
 }
 
 function parseShown(value: string): JsonValue {
@@ -287,14 +395,86 @@ function scopesOf(operation: Schema, security: SecurityModel[]): string[] {
 }
 
 // The closest `servers` list wins (operation, then path item, then document); variables take their defaults.
-function serverUrlOf(document: Schema, pathItem: Schema, operation: Schema): string | undefined {
+function serverUrlsOf(document: Schema, pathItem: Schema, operation: Schema): string[] {
   const servers = [operation.servers, pathItem.servers, document.servers].find((list) => Array.isArray(list) && list.length > 0);
-  const [server] = (servers as unknown[] | undefined) ?? [];
-  if (!isSchema(server) || typeof server.url !== 'string') return undefined;
-  const variables = isSchema(server.variables) ? server.variables : {};
-  return server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    const variable = variables[name];
-    return isSchema(variable) && variable.default !== undefined ? String(variable.default) : whole;
+  return ((servers as unknown[] | undefined) ?? []).filter(isSchema).flatMap((server) => {
+    if (typeof server.url !== 'string') return [];
+    const variables = isSchema(server.variables) ? server.variables : {};
+    return [server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const variable = variables[name];
+      return isSchema(variable) && variable.default !== undefined ? String(variable.default) : whole;
+    })];
+  });
+}
+
+/** The playground's inputs: credentials for the operation's schemes, parameters, body properties. */
+function playgroundOf(document: Schema, operation: Schema, parameters: Schema[], servers: string[], display: 'interactive' | 'simple'): PlaygroundModel {
+  const fields: PlaygroundField[] = [];
+  for (const parameter of parameters) {
+    const location = parameter.in as ParameterLocation;
+    // A page's script cannot set cookies for another site: cookie parameters stay in the examples.
+    if (!PARAMETER_LOCATIONS.includes(location) || location === 'cookie') continue;
+    const schema = parameterSchema(parameter) ?? {};
+    const example = 'example' in parameter ? parameter.example : undefined;
+    fields.push(fieldOf(location, String(parameter.name), schema, parameter.required === true || location === 'path', example));
+  }
+  const model: PlaygroundModel = { display, servers, auth: authOf(document, operation), fields };
+  const body = isSchema(operation.requestBody) && isSchema(operation.requestBody.content) ? operation.requestBody.content : undefined;
+  const entries = body ? Object.entries(body).filter((entry): entry is [string, Schema] => isSchema(entry[1])) : [];
+  const [mediaType, media] = entries.find(([type]) => /json/i.test(type)) ?? entries[0] ?? [];
+  if (mediaType && media) {
+    model.bodyMediaType = mediaType;
+    const schema = isSchema(media.schema) ? media.schema : {};
+    const properties = isSchema(schema.properties) ? Object.entries(schema.properties).filter((entry): entry is [string, Schema] => isSchema(entry[1])) : [];
+    const sample = requestBodySample(operation.requestBody)?.sample;
+    if (/json/i.test(mediaType) && properties.length > 0 && !schema.oneOf && !schema.anyOf) {
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      for (const [name, property] of properties) {
+        if (property.readOnly === true) continue;
+        const value = isSchema(sample) && name in sample ? (sample as Record<string, unknown>)[name] : undefined;
+        fields.push(fieldOf('body', name, property, required.includes(name), required.includes(name) ? value : undefined));
+      }
+    } else {
+      model.rawBody = true;
+      fields.push({ in: 'body', name: 'body', required: isSchema(operation.requestBody) && operation.requestBody.required === true, type: 'json', ...(sample !== undefined ? { value: typeof sample === 'string' ? sample : JSON.stringify(sample, null, 2) } : {}) });
+    }
+  }
+  return model;
+}
+
+function fieldOf(location: PlaygroundField['in'], name: string, schema: Schema, required: boolean, example: unknown): PlaygroundField {
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null' && type !== undefined);
+  const [type] = types;
+  const field: PlaygroundField = {
+    in: location,
+    name,
+    required,
+    type: types.length === 1 && (type === 'string' || type === 'integer' || type === 'number' || type === 'boolean') ? type : types.length === 0 && Array.isArray(schema.enum) ? 'string' : 'json',
+  };
+  if (Array.isArray(schema.enum)) field.enum = schema.enum.filter((value) => value !== null) as JsonValue[];
+  for (const key of ['minimum', 'maximum', 'minLength', 'maxLength'] as const) if (typeof schema[key] === 'number') field[key] = schema[key] as number;
+  if (typeof schema.pattern === 'string') field.pattern = schema.pattern;
+  const value = example ?? schema.example ?? schema.default;
+  if (value !== undefined && value !== null) field.value = typeof value === 'string' ? value : JSON.stringify(value);
+  return field;
+}
+
+/** Credential inputs for the schemes of the operation's requirements, first requirement first. */
+function authOf(document: Schema, operation: Schema): PlaygroundAuth[] {
+  const requirements = Array.isArray(operation.security) ? operation.security : Array.isArray(document.security) ? document.security : [];
+  const components = isSchema(document.components) ? document.components : {};
+  const schemes = isSchema(components.securitySchemes) ? components.securitySchemes : {};
+  const names = [...new Set(requirements.filter(isSchema).flatMap((requirement) => Object.keys(requirement)))];
+  return names.flatMap((name): PlaygroundAuth[] => {
+    const scheme = schemes[name];
+    if (!isSchema(scheme)) return [];
+    const httpScheme = String(scheme.scheme ?? '').toLowerCase();
+    if (scheme.type === 'http' && httpScheme === 'basic') return [{ scheme: name, kind: 'basic' }];
+    if ((scheme.type === 'http' && httpScheme === 'bearer') || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return [{ scheme: name, kind: 'bearer' }];
+    if (scheme.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query') && typeof scheme.name === 'string') {
+      return [{ scheme: name, kind: 'apiKey', in: scheme.in, name: scheme.name }];
+    }
+    return [];
   });
 }
 
@@ -311,7 +491,8 @@ function navigationGroups(document: Schema, pages: OperationPageModel[], untagge
       label,
       items: pages
         .filter((page) => page.group === label)
-        .map((page) => ({ path: page.path, title: page.title, method: page.method, deprecated: page.deprecated })),
+        .filter((page) => !page.hidden)
+        .map((page) => ({ path: page.path, title: page.title, method: page.method, deprecated: page.deprecated, ...(page.webhook !== undefined ? { webhook: page.webhook } : {}) })),
     }))
     .filter((group) => group.items.length > 0);
 }

@@ -4,7 +4,9 @@ import type { OperationPageModel, ParameterModel, SchemaNode } from './model.ts'
 
 /** The operation as Markdown: heading, request line, description, parameters, body, responses, curl. */
 export function operationToMarkdown(page: OperationPageModel): string {
-  const parts = [`# ${page.title}`, `\`${page.method.toUpperCase()} ${page.apiPath}\`${page.deprecated ? ' (deprecated)' : ''}`];
+  const request = page.webhook !== undefined ? `Webhook \`${page.webhook}\` (\`${page.method.toUpperCase()}\` to your server)` : `\`${page.method.toUpperCase()} ${page.apiPath}\``;
+  const parts = [`# ${page.title}`, `${request}${page.deprecated ? ' (deprecated)' : ''}`];
+  if (page.content) parts.push(page.content);
   if (page.summary && page.summary !== page.title) parts.push(page.summary);
   if (page.description) parts.push(page.description);
   if (page.scopes.length > 0) parts.push(`Required scope: ${page.scopes.map((scope) => `\`${scope}\``).join(', ')}`);
@@ -26,7 +28,7 @@ export function operationToMarkdown(page: OperationPageModel): string {
     });
     parts.push(`## Responses\n\n${responses.join('\n')}`);
   }
-  parts.push(`## Example request\n\n\`\`\`bash\n${page.curl}\n\`\`\``);
+  if (page.webhook === undefined) parts.push(`## Example request\n\n\`\`\`bash\n${page.curl}\n\`\`\``);
   return `${parts.join('\n\n')}\n`;
 }
 

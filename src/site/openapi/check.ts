@@ -1,0 +1,123 @@
+// The OpenAPI part of the content check before a build (src/site/content-check/check-root.ts):
+// every spec a site uses is loaded and validated, and every `openapi:` frontmatter must name an
+// operation that exists, so a broken document fails here, before Astro starts, naming the line
+// and column in the author's file. Runs in a child process of its own (check-process.ts), never
+// on the server's event loop: a large document takes seconds to validate.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import type { Problem } from '../content-check/check-content.ts';
+import { parseDocsConfig } from '../docs-config.ts';
+import { OpenApiError } from './errors.ts';
+import { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, parseOperationReference, specLoader } from './sources.ts';
+
+export interface OpenApiCheck {
+  problems: Problem[];
+  warnings: string[];
+}
+
+/** Checks the specs of the content root at `root`; `pages` are its page files, relative to it. */
+export async function checkOpenApi(root: string, pages: string[]): Promise<OpenApiCheck> {
+  const problems: Problem[] = [];
+  const warnings = new Set<string>();
+  const text = await readFile(path.join(root, 'docs.json'), 'utf8').catch(() => undefined);
+  let config;
+  try {
+    config = text === undefined ? {} : parseDocsConfig(text);
+  } catch {
+    return { problems, warnings: [] }; // docs.json problems are reported by the root check
+  }
+  // Validation only: the build resolves $refs itself; operations are found in the file as written.
+  const load = specLoader(root, { validateOnly: true });
+  const named = [...docsJsonSources(config), ...navigationSources(config).map((n) => n.source)].flatMap((source) => source.files);
+  let discovered: Promise<string[]> | undefined;
+  const candidates = () => (discovered ??= discoverSpecFiles(root).then((found) => [...new Set([...named, ...found])]));
+  const reported = new Set<string>();
+  const report = (error: unknown, fallback: Problem) => {
+    if (!(error instanceof OpenApiError)) throw error;
+    if (reported.has(error.message)) return;
+    reported.add(error.message);
+    problems.push({ ...fallback, ...located(error), message: error.message });
+  };
+  for (const file of named) {
+    try {
+      const loaded = await load(file);
+      for (const warning of loaded.warnings) warnings.add(warning);
+    } catch (error) {
+      report(error, { file: 'docs.json', line: 1, column: 1, message: '' });
+    }
+  }
+  for (const page of pages) {
+    const reference = await frontmatterReference(root, page);
+    if (!reference) continue;
+    const where = `${page}: openapi`;
+    const parsed = parseOperationReference(reference.value);
+    if (!parsed) {
+      problems.push({ file: page, line: reference.line, column: 1, message: `openapi: "${reference.value}" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"` });
+      continue;
+    }
+    try {
+      const loaded = await findReferencedSpec(parsed, candidates, load, where);
+      for (const warning of loaded.warnings) warnings.add(warning);
+    } catch (error) {
+      report(error, { file: page, line: reference.line, column: 1, message: '' });
+    }
+  }
+  return { problems, warnings: [...warnings] };
+}
+
+/** `file:line:column` of the first place the message names, as a Problem's location. */
+function located(error: OpenApiError): Partial<Problem> {
+  const escaped = error.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const at = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(error.message);
+  if (!at) return {};
+  return { file: error.file, line: Number(at[1]), column: Number(at[2]) };
+}
+
+/** The `openapi:` value of a page's frontmatter and its line, if it has one. */
+async function frontmatterReference(root: string, page: string): Promise<{ value: string; line: number } | undefined> {
+  const text = await readFile(path.join(root, page), 'utf8').catch(() => '');
+  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+  if (!match || !/^openapi\s*:/m.test(match[1])) return undefined;
+  let data: unknown;
+  try {
+    data = parseYaml(match[1]);
+  } catch {
+    return undefined; // the page check reports bad frontmatter
+  }
+  const value = (data as { openapi?: unknown } | null)?.openapi;
+  if (value === undefined) return undefined;
+  const line = match[1].split(/\r?\n/).findIndex((l) => /^openapi\s*:/.test(l)) + 2;
+  return { value: String(value), line };
+}
+
+const CHECK_PROCESS = fileURLToPath(new URL('./check-process.ts', import.meta.url));
+/** However large the documents, the check ends within this time. */
+const CHECK_TIMEOUT_MS = 120_000;
+
+/** `checkOpenApi` in a child process at low priority. */
+export function checkOpenApiIsolated(root: string, pages: string[]): Promise<OpenApiCheck> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [CHECK_PROCESS, root],
+      { timeout: CHECK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env.PATH ?? '' } },
+      (error, stdout) => {
+        if (error && 'killed' in error && error.killed) {
+          resolve({ problems: [{ file: 'docs.json', line: 1, column: 1, message: `the OpenAPI files took longer than ${CHECK_TIMEOUT_MS / 1000} s to check` }], warnings: [] });
+          return;
+        }
+        try {
+          resolve(JSON.parse(stdout) as OpenApiCheck);
+        } catch {
+          reject(error ?? new Error('the OpenAPI check gave no answer'));
+        }
+      },
+    );
+    if (child.pid) os.setPriority(child.pid, 10);
+    child.stdin?.end(JSON.stringify(pages));
+  });
+}

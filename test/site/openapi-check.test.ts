@@ -1,0 +1,45 @@
+// OpenAPI problems fail a build in its check phase, before Astro starts, naming the file, line
+// and column (docs/decisions.md#openapi-reference-pages): a truly broken document, a remote spec
+// URL, and `openapi:` frontmatter naming an operation that does not exist.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture, type BuiltSite } from './helpers.ts';
+import { BROKEN_30_YAML, BILLING_31_YAML } from '../openapi/mintlify-fixtures.ts';
+
+let site: BuiltSite;
+
+beforeAll(async () => {
+  site = await buildFixture({
+    'content/index.mdx': '# Home\n',
+    'content/missing-op.mdx': '---\ntitle: Missing\nopenapi: GET /nowhere\n---\n',
+    'content/bad-form.mdx': '---\nopenapi: fetch the invoices\n---\n',
+    'content/wrong-file.mdx': '---\nopenapi: billing.yaml DELETE /invoices\n---\n',
+    'billing.yaml': BILLING_31_YAML,
+    'specs/broken.yaml': BROKEN_30_YAML,
+    'docs.json': JSON.stringify({ api: { openapi: 'specs/broken.yaml' }, navigation: [{ group: 'Remote', openapi: 'https://example.com/openapi.json', pages: [] }] }),
+  });
+}, 120_000);
+
+describe('the OpenAPI check before the build', () => {
+  it('fails the build as content_invalid without running Astro', () => {
+    expect(site.result.ok).toBe(false);
+    expect(site.result.error?.code).toBe('content_invalid');
+    expect(site.result.log.some((line) => /astro|building static|generating static routes/i.test(line) && !line.startsWith('error:'))).toBe(false);
+  });
+
+  it('points at the line and column of the offending node in the author\'s file', () => {
+    const broken = site.result.error!.problems.find((p) => p.file === 'specs/broken.yaml');
+    expect(broken).toMatchObject({ line: 9, column: 7 });
+    expect(broken!.message).toContain('specs/broken.yaml:9:7 at #/paths/~1things/get/responses');
+  });
+
+  it('refuses a remote spec, saying builds never use the network', () => {
+    expect(site.result.error!.message).toContain('OpenAPI file "https://example.com/openapi.json": builds never use the network');
+  });
+
+  it('names the page and line of frontmatter that names no operation, or one its file lacks', () => {
+    const problems = site.result.error!.problems.map((p) => `${p.file}:${p.line}: ${p.message}`);
+    expect(problems).toContain('content/missing-op.mdx:3: content/missing-op.mdx: openapi: no operation GET /nowhere (none of billing.yaml has it)');
+    expect(problems).toContain('content/bad-form.mdx:2: openapi: "fetch the invoices" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"');
+    expect(problems).toContain('content/wrong-file.mdx:2: content/wrong-file.mdx: openapi: billing.yaml has no operation DELETE /invoices');
+  });
+});
