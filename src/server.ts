@@ -94,7 +94,11 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       // stay the API even if a project claimed one before it was listed in FOLIO_API_HOSTS.
       const isApiHost = host === serviceDomain || apiHosts.has(host);
       const project = isApiHost ? undefined : await folio.projects.findByHost(host);
-      if (project || isSiteHost(host)) return sites.serve(project, req, res);
+      if (project) return sites.serve(project, req, res);
+      // `{branch label}--{slug}.{domain}`: a preview (docs/decisions.md#continuous-deployment).
+      const preview = isApiHost ? undefined : await folio.projects.findPreviewByHost(host);
+      if (preview) return sites.serve(preview.project, req, res, preview.label);
+      if (isSiteHost(host)) return sites.serve(undefined, req, res);
       if (host === console_) {
         if (await consoleAssets.serve(req, res)) return;
         // A fresh object per request: Astro hands it to the request as is, and the console's
@@ -121,7 +125,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ({ store, rateLimiter } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
     await recoverDeployments(config.dataDir, store);
-    const removed = await cleanCrashLeftovers(config.dataDir, store);
+    const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -144,6 +148,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
     await folio.deployments.start(); // checks the build sandbox, then queued deployments resume
+    folio.webhooks.start(); // pending event deliveries resume
     await folio.customDomains.start();
 
     return {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { deploymentRoutes } from './deployments.ts';
 import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
+import { webhookRoutes } from './webhooks.ts';
 import type { Scope } from '../service/scopes.ts';
 import { createRouter, type Method, type Route } from './router.ts';
 
@@ -24,7 +25,7 @@ function openapiRoute(file: string): Route {
 }
 
 function apiRoutes(openapiFile: string): Route[] {
-  return [openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes];
+  return [openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes, ...webhookRoutes];
 }
 
 /** The API's OpenAPI document, served at GET /v1/openapi.json. */

@@ -5,6 +5,7 @@ import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { consoleOrigin, createAccounts, type Accounts } from './accounts.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
 import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
+import { createEventsService, type EventsService } from './deployments/events.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
@@ -28,6 +29,8 @@ export interface Folio {
   projects: ProjectsService;
   pages: PagesService;
   deployments: DeploymentsService;
+  /** Event webhooks of projects (deployment.started, …) and their deliveries. */
+  webhooks: EventsService;
   customDomains: DomainVerifier;
   /** Console users, passwords and sessions (docs/decisions.md#console). */
   accounts: Accounts;
@@ -66,7 +69,8 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   };
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
-  const deployments = createDeploymentsService(config, store, projects);
+  const webhooks = createEventsService(config, store, projects);
+  const deployments = createDeploymentsService(config, store, projects, webhooks);
   const accounts = createAccounts(store, limiter);
 
   return {
@@ -75,6 +79,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     projects,
     pages,
     deployments,
+    webhooks,
     customDomains,
     accounts,
 
@@ -109,6 +114,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
 
     async close() {
       await deployments.close();
+      await webhooks.close();
       await customDomains.close();
       limiter.close();
       await closeContentChecks();
