@@ -121,7 +121,10 @@ export interface Accounts {
   /** The signed-in user of a session secret (from the cookie), or undefined; records its use (at `nowMs`). */
   session(secret: string, nowMs?: number): Promise<SignedIn | undefined>;
   signOut(sessionId: string): Promise<void>;
-  /** Changes a password after checking the current one; every other session of the user ends. */
+  /**
+   * Changes a password after checking the current one; every other session of the user ends. A
+   * wrong current password counts as a failed sign-in of the account (`rate_limited` beyond 10).
+   */
   changePassword(signedIn: SignedIn, current: string, next: string): Promise<boolean>;
   /** Shows another org of the user in this session. */
   switchOrg(signedIn: SignedIn, orgId: string): Promise<void>;
@@ -279,13 +282,22 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       await store.deleteSession(sessionId);
     },
 
-    async changePassword(signedIn, current, next) {
-      const user = await store.getUser(signedIn.user.id);
-      if (!user?.password_hash || !(await verifyPassword(current, user.password_hash))) return false;
-      await store.updateUser(user.id, { password_hash: await hashPassword(next) });
-      await store.deleteUserSessions(user.id, signedIn.session.id);
-      return true;
-    },
+    // A wrong current password counts as a failed sign-in of the account: a stolen session must
+    // not be a way to guess the password (and then lock its owner out) without limit.
+    changePassword: (signedIn, current, next) =>
+      oneAtATime(`sign-in-email:${signedIn.user.email}`, async () => {
+        const bucket = `sign-in-email:${signedIn.user.email}`;
+        const used = await limiter.peek(bucket, SIGN_IN_FAILURES_PER_MINUTE);
+        if (used.remaining === 0) throw new FolioError('rate_limited', `too many wrong passwords: wait ${used.retryAfter} seconds, then try again`);
+        const user = await store.getUser(signedIn.user.id);
+        if (!user?.password_hash || !(await verifyPassword(current, user.password_hash))) {
+          await limiter.hit(bucket, SIGN_IN_FAILURES_PER_MINUTE);
+          return false;
+        }
+        await store.updateUser(user.id, { password_hash: await hashPassword(next) });
+        await store.deleteUserSessions(user.id, signedIn.session.id);
+        return true;
+      }),
 
     async switchOrg(signedIn, orgId) {
       if (!signedIn.user.memberships.some((m) => m.org_id === orgId)) throw new FolioError('not_found', `organization ${orgId} not found`);

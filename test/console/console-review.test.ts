@@ -1,6 +1,7 @@
 // Attacks on the web console found in its security review (docs/decisions.md#console): an owner
 // of one org reaching another org's accounts through Members → Invite, and parallel sign-in
 // guesses slipping past the limit of 10 failures a minute.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, orgWithKey, removeDir, startServer, type TestServer } from '../helpers/server.ts';
 import { consoleRequest, invite, PASSWORD, signIn, userWithSession } from '../helpers/console.ts';
@@ -62,5 +63,57 @@ describe('console sign-in throttling', () => {
     expect(right.status).toBe(429);
     // Another account from another address is unaffected.
     expect((await signIn(server, 'someone@example.com', PASSWORD, '127.0.4.3')).session).toBeTruthy();
+  });
+});
+
+describe('console answers outside its pages', () => {
+  it('answers a path no route matches with the console\'s 404 page and its headers, not the API\'s JSON', async () => {
+    for (const path of ['/a/b/c', '/Sign-In', '/_astro/../package.json']) {
+      const res = await consoleRequest(server, 'GET', path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('There is no console page at this address.');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+});
+
+describe('console forms', () => {
+  it('counts wrong current passwords on the Account page as failed sign-ins of the account', async () => {
+    const user = await userWithSession(server, 'default', 'changer@example.com');
+    let last;
+    for (let i = 0; i < 11; i++) {
+      last = await consoleRequest(server, 'POST', '/account', { session: user.session, form: { csrf: user.csrf, current_password: `guess number ${i}`, new_password: 'a new long password', confirm: 'a new long password' } });
+      if (i < 10) expect(last.status).toBe(400);
+    }
+    expect(last!.status).toBe(429);
+    expect(last!.text).toContain('too many wrong passwords');
+    // Even the right one now waits, and the password did not change.
+    const right = await consoleRequest(server, 'POST', '/account', { session: user.session, form: { csrf: user.csrf, current_password: PASSWORD, new_password: 'a new long password', confirm: 'a new long password' } });
+    expect(right.status).toBe(429);
+    expect((await consoleRequest(server, 'POST', '/sign-in', { form: { email: 'changer@example.com', password: PASSWORD }, localAddress: '127.0.5.1' })).status).toBe(429);
+  });
+
+  it('refuses a form sent without Content-Length (chunked) before reading it', async () => {
+    const { session, csrf } = owner;
+    const res = await new Promise<{ status: number; text: string; csp?: string }>((resolve, reject) => {
+      const req = http.request(`${server.url}/settings/members`, {
+        method: 'POST',
+        headers: { host: `console.localhost:${server.port}`, origin: `http://console.localhost:${server.port}`, cookie: `folio_session=${session}`, 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' },
+      }, (r) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (c) => (text += c));
+        r.on('end', () => resolve({ status: r.statusCode!, text, csp: r.headers['content-security-policy'] as string | undefined }));
+      });
+      req.on('error', reject);
+      req.write(`csrf=${csrf}&intent=invite`);
+      req.end('&email=chunked%40example.com&role=member');
+    });
+    expect(res.status).toBe(411);
+    expect(res.csp).toContain("frame-ancestors 'none'");
+    expect(await membersOf('default')).not.toContain('chunked@example.com');
   });
 });
