@@ -1,6 +1,8 @@
 // Attacks on the web console found in its security review (docs/decisions.md#console): an owner
-// of one org reaching another org's accounts through Members → Invite, and parallel sign-in
-// guesses slipping past the limit of 10 failures a minute.
+// of one org reaching another org's accounts through Members → Invite, parallel sign-in guesses
+// slipping past the limit of 10 failures a minute, unthrottled guesses of the current password
+// on the Account page, a chunked form body sidestepping the size check, and console-host answers
+// outside the pages sent without the console's headers.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, orgWithKey, removeDir, startServer, type TestServer } from '../helpers/server.ts';
