@@ -26,7 +26,7 @@ import {
   type SandboxMode,
   type SandboxOptions,
 } from './sandbox.ts';
-import { repoRoot, siteSrcDir } from './settings.ts';
+import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
 import { scrubPaths, type PathView } from './tenant-paths.ts';
 
 export interface BuildSiteOptions {
@@ -53,6 +53,8 @@ export interface BuildSiteOptions {
   allowCode?: boolean;
   /** More server directories that must never appear in the log or the error (the data dir). */
   hiddenDirs?: string[];
+  /** What the pages show from the project's repository: "Edit this page" and last-updated dates. */
+  pageHistory?: PageHistory;
 }
 
 export interface BuildSandbox extends Partial<SandboxOptions> {
@@ -68,6 +70,7 @@ export interface BuildJob {
   sandbox?: SandboxOptions;
   /** The project runs code: the checks inside the build allow it (never set for a warm worker). */
   allowCode?: boolean;
+  pageHistory?: PageHistory;
 }
 
 /** The Astro step of one build, started: it writes the site into `<buildRoot>/out`. */
@@ -105,7 +108,7 @@ export const coldAstro: AstroRunner = {
       await fs.mkdir(inputDir);
     }
     const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
-    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, job.allowCode);
+    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, job.allowCode, job.pageHistory);
     const mounts = [{ from: buildRoot, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
     const launch = buildLaunch([WORKER], buildRoot, env, job.sandbox, mounts, uid);
     return {
@@ -211,7 +214,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // Code runs only in a process of its own, never in a warm worker that outlives this build.
   const runner = options.allowCode ? coldAstro : (options.astro ?? coldAstro);
   // The worker loads Astro while the content is checked here; it reads no content before "go".
-  const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode }, limits, emit);
+  const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode, pageHistory: options.pageHistory }, limits, emit);
   view.base = worker.buildRoot;
   view.contentRoots.push(worker.input);
   try {
@@ -229,6 +232,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
+    }
+    if (options.pageHistory?.lastUpdated) {
+      // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
+      await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });
     }
     worker.go();
     let outcome = await worker.done;
@@ -341,7 +348,7 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
 }
 
 /** The child's whole environment: the build inputs and nothing of the parent's secrets. */
-export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, sandboxed = false, allowCode = false): Record<string, string> {
+export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, sandboxed = false, allowCode = false, pageHistory?: PageHistory): Record<string, string> {
   const env: Record<string, string> = {
     PATH: sandboxed ? SANDBOX_PATH : (process.env.PATH ?? '/usr/bin:/bin'),
     HOME: path.join(buildRoot, 'tmp'),
@@ -355,6 +362,8 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
   };
   if (siteUrl) env.FOLIO_SITE_URL = siteUrl;
   if (allowCode) env.FOLIO_BUILD_ALLOW_CODE = '1'; // read by settings.ts: the checks inside the build allow code
+  if (pageHistory?.editUrl) env.FOLIO_EDIT_URL = pageHistory.editUrl;
+  if (pageHistory?.lastUpdated) env.FOLIO_LAST_UPDATED = path.join(buildRoot, LAST_UPDATED_FILE);
   return env;
 }
 

@@ -27,6 +27,10 @@ export interface SiteSettings {
   siteUrl: string | undefined;
   /** The project runs code: imports of its own files, expressions, React components. */
   allowCode: boolean;
+  /** "Edit this page" address of the content root (FOLIO_EDIT_URL): a page's path relative to the root follows. */
+  editUrl?: string;
+  /** The JSON file of pages' last-updated dates (FOLIO_LAST_UPDATED), by path relative to the root. */
+  lastUpdatedFile?: string;
 }
 
 /** What the code inside one Astro build sees (`virtual:folio/site-build`): settings and the validated docs.json. */
@@ -38,7 +42,22 @@ export interface SiteBuild {
   docsConfig: DocsConfig;
   /** Absolute path of `_snippets/`, undefined when the content root has none. */
   snippetsDir: string | undefined;
+  /** "Edit this page" address of the content root (a page's path relative to the root follows). */
+  editUrl: string | undefined;
+  /** ISO dates of pages' last commits, by path relative to the content root, read once per build. */
+  lastUpdated: Record<string, string>;
 }
+
+/** What a repository project's pages show from git (the deployment computes it, the layout shows it). */
+export interface PageHistory {
+  /** An https address ending in "/", such as https://github.com/acme/docs/edit/main/. */
+  editUrl?: string;
+  /** ISO dates of each page's last commit, by path relative to the content root (`content/guides/install.mdx`). */
+  lastUpdated?: Record<string, string>;
+}
+
+/** Where a build finds the last-updated dates, in its own build root. */
+export const LAST_UPDATED_FILE = 'last-updated.json';
 
 /**
  * Settings from `FOLIO_*` variables: only at a process's entry (a cold build process started with
@@ -51,6 +70,8 @@ export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings
     outDir: env.FOLIO_OUT_DIR || path.join(repoRoot, 'dist/site'),
     siteUrl: env.FOLIO_SITE_URL || undefined,
     allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1',
+    editUrl: env.FOLIO_EDIT_URL || undefined,
+    lastUpdatedFile: env.FOLIO_LAST_UPDATED || undefined,
   });
 }
 
@@ -62,6 +83,9 @@ export function resolveSiteSettings(settings: SiteSettings): SiteSettings {
     outDir: path.resolve(settings.outDir),
     siteUrl: settings.siteUrl ? settings.siteUrl.replace(/\/+$/, '') : undefined,
     allowCode: settings.allowCode === true,
+    // Only an https address is ever linked (the deployment makes it; a page path is appended).
+    editUrl: settings.editUrl && /^https:\/\/[^\s"'<>]+\/$/.test(settings.editUrl) ? settings.editUrl : undefined,
+    lastUpdatedFile: settings.lastUpdatedFile ? path.resolve(settings.lastUpdatedFile) : undefined,
   };
 }
 
@@ -74,5 +98,19 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     allowCode: settings.allowCode,
     docsConfig: loadDocsConfig(settings.contentRoot),
     snippetsDir: fs.existsSync(snippetsDir) ? snippetsDir : undefined,
+    editUrl: settings.editUrl,
+    lastUpdated: readLastUpdated(settings.lastUpdatedFile),
   };
+}
+
+/** The dates file the deployment wrote (a JSON object of path → ISO date); none when absent or bad. */
+function readLastUpdated(file: string | undefined): Record<string, string> {
+  if (!file) return {};
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, date]) => typeof date === 'string' && !Number.isNaN(Date.parse(date))));
+  } catch {
+    return {};
+  }
 }

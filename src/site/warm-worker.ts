@@ -34,7 +34,7 @@ import {
   type StopReason,
 } from './build.ts';
 import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type SandboxOptions } from './sandbox.ts';
-import { repoRoot, type SiteSettings } from './settings.ts';
+import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from './settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
 const MAX_IDLE_RSS = 900 * 1024 * 1024;
@@ -98,7 +98,15 @@ export class WarmWorker implements AstroRunner {
     if (job.sandbox) await giveToSandbox(buildRoot, uid);
     const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
     const input = job.sandbox && proc ? sandboxInput(proc.inputDir) : job.contentRoot;
-    const settings: SiteSettings = { contentRoot, buildRoot, outDir: buildOutDir(buildRoot), siteUrl: job.siteUrl, allowCode: false };
+    const settings: SiteSettings = {
+      contentRoot,
+      buildRoot,
+      outDir: buildOutDir(buildRoot),
+      siteUrl: job.siteUrl,
+      allowCode: false,
+      editUrl: job.pageHistory?.editUrl,
+      lastUpdatedFile: job.pageHistory?.lastUpdated ? path.join(buildRoot, LAST_UPDATED_FILE) : undefined,
+    };
     const cleanup = async () => {
       await fs.promises.rm(buildRoot, { recursive: true, force: true });
       if (input !== job.contentRoot) await fs.promises.rm(input, { recursive: true, force: true });

@@ -86,7 +86,11 @@ describe('connecting a repository', () => {
     const after = (await api('GET', `/v1/projects/${project.id}`)).body;
     expect(after.last_deploy_at > before).toBe(true);
     expect(articleOf((await site(project.slug)).text)).toContain('Version two of the docs.');
-    expect(articleOf((await site(project.slug, '/guide')).text)).toContain('A guide.');
+    const guide = (await site(project.slug, '/guide')).text;
+    expect(articleOf(guide)).toContain('A guide.');
+    // The page's last commit, from git; no "Edit this page" for a repository not on GitHub or GitLab.
+    expect(guide).toMatch(/class="last-updated">Last updated <time datetime="\d{4}-\d{2}-\d{2}T[^"]+">[A-Z][a-z]+ \d{1,2}, \d{4}<\/time>/);
+    expect(guide).not.toContain('Edit this page');
   });
 
   it('a broken commit fails with file and line in the error and log; the old site stays live and the project active', async () => {

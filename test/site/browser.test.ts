@@ -127,9 +127,9 @@ describe('in a browser', () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 700 } });
     await page.goto(`${server.url}/guides/zebra/`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    expect(await page.isVisible('#sidebar')).toBe(false);
+    expect(await page.isVisible('#sidebar a[href="/guides/zebra/"]')).toBe(false);
     await page.click('.menu-button');
-    expect(await page.isVisible('#sidebar a[href="/guides/zebra/"]')).toBe(true);
+    await page.locator('#sidebar a[href="/guides/zebra/"]').waitFor({ state: 'visible' });
     expect(await page.getAttribute('.menu-button', 'aria-expanded')).toBe('true');
     await page.close();
   });
@@ -163,7 +163,8 @@ describe('in a browser', () => {
   it('finds a generated API page with the search box', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
-    await page.fill('.search input', 'quokkagizmo');
+    await page.click('.search-button');
+    await page.fill('.search-input', 'quokkagizmo');
     const result = page.locator('.search-results a').first();
     await result.waitFor({ timeout: 10_000 });
     expect(await result.getAttribute('href')).toBe('/api-reference/create-a-gizmo/');
@@ -171,7 +172,7 @@ describe('in a browser', () => {
     await page.close();
   });
 
-  it('finds a page with the search box (focused with "/", closed with Escape)', async () => {
+  it('finds a page with the search dialog (opened with "/", closed with Escape)', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     await page.keyboard.press('/');
@@ -181,7 +182,7 @@ describe('in a browser', () => {
     expect(await result.getAttribute('href')).toBe('/guides/zebra/');
     expect(await result.textContent()).toContain('Striped animals');
     await page.keyboard.press('Escape');
-    expect(await page.locator('.search-results li').count()).toBe(0);
+    expect(await page.locator('.search-dialog').isVisible()).toBe(false);
     await page.close();
   });
 });
@@ -230,7 +231,8 @@ describe('the Content-Security-Policy in a browser', () => {
         (window as unknown as { __reportViolation(v: string): void }).__reportViolation(`${e.effectiveDirective} ${e.blockedURI}`));
     });
     for (const path of ['/', '/guides/zebra/', '/api-reference/create-a-gizmo/', '/no/such/page']) await page.goto(`${server.url}${path}`);
-    await page.fill('.search input', 'zebracorn');
+    await page.click('.search-button');
+    await page.fill('.search-input', 'zebracorn');
     await page.locator('.search-results a').first().waitFor({ timeout: 10_000 });
     expect(violations).toEqual([]);
     await page.close();

@@ -4,7 +4,8 @@
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
-import { repoRoot } from '../../site/settings.ts';
+import { repoRoot, type PageHistory } from '../../site/settings.ts';
+import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
 import { isFolioError, isOutOfSpace } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
@@ -135,12 +136,14 @@ function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
 async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: string, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
   const { config, store } = ctx;
   const root = contentRootDir(config.dataDir, project.id);
+  let pageHistory: PageHistory | undefined;
   if (project.source_repo) {
     const [owner, name] = project.source_repo.split('/');
     log.line(`sync: ${project.source_repo}${project.source_branch ? ` branch ${project.source_branch}` : ' (default branch)'}`);
     if (project.source_branch) await store.updateDeployment(deploymentId, { source_branch: project.source_branch });
+    const url = config.gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name);
     const synced = await syncRepository({
-      url: config.gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name),
+      url,
       repository: project.source_repo,
       branch: project.source_branch,
       gitDir: gitDir(config.dataDir, project.id),
@@ -154,6 +157,12 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     // The default branch is recorded on the project (docs/decisions.md#projects), unless a branch was set meanwhile.
     const current = await store.getProject(project.id);
     if (current && !current.source_branch) await store.updateProject(project.id, { source_branch: synced.branch });
+    // One `git log` for every page's date; without it pages simply show none.
+    const lastUpdated = await lastUpdatedDates(gitDir(config.dataDir, project.id), { protocols: config.gitProtocols, timeoutMs: config.buildTimeoutS * 1000, signal }).catch(() => {
+      log.line('sync: the pages\' last-updated dates could not be read from git; pages show none');
+      return undefined;
+    });
+    pageHistory = { editUrl: editBaseUrl(url, project.source_repo, synced.branch), lastUpdated };
   }
 
   const snapshot = snapshotDir(config.dataDir, project.id, deploymentId);
@@ -182,6 +191,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     astro,
     sandbox: buildSandbox(config),
     hiddenDirs: [config.dataDir],
+    pageHistory,
     // Read when the build starts: a PATCH of allow_code applies to the next deployment.
     allowCode: codeAllowed((await store.getProject(project.id)) ?? project, config),
   });
