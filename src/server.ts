@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
 import { SERVICE_ENTRY, SERVICE_OUT_DIR } from './api/build-service.ts';
 import { createConsoleAssets } from './console/assets.ts';
+import { consoleProblem } from './console/middleware.ts';
 import { consoleHost, consoleOrigin } from './service/accounts.ts';
 import { errorResponse, FolioError, toApiError } from './api/http.ts';
 import { createApiRouter } from './api/routes.ts';
@@ -88,8 +89,8 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   };
 
   return async (req: IncomingMessage, res: ServerResponse) => {
+    const host = requestHost(req) ?? '';
     try {
-      const host = requestHost(req) ?? '';
       // Routing trusts Host only: X-Forwarded-Host is never consulted. The operator's API hosts
       // stay the API even if a project claimed one before it was listed in FOLIO_API_HOSTS.
       const isApiHost = host === serviceDomain || apiHosts.has(host);
@@ -103,14 +104,15 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
         if (await consoleAssets.serve(req, res)) return;
         // A fresh object per request: Astro hands it to the request as is, and the console's
         // middleware stores the request's session and form in it.
-        return await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route'))), { ...consoleLocals });
+        // A path no route matches, or a failure: still a console page with the console's headers.
+        return await astro(req, res, () => void send(res, consoleProblem(404)), { ...consoleLocals });
       }
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
       await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1'))), locals);
     } catch (err) {
       const answer = toApiError(err); // logs what it does not know
-      if (!res.headersSent) await send(res, errorResponse(answer));
+      if (!res.headersSent) await send(res, host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer));
       else res.destroy();
     }
   };
