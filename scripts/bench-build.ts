@@ -7,6 +7,10 @@
 // and the 1-page baseline (so all three see the same machine load), and compares their cost per
 // page over that baseline.
 // Goal: a generated page costs no more than a hand-written MDX page.
+// The Mintlify case builds BENCH_MINTLIFY_PAGES pages (default 500; 0 skips it) of a root in
+// Mintlify's layout (snippet imports and literals, titled code blocks with line highlights, math,
+// a static file), taking turns with an MDX site of as many pages in Folio's layout and the 1-page
+// baseline, and compares their cost per page over that baseline.
 // The components case builds BENCH_COMPONENT_PAGES pages (default 1000; 0 skips it) that use
 // Mintlify's built-in components heavily (callouts, cards, tabs, steps, accordions, code groups,
 // API fields, icons, badges) against as many plain Markdown (.md) pages of the same text, and the
@@ -22,6 +26,7 @@ import { writeSyntheticOpenApi } from './generate-openapi.ts';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 const OPENAPI_OPS = Number(process.env.BENCH_OPENAPI_OPS ?? 500);
+const MINTLIFY_PAGES = Number(process.env.BENCH_MINTLIFY_PAGES ?? 500);
 /** Cost of one generated operation page over the baseline, at most (issue 11). */
 const OPENAPI_MS_PER_PAGE = 5;
 const COMPONENT_PAGES = Number(process.env.BENCH_COMPONENT_PAGES ?? 1000);
@@ -88,6 +93,57 @@ function generate(pages: number): string {
       '1. Step one',
       '2. Step two',
       '3. Step three',
+    ].join('\n'));
+  }
+  return root;
+}
+
+/** A Mintlify-layout repository of `pages` pages (docs.json at the top, snippets/, no content/). */
+function generateMintlify(pages: number): string {
+  const root = path.join(benchDir, `root-mintlify-${pages}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  write('docs.json', JSON.stringify({ name: `Bench Mintlify ${pages}`, colors: { primary: '#7c3aed' } }));
+  write('README.md', '# The repository\n');
+  write('images/logo.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>\n');
+  write('snippets/auth.mdx', 'Send `Authorization: Bearer {key}` with every request to {service}.\n');
+  write('snippets/values.mdx', 'export const version = "2.4";\nexport const limit = 600;\n');
+  write('index.mdx', '---\ntitle: Bench home\n---\n\nThe start.\n');
+  for (let i = 1; i < pages; i++) {
+    const folder = `section-${String(Math.floor(i / 25)).padStart(2, '0')}`;
+    write(`${folder}/page-${i}.mdx`, [
+      '---',
+      `title: Page ${i} of the benchmark`,
+      `description: Generated page number ${i}.`,
+      `sidebarTitle: Page ${i}`,
+      `keywords: ["bench", "page ${i}"]`,
+      '---',
+      '',
+      "import Auth from '/snippets/auth.mdx';",
+      "import { version, limit } from '/snippets/values.mdx';",
+      '',
+      `export const thing = "thing ${i}";`,
+      '',
+      `Intro for {thing} on version {version}: at most {limit} requests, energy $E = mc^2$. ![logo](/images/logo.svg)`,
+      '',
+      `## Endpoint ${i}`,
+      '',
+      `\`\`\`ts client/thing-${i}.ts {2} lines`,
+      `const response = await fetch('/v1/things/${i}');`,
+      'const body = await response.json(); // [!code ++]',
+      'console.log(body.id, body.name);',
+      '```',
+      '',
+      '## Authentication',
+      '',
+      `<Auth key="key_${i}" service="api.example.com" />`,
+      '',
+      '| Field | Type | Meaning |',
+      '|---|---|---|',
+      `| id | number | The id ${i} |`,
     ].join('\n'));
   }
   return root;
@@ -295,6 +351,17 @@ if (COMPONENT_PAGES > 0) {
   console.log(`with components ${n} pages (.mdx): ${components.wallS.toFixed(2)} s wall (${runsText(components)}), ${components.rssMb.toFixed(0)} MB peak RSS`);
   console.log(`components vs MDX without them: ${(components.wallS / plainMdx.wallS).toFixed(2)}x (what the components themselves cost)`);
   console.log(`components vs plain Markdown: ${ratio.toFixed(2)}x | goal <= 1.30x: ${ratio <= 1.3 ? 'met' : 'MISSED'}`);
+}
+if (MINTLIFY_PAGES > 1) {
+  const cases = [mdxCase(1), mdxCase(MINTLIFY_PAGES), { pages: MINTLIFY_PAGES, root: generateMintlify(MINTLIFY_PAGES), name: `mintlify-${MINTLIFY_PAGES}` }];
+  const [base, mdx, mint] = await bench(cases);
+  if (!base || !mdx || !mint) throw new Error('no Mintlify result');
+  const perPageMs = (r: Measured) => ((r.wallS - base.wallS) * 1000) / (MINTLIFY_PAGES - 1);
+  const ratio = perPageMs(mdx) > 0 ? perPageMs(mint) / perPageMs(mdx) : Number.NaN;
+  console.log(`  baseline again: ${base.wallS.toFixed(2)} s wall (${runsText(base)})`);
+  console.log(`  MDX ${MINTLIFY_PAGES} pages (Folio layout): ${mdx.wallS.toFixed(2)} s wall (${runsText(mdx)}), ${mdx.rssMb.toFixed(0)} MB peak RSS, ${perPageMs(mdx).toFixed(1)} ms per page over the baseline`);
+  console.log(`Mintlify layout ${MINTLIFY_PAGES} pages: ${mint.wallS.toFixed(2)} s wall (${runsText(mint)}), ${mint.rssMb.toFixed(0)} MB peak RSS, ${perPageMs(mint).toFixed(1)} ms per page over the baseline`);
+  console.log(`Mintlify layout vs MDX per page: ${ratio.toFixed(2)}x (snippet imports, math, titled code blocks; informational)`);
 }
 console.log(`load average at the end: ${load()} (other processes on the machine slow the figures down)`);
 if (missed) process.exitCode = 1;

@@ -4,6 +4,10 @@
 //    generated MDX pages; each run commits a change, POSTs a deployment and polls the site host
 //    until the new content answers 200 (median of BENCH_RUNS, default 5). Goals: 10 pages < 2 s,
 //    1,000 pages < 15 s.
+// 1b. Push-to-live for a one-page change in the 1,000-page site (when 1,000 is among BENCH_SIZES):
+//    a signed push webhook delivery (POST /hooks/git/{id}) instead of the API trigger, then the site
+//    host polled until the changed page answers with the new text; printed beside the full-rebuild
+//    figure of step 1 measured in the same run. Goal: ≤ 3 s median.
 // 2. The build step alone, cold (a fresh Astro process per build) against a warm worker, on the
 //    10-page site, in this process: the ratio is what the warm worker saves. Each is measured with
 //    the build sandbox (FOLIO_SANDBOX=required) and without (off), the two taking turns run by run,
@@ -21,6 +25,7 @@
 //    Goal: the 5,000 rules cost < 5% of throughput. BENCH_ONLY=redirects runs this part alone on
 //    a 10-page build made here.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -94,7 +99,7 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 600_000): Pr
 }
 
 /** Trigger-to-live latencies of one site size; returns the live build dir of the project. */
-async function deployLatency(server: TestServer, repo: TestRepo, pages: number): Promise<{ times: number[]; liveDir: string; slug: string }> {
+async function deployLatency(server: TestServer, repo: TestRepo, pages: number): Promise<{ times: number[]; liveDir: string; slug: string; projectId: string }> {
   const api = client(server.url, server.defaultKey);
   const slug = `bench-${pages}`;
   repo.commit(pagesOf(pages));
@@ -116,7 +121,34 @@ async function deployLatency(server: TestServer, repo: TestRepo, pages: number):
     console.log(`  ${pages} pages, run ${run}: ${seconds(times.at(-1)!)} (load ${load()})`);
   }
   const liveDir = fs.realpathSync(path.join(server.dataDir, 'projects', project.id, 'live'));
-  return { times, liveDir, slug };
+  return { times, liveDir, slug, projectId: project.id };
+}
+
+/** Push-to-live latencies of a one-page change: a signed push delivery, then the page polled until it has the change. */
+async function pushLatency(server: TestServer, repo: TestRepo, projectId: string, slug: string): Promise<number[]> {
+  const api = client(server.url, server.defaultKey);
+  const { secret, url } = (await api('POST', `/v1/projects/${projectId}/webhook-secret`)).body;
+  const hook = new URL(url).pathname;
+  const page = 'content/section-05/page-125.mdx';
+  const times: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const marker = `push-${run}-${Date.now()}`;
+    const sha = repo.commit({ [page]: `# Page 125\n\nChanged by a push, ${marker}.\n` });
+    const body = JSON.stringify({ ref: 'refs/heads/main', after: sha });
+    const started = performance.now();
+    const res = await api('POST', hook, {
+      body,
+      headers: { 'x-github-event': 'push', 'x-github-delivery': marker, 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` },
+    });
+    if (res.status !== 202 || res.body.status !== 'queued') throw new Error(`push answered ${res.status} ${res.text}`);
+    await waitUntil(async () => {
+      const answer = await getWithHost(server.url, '/section-05/page-125', `${slug}.localhost`, {}, 'a site host');
+      return answer.status === 200 && answer.text.includes(marker);
+    });
+    times.push(performance.now() - started);
+    console.log(`  push, one page of 1000 changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()})`);
+  }
+  return times;
 }
 
 /** One build variant: cold or with a warm worker, in the sandbox or not. */
@@ -330,11 +362,20 @@ async function main(): Promise<void> {
   try {
     console.log('\nTrigger-to-live latency (POST …/deployments → first 200 of the new content):');
     for (const pages of SIZES) {
-      const { times, liveDir, slug } = await deployLatency(server, host.repo('bench', `site-${pages}`), pages);
+      const repo = host.repo('bench', `site-${pages}`);
+      const { times, liveDir, slug, projectId } = await deployLatency(server, repo, pages);
       served ??= { liveDir, slug };
       const goal = GOALS_S[pages];
       const m = median(times);
       summary.push(`deploy ${pages} pages: median ${seconds(m)} of ${times.length}${goal ? ` (goal < ${goal} s: ${m < goal * 1000 ? 'met' : 'NOT met'})` : ''}`);
+      if (pages === 1000) {
+        console.log('\nPush-to-live latency, one page of the 1,000-page site changed (signed POST /hooks/git/{id} → first 200 of the new text):');
+        const pushed = median(await pushLatency(server, repo, projectId, slug));
+        summary.push(
+          `push → live, one page of 1000 changed: median ${seconds(pushed)} (goal ≤ 3 s: ${pushed <= 3000 ? 'met' : 'NOT met'}); ` +
+            `full rebuild of the same site in this run: ${seconds(m)} (${(m / pushed).toFixed(2)}× the push figure)`,
+        );
+      }
     }
 
     summary.push(...(await buildStep()));

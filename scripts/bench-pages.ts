@@ -126,7 +126,7 @@ async function listAll(base: string, key: string, projectId: string): Promise<nu
 
 /** The warm walk of listAll, in process against the pages service (median of RUNS, after one cold walk). */
 async function inProcessWalk(dataDir: string, projectId: string, size: number): Promise<number> {
-  const project: Project = { id: projectId, name: 'x', slug: 'x', status: 'pending', created_at: new Date().toISOString(), allow_code: false, url: 'http://x.localhost:4321/' };
+  const project: Project = { id: projectId, name: 'x', slug: 'x', status: 'pending', created_at: new Date().toISOString(), allow_code: false, previews: false, url: 'http://x.localhost:4321/' };
   const projects = { get: async () => project } as unknown as ProjectsService;
   const pages = createPagesService({ dataDir } as Config, projects);
   const walk = async () => {

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createSiteHandler } from './hosting/serve-site.ts';
 import { SERVICE_ENTRY, SERVICE_OUT_DIR } from './api/build-service.ts';
 import { createConsoleAssets } from './console/assets.ts';
+import { consoleProblem } from './console/middleware.ts';
 import { consoleHost, consoleOrigin } from './service/accounts.ts';
 import { errorResponse, FolioError, toApiError } from './api/http.ts';
 import { createApiRouter } from './api/routes.ts';
@@ -88,25 +89,30 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   };
 
   return async (req: IncomingMessage, res: ServerResponse) => {
+    const host = requestHost(req) ?? '';
     try {
-      const host = requestHost(req) ?? '';
       // Routing trusts Host only: X-Forwarded-Host is never consulted. The operator's API hosts
       // stay the API even if a project claimed one before it was listed in FOLIO_API_HOSTS.
       const isApiHost = host === serviceDomain || apiHosts.has(host);
       const project = isApiHost ? undefined : await folio.projects.findByHost(host);
-      if (project || isSiteHost(host)) return sites.serve(project, req, res);
+      if (project) return sites.serve(project, req, res);
+      // `{branch label}--{slug}.{domain}`: a preview (docs/decisions.md#continuous-deployment).
+      const preview = isApiHost ? undefined : await folio.projects.findPreviewByHost(host);
+      if (preview) return sites.serve(preview.project, req, res, preview.label);
+      if (isSiteHost(host)) return sites.serve(undefined, req, res);
       if (host === console_) {
         if (await consoleAssets.serve(req, res)) return;
         // A fresh object per request: Astro hands it to the request as is, and the console's
         // middleware stores the request's session and form in it.
-        return await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route'))), { ...consoleLocals });
+        // A path no route matches, or a failure: still a console page with the console's headers.
+        return await astro(req, res, () => void send(res, consoleProblem(404)), { ...consoleLocals });
       }
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
       await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1'))), locals);
     } catch (err) {
       const answer = toApiError(err); // logs what it does not know
-      if (!res.headersSent) await send(res, errorResponse(answer));
+      if (!res.headersSent) await send(res, host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer));
       else res.destroy();
     }
   };
@@ -121,7 +127,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ({ store, rateLimiter } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
     await recoverDeployments(config.dataDir, store);
-    const removed = await cleanCrashLeftovers(config.dataDir, store);
+    const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -144,6 +150,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
     await folio.deployments.start(); // checks the build sandbox, then queued deployments resume
+    folio.webhooks.start(); // pending event deliveries resume
     await folio.customDomains.start();
 
     return {

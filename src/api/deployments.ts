@@ -1,5 +1,6 @@
 // /v1/projects/{id}/deployments endpoints (docs/decisions.md#deployments): thin adapters from HTTP to the
 // deployments service. A trigger takes no body; anything sent is ignored.
+import { FolioError } from './http.ts';
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';
 
@@ -33,9 +34,35 @@ export const deploymentRoutes: Route[] = [
     method: 'GET',
     path: '/v1/projects/:id/deployments/:deployment_id/log',
     scope: 'deployments:read',
-    async handler({ folio, principal, params }) {
+    async handler({ folio, principal, params, query }) {
+      const headers = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+      // ?follow=1: the log as it is written, until the deployment ends.
+      const follow = query.get('follow');
+      if (follow !== null && follow !== '0' && follow !== '1' && follow !== 'true' && follow !== 'false') {
+        throw new FolioError('invalid_request', 'follow must be 1 (stream the log until the deployment ends) or 0');
+      }
+      if (follow === '1' || follow === 'true') {
+        const stream = await folio.deployments.followLog(principal.orgId, params.id, params.deployment_id);
+        return new Response(stream, { status: 200, headers: { ...headers, 'x-accel-buffering': 'no' } });
+      }
       const text = await folio.deployments.log(principal.orgId, params.id, params.deployment_id);
-      return new Response(text, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+      return new Response(text, { status: 200, headers });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/projects/:id/deployments/:deployment_id/promote',
+    scope: 'deployments:trigger',
+    async handler({ folio, principal, params }) {
+      return { status: 200, body: await folio.deployments.promote(principal.orgId, params.id, params.deployment_id) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/projects/:id/deployments/:deployment_id/cancel',
+    scope: 'deployments:trigger',
+    async handler({ folio, principal, params }) {
+      return { status: 200, body: await folio.deployments.cancel(principal.orgId, params.id, params.deployment_id) };
     },
   },
 ];

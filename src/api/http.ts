@@ -68,7 +68,7 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 }
 
 /** Reads the body as bytes, stopping with 413 as soon as it exceeds `limit`. */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new FolioError('payload_too_large', `request body must be at most ${limit} bytes`);
   const declared = Number(request.headers.get('content-length'));
   if (declared > limit) {

@@ -5,6 +5,7 @@ import { deploymentRoutes } from './deployments.ts';
 import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
 import { siteFileRoutes } from './site-files.ts';
+import { webhookRoutes } from './webhooks.ts';
 import type { Scope } from '../service/scopes.ts';
 import { createRouter, type Method, type Route } from './router.ts';
 
@@ -25,7 +26,7 @@ function openapiRoute(file: string): Route {
 }
 
 function apiRoutes(openapiFile: string): Route[] {
-  return [openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes, ...siteFileRoutes];
+  return [openapiRoute(openapiFile), ...projectRoutes, ...pageRoutes, ...deploymentRoutes, ...siteFileRoutes, ...webhookRoutes];
 }
 
 /** The API's OpenAPI document, served at GET /v1/openapi.json. */

@@ -15,6 +15,12 @@ export function plainPage(status: number, title: string, message: string, header
   return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
 }
 
+/** A console answer made outside its pages (src/server.ts): no such page, or a failure. */
+export const consoleProblem = (status: 404 | 500) =>
+  withHeaders(status === 404
+    ? plainPage(404, 'Not found', 'There is no console page at this address.')
+    : plainPage(500, 'Something went wrong', 'The console could not answer this request. Try again; the server log says why.'));
+
 function withHeaders(response: Response): Response {
   for (const [name, value] of Object.entries(CONSOLE_HEADERS)) response.headers.set(name, value);
   // Signed-in pages must not be kept by a shared computer's cache or the back button after sign-out.
@@ -31,7 +37,7 @@ export const onRequest: MiddlewareHandler = async (context, next) => {
   const { locals, request, routePattern } = context;
   // src/api/fetch.ts runs this middleware for the console host only; elsewhere console pages are 404.
   if (!locals.console) return next();
-  if (!isConsoleRoute(routePattern)) return withHeaders(plainPage(404, 'Not found', 'There is no console page at this address.'));
+  if (!isConsoleRoute(routePattern)) return consoleProblem(404);
   const { folio } = locals;
   const config = folio.config;
 
@@ -49,7 +55,13 @@ export const onRequest: MiddlewareHandler = async (context, next) => {
     if (!isForm(request.headers.get('content-type'))) {
       return withHeaders(plainPage(415, 'Unsupported form', 'Console forms are sent as application/x-www-form-urlencoded or multipart/form-data.'));
     }
-    if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) {
+    // Browsers send a form with its length; a body without one (chunked) could not be refused
+    // before it is read, so it is not read at all.
+    const length = request.headers.get('content-length');
+    if (length === null) {
+      return withHeaders(plainPage(411, 'Length required', 'Console forms are sent with a Content-Length header.'));
+    }
+    if (Number(length) > MAX_FORM_BYTES) {
       return withHeaders(plainPage(413, 'Too large', `A console form may hold at most ${MAX_FORM_BYTES} bytes.`));
     }
     locals.form = await request.formData();

@@ -9,7 +9,7 @@ import { constants as fsConstants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { liveLink } from '../service/project-files.ts';
+import { liveLink, previewLiveLink } from '../service/project-files.ts';
 import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
@@ -30,8 +30,11 @@ export const NO_SITE = `<!doctype html>
 const BAD_REQUEST = 'Bad request: the path is not valid.\n';
 
 export interface SiteHandler {
-  /** Answers a request for a project's site (`project` undefined: a site host with no project). */
-  serve(project: ProjectRecord | undefined, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * Answers a request for a project's site (`project` undefined: a site host with no project), or
+   * for its preview of a branch label (never indexed: `X-Robots-Tag: noindex`).
+   */
+  serve(project: ProjectRecord | undefined, req: IncomingMessage, res: ServerResponse, previewLabel?: string): Promise<void>;
   /** The project's live link was switched or removed: read it again on the next request. */
   liveChanged(projectId: string): void;
 }
@@ -97,20 +100,23 @@ async function loadRedirects(dir: string): Promise<RedirectTable> {
 }
 
 const LIVE_TARGET = /^builds\/[0-9a-f-]{36}$/;
+const PREVIEW_TARGET = /^\.\.\/\.\.\/builds\/[0-9a-f-]{36}$/;
 
 /**
- * The directory the project's `live` link points at, or undefined before a first deployment. The
- * link is Folio's own (always `builds/{deployment}`), so a readlink is enough.
+ * The directory the project's `live` link (or a preview's) points at, or undefined before a first
+ * deployment. The link is Folio's own (always `builds/{deployment}`, `../../builds/{deployment}`
+ * for a preview), so a readlink is enough.
  */
-function readLiveLink(dataDir: string, projectId: string): string | undefined {
-  const link = liveLink(dataDir, projectId);
+function readLiveLink(dataDir: string, projectId: string, previewLabel?: string): string | undefined {
+  let link: string;
   let target: string;
   try {
+    link = previewLabel ? previewLiveLink(dataDir, projectId, previewLabel) : liveLink(dataDir, projectId);
     target = readlinkSync(link);
   } catch {
     return undefined;
   }
-  return LIVE_TARGET.test(target) ? path.join(path.dirname(link), target) : undefined;
+  return (previewLabel ? PREVIEW_TARGET : LIVE_TARGET).test(target) ? path.join(path.dirname(link), target) : undefined;
 }
 
 /**
@@ -149,6 +155,7 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
   const root = realpathSync(dataDir);
   // Each project's live build, read once and kept until a deployment says the link changed
   // (serving runs in the process that publishes): no system call per request.
+  // Keyed by project id, or `{project id}/{label}` for a preview.
   const liveBuilds = new Map<string, string>();
   // Each live build's redirects, compiled once (the build never changes while live).
   const redirectTables = new Map<string, RedirectTable | Promise<RedirectTable>>();
@@ -163,11 +170,12 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     }
     return table;
   };
-  const liveBuild = (projectId: string) => {
-    let dir = liveBuilds.get(projectId);
+  const liveBuild = (projectId: string, previewLabel?: string) => {
+    const key = previewLabel ? `${projectId}/${previewLabel}` : projectId;
+    let dir = liveBuilds.get(key);
     if (dir === undefined) {
-      dir = readLiveLink(root, projectId);
-      if (dir) liveBuilds.set(projectId, dir);
+      dir = readLiveLink(root, projectId, previewLabel);
+      if (dir) liveBuilds.set(key, dir);
     }
     return dir;
   };
@@ -183,15 +191,17 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     return origins;
   };
 
-  const serve: SiteHandler['serve'] = async (project, req, res) => {
+  const serve: SiteHandler['serve'] = async (project, req, res, previewLabel) => {
     const code = !!project && codeAllowed(project, { allowCode });
     let policy = siteContentSecurityPolicy({ allowCode: code });
     if (!project) return sendText(req, res, policy, 404, NO_SITE);
+    // Previews are for review, not for search engines (docs/decisions.md#continuous-deployment).
+    if (previewLabel) res.setHeader('x-robots-tag', 'noindex');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
     // The live build, captured once: everything this request reads comes from this directory.
-    const live = liveBuild(project.id);
+    const live = liveBuild(project.id, previewLabel);
     if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
     policy = siteContentSecurityPolicy({ allowCode: code, connectOrigins: originsOf(live) });
     const checked = checkRequestPath(req.url ?? '/');
@@ -220,9 +230,9 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
   return {
     serve,
     liveChanged(projectId) {
-      const old = liveBuilds.get(projectId);
-      liveBuilds.delete(projectId);
-      if (old) {
+      for (const [key, old] of liveBuilds) {
+        if (key !== projectId && !key.startsWith(`${projectId}/`)) continue;
+        liveBuilds.delete(key);
         files.forget(old);
         connectOrigins.delete(old);
         redirectTables.delete(old);

@@ -101,6 +101,12 @@ export type SignInResult =
 export interface Accounts {
   /** Creates a user or adds an existing one to an org; returns the invite token when the user has no password yet. */
   addUser(org: Org, email: string, role: OrgRole): Promise<{ user: UserInfo; inviteToken?: string }>;
+  /**
+   * An owner's invite from the console: creates a new user only. An existing account (of another
+   * org) is refused: its one-time link, or its membership, would hand that account, or this org,
+   * to whoever holds the other side (docs/decisions.md#console). The operator's CLI can add it.
+   */
+  inviteNewUser(org: Org, email: string, role: OrgRole): Promise<{ user: UserInfo; inviteToken?: string }>;
   /** A new one-time link for a user (a password reset): their password and sessions end now. */
   resetPassword(email: string): Promise<{ user: UserInfo; inviteToken: string }>;
   /** Takes a user out of an org; a user left without an org is removed. Their sessions end. */
@@ -115,7 +121,10 @@ export interface Accounts {
   /** The signed-in user of a session secret (from the cookie), or undefined; records its use (at `nowMs`). */
   session(secret: string, nowMs?: number): Promise<SignedIn | undefined>;
   signOut(sessionId: string): Promise<void>;
-  /** Changes a password after checking the current one; every other session of the user ends. */
+  /**
+   * Changes a password after checking the current one; every other session of the user ends. A
+   * wrong current password counts as a failed sign-in of the account (`rate_limited` beyond 10).
+   */
   changePassword(signedIn: SignedIn, current: string, next: string): Promise<boolean>;
   /** Shows another org of the user in this session. */
   switchOrg(signedIn: SignedIn, orgId: string): Promise<void>;
@@ -137,23 +146,72 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
     return user?.invite && user.invite.expires_at > new Date().toISOString() ? user : undefined;
   };
 
-  return {
-    async addUser(org, email, role) {
-      const existing = await store.findUserByEmail(email);
-      if (existing) {
-        if (existing.memberships.some((m) => m.org_id === org.id)) {
-          throw new FolioError('name_taken', `${email} is already a member of the organization "${org.name}"`);
-        }
-        const user = await store.updateUser(existing.id, { memberships: [...existing.memberships, { org_id: org.id, role }] });
-        if (user.password_hash !== undefined) return { user: userInfo(user) };
-        // Never chose a password: a fresh link (the old one may have expired).
-        const { token, invite } = newInvite();
-        return { user: userInfo(await store.updateUser(user.id, { invite })), inviteToken: token };
+  /** `ownerInvite`: an existing account (another org's) is refused, see `inviteNewUser`. */
+  const addUser = async (org: Org, email: string, role: OrgRole, ownerInvite: boolean) => {
+    const existing = await store.findUserByEmail(email);
+    if (existing) {
+      if (existing.memberships.some((m) => m.org_id === org.id)) {
+        throw new FolioError('name_taken', `${email} is already a member of the organization "${org.name}"`);
       }
+      if (ownerInvite) {
+        throw new FolioError(
+          'name_taken',
+          `${email} already has a Folio account; an owner cannot add an existing account, the server's operator can (npm run admin -- user create --org ${org.name} --email ${email})`,
+        );
+      }
+      const user = await store.updateUser(existing.id, { memberships: [...existing.memberships, { org_id: org.id, role }] });
+      if (user.password_hash !== undefined) return { user: userInfo(user) };
+      // Never chose a password: a fresh link (the old one may have expired).
       const { token, invite } = newInvite();
-      const user = await store.createUser({ id: randomUUID(), email, memberships: [{ org_id: org.id, role }], invite, created_at: new Date().toISOString() });
-      return { user: userInfo(user), inviteToken: token };
-    },
+      return { user: userInfo(await store.updateUser(user.id, { invite })), inviteToken: token };
+    }
+    const { token, invite } = newInvite();
+    const user = await store.createUser({ id: randomUUID(), email, memberships: [{ org_id: org.id, role }], invite, created_at: new Date().toISOString() });
+    return { user: userInfo(user), inviteToken: token };
+  };
+
+  /** Serialises the tasks of one key (in this process), in arrival order. */
+  const queues = new Map<string, Promise<unknown>>();
+  const oneAtATime = <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    const result = (queues.get(key) ?? Promise.resolve()).then(task);
+    const tail = result.catch(() => undefined);
+    queues.set(key, tail);
+    void tail.then(() => {
+      if (queues.get(key) === tail) queues.delete(key);
+    });
+    return result;
+  };
+
+  const attemptSignIn = async (buckets: readonly string[], email: string, password: string): Promise<SignInResult> => {
+    // Only failures count, so a user who types correctly is never locked out by their own use.
+    for (const bucket of buckets) {
+      const used = await limiter.peek(bucket, SIGN_IN_FAILURES_PER_MINUTE);
+      if (used.remaining === 0) return { ok: false, reason: 'rate_limited', retryAfter: used.retryAfter };
+    }
+    const user = await store.findUserByEmail(email);
+    // The same work whether or not the email is known, and the same answer.
+    const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+    if (!user?.password_hash || !valid || user.memberships.length === 0) {
+      for (const bucket of buckets) await limiter.hit(bucket, SIGN_IN_FAILURES_PER_MINUTE);
+      return { ok: false, reason: 'invalid' };
+    }
+    const sessionSecret = secret();
+    const now = new Date().toISOString();
+    const session = await store.createSession({
+      id: randomUUID(),
+      hash: sha256(sessionSecret),
+      user_id: user.id,
+      org_id: user.memberships[0].org_id,
+      csrf_token: secret(),
+      created_at: now,
+      last_seen_at: now,
+    });
+    return { ok: true, sessionSecret, session };
+  };
+
+  return {
+    addUser: (org, email, role) => addUser(org, email, role, false),
+    inviteNewUser: (org, email, role) => addUser(org, email, role, true),
 
     async resetPassword(email) {
       const user = await findUser(email);
@@ -193,34 +251,13 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       return userInfo(updated);
     },
 
-    async signIn(email, password, clientIp) {
-      const buckets = [`sign-in-ip:${clientIp}`, `sign-in-email:${email}`];
-      // Only failures count, so a user who types correctly is never locked out by their own use.
-      for (const bucket of buckets) {
-        const used = await limiter.peek(bucket, SIGN_IN_FAILURES_PER_MINUTE);
-        if (used.remaining === 0) return { ok: false, reason: 'rate_limited', retryAfter: used.retryAfter };
-      }
-      const user = await store.findUserByEmail(email);
-      // The same work whether or not the email is known, and the same answer.
-      const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
-      if (!user?.password_hash || !valid || user.memberships.length === 0) {
-        for (const bucket of buckets) await limiter.hit(bucket, SIGN_IN_FAILURES_PER_MINUTE);
-        return { ok: false, reason: 'invalid' };
-      }
-      const sessionSecret = secret();
-      const now = new Date().toISOString();
-      const session = await store.createSession({
-        id: randomUUID(),
-        hash: sha256(sessionSecret),
-        user_id: user.id,
-        org_id: user.memberships[0].org_id,
-        csrf_token: secret(),
-        created_at: now,
-        last_seen_at: now,
-      });
-      return { ok: true, sessionSecret, session };
+    signIn: (email, password, clientIp) => {
+      const buckets = [`sign-in-ip:${clientIp}`, `sign-in-email:${email}`] as const;
+      // One attempt at a time per IP and per email (always in this order, so none waits on another
+      // in a circle): otherwise a burst of parallel guesses all pass the check before the first
+      // failure is counted, and the limit of 10 a minute becomes one of hundreds.
+      return oneAtATime(buckets[0], () => oneAtATime(buckets[1], () => attemptSignIn(buckets, email, password)));
     },
-
     async session(secretValue, now = Date.now()) {
       if (secretValue.length > 100) return undefined;
       const session = await store.findSessionByHash(sha256(secretValue));
@@ -245,13 +282,22 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       await store.deleteSession(sessionId);
     },
 
-    async changePassword(signedIn, current, next) {
-      const user = await store.getUser(signedIn.user.id);
-      if (!user?.password_hash || !(await verifyPassword(current, user.password_hash))) return false;
-      await store.updateUser(user.id, { password_hash: await hashPassword(next) });
-      await store.deleteUserSessions(user.id, signedIn.session.id);
-      return true;
-    },
+    // A wrong current password counts as a failed sign-in of the account: a stolen session must
+    // not be a way to guess the password (and then lock its owner out) without limit.
+    changePassword: (signedIn, current, next) =>
+      oneAtATime(`sign-in-email:${signedIn.user.email}`, async () => {
+        const bucket = `sign-in-email:${signedIn.user.email}`;
+        const used = await limiter.peek(bucket, SIGN_IN_FAILURES_PER_MINUTE);
+        if (used.remaining === 0) throw new FolioError('rate_limited', `too many wrong passwords: wait ${used.retryAfter} seconds, then try again`);
+        const user = await store.getUser(signedIn.user.id);
+        if (!user?.password_hash || !(await verifyPassword(current, user.password_hash))) {
+          await limiter.hit(bucket, SIGN_IN_FAILURES_PER_MINUTE);
+          return false;
+        }
+        await store.updateUser(user.id, { password_hash: await hashPassword(next) });
+        await store.deleteUserSessions(user.id, signedIn.session.id);
+        return true;
+      }),
 
     async switchOrg(signedIn, orgId) {
       if (!signedIn.user.memberships.some((m) => m.org_id === orgId)) throw new FolioError('not_found', `organization ${orgId} not found`);

@@ -95,6 +95,13 @@ const envSchema = z.object({
   FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
   FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
   FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
+  // Continuous deployment (README, "Continuous deployment"): polling of connected branches, how
+  // long previews live, builds kept for instant rollback, and whether event webhooks may target
+  // private addresses.
+  FOLIO_SYNC_POLL_S: integer(0, 86_400).default(0),
+  FOLIO_PREVIEW_TTL_DAYS: integer(1, 3650).default(14),
+  FOLIO_KEEP_BUILDS: integer(1, 1000).default(10),
+  FOLIO_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').transform((v) => v === '1' || v === 'true').default(false),
   // PostgreSQL instead of the JSON file (README, "Running Folio on several machines").
   FOLIO_DATABASE_URL: z
     .string()
@@ -144,6 +151,14 @@ export interface Config {
   sandbox: SandboxMode;
   bwrapPath: string;
   buildMemoryMb: number;
+  /** Seconds between two checks of every connected branch's head (0: no polling). */
+  syncPollS: number;
+  /** Days after its last deployment a preview is removed. */
+  previewTtlDays: number;
+  /** Successful builds kept per project (the live one included): what promote can go back to. */
+  keepBuilds: number;
+  /** Event webhooks may target private, loopback and link-local addresses (tests, closed networks). */
+  webhookAllowPrivate: boolean;
   /** Where the store lives: PostgreSQL at this URL, or (absent) the JSON file in the data dir. */
   databaseUrl?: string;
   /** Origins whose pages may call /v1 from a browser (CORS); empty: none. */
@@ -199,6 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: e.FOLIO_SANDBOX,
     bwrapPath: e.FOLIO_BWRAP_PATH,
     buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
+    syncPollS: e.FOLIO_SYNC_POLL_S,
+    previewTtlDays: e.FOLIO_PREVIEW_TTL_DAYS,
+    keepBuilds: e.FOLIO_KEEP_BUILDS,
+    webhookAllowPrivate: e.FOLIO_WEBHOOK_ALLOW_PRIVATE,
     databaseUrl: e.FOLIO_DATABASE_URL,
     corsOrigins: e.FOLIO_CORS_ORIGINS,
   };

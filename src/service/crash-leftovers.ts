@@ -5,20 +5,19 @@
 //   the projects/{id} folder of a project whose delete was interrupted (it is gone from the store)
 //   snapshots of interrupted deployments (no deployment runs yet at this point)
 //   build dirs that are neither live nor among the kept builds (publish.ts), half-made live links
-//   fresh or old content roots and index files of an interrupted sync (sync.ts)
+//   fresh or old content roots and index files of an interrupted sync (sync.ts), previews' too
 //   empty folders under content/ left by deleted pages
 //
 // Nothing a finished operation still needs is touched: the store and its backups, the live build
 // and the kept builds, logs, repository clones, page files. Content roots of projects connected
 // to a repository are a checkout of their repository, where a file is never Folio's temporary one:
 // only the sync's own leftovers are removed there.
-import { readdir, readlink, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
-import { earlierSuccessfulBuilds } from './deployments/runner.ts';
-import { KEPT_BUILDS } from './deployments/publish.ts';
+import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, liveLink, projectDataDir } from './project-files.ts';
+import { buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 
@@ -54,7 +53,7 @@ async function cleanContent(dir: string, removed: string[]): Promise<boolean> {
 }
 
 /** One project's leftovers. */
-async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[]): Promise<void> {
+async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[], keep: number): Promise<void> {
   const dir = projectDataDir(dataDir, projectId);
   const project = await store.getProject(projectId);
   if (!project) {
@@ -75,8 +74,7 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
     removed.push(path.join(snapshots, name));
   }
   const builds = buildsDir(dataDir, projectId);
-  const live = await readlink(liveLink(dataDir, projectId)).then((t) => path.basename(t), () => undefined);
-  const kept = new Set([...(live ? [live] : []), ...(await earlierSuccessfulBuilds(store, projectId, KEPT_BUILDS))]);
+  const kept = await keptBuilds(dataDir, store, projectId, keep);
   for (const name of await names(builds)) {
     if (kept.has(name)) continue;
     await rm(path.join(builds, name), { recursive: true, force: true });
@@ -84,14 +82,25 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
   }
   const root = contentRootDir(dataDir, projectId);
   removed.push(...(await cleanSyncLeftovers(root, gitDir(dataDir, projectId))));
+  // Previews (continuous deployment): half-made live links and unfinished syncs of their roots.
+  for (const label of await names(previewsDir(dataDir, projectId))) {
+    const dir = path.join(previewsDir(dataDir, projectId), label);
+    for (const name of await names(dir)) {
+      if (name.startsWith('live.') && name.endsWith('.tmp')) {
+        await rm(path.join(dir, name), { force: true });
+        removed.push(path.join(dir, name));
+      }
+    }
+    removed.push(...(await cleanSyncLeftovers(path.join(dir, 'root'), gitDir(dataDir, projectId))));
+  }
   if (!project.source_repo) await cleanContent(path.join(root, 'content'), removed);
 }
 
 /** Removes every crash leftover in the data dir (see above); returns the paths removed. */
-export async function cleanCrashLeftovers(dataDir: string, store: Store): Promise<string[]> {
+export async function cleanCrashLeftovers(dataDir: string, store: Store, keep = KEPT_BUILDS): Promise<string[]> {
   const removed = [...(await removeTempFiles(dataDir)), ...(await removeTempFiles(path.join(dataDir, BACKUP_DIR)))];
   for (const name of await names(path.join(dataDir, 'projects'))) {
-    if (UUID.test(name)) await cleanProject(dataDir, store, name, removed);
+    if (UUID.test(name)) await cleanProject(dataDir, store, name, removed, keep);
   }
   return removed;
 }

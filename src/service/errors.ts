@@ -23,6 +23,9 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   insufficient_storage: 507,
+  // Continuous deployment: promote of a deployment without a kept build, cancel of one that ended.
+  not_promotable: 409,
+  not_cancelable: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

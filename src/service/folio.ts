@@ -5,6 +5,7 @@ import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { consoleOrigin, createAccounts, type Accounts } from './accounts.ts';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin-commands.ts';
 import { createDomainVerifier, type DomainVerifier } from './custom-domains.ts';
+import { createEventsService, type EventsService } from './deployments/events.ts';
 import { createDeploymentsService, type DeploymentsService } from './deployments/service.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
@@ -31,6 +32,8 @@ export interface Folio {
   /** docs.json and snippets of API-managed projects (pages/site-files.ts). */
   siteFiles: SiteFilesService;
   deployments: DeploymentsService;
+  /** Event webhooks of projects (deployment.started, …) and their deliveries. */
+  webhooks: EventsService;
   customDomains: DomainVerifier;
   /** Console users, passwords and sessions (docs/decisions.md#console). */
   accounts: Accounts;
@@ -71,7 +74,8 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects);
   const siteFiles = createSiteFilesService(config, projects);
-  const deployments = createDeploymentsService(config, store, projects);
+  const webhooks = createEventsService(config, store, projects);
+  const deployments = createDeploymentsService(config, store, projects, webhooks);
   const accounts = createAccounts(store, limiter);
 
   return {
@@ -81,6 +85,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
     pages,
     siteFiles,
     deployments,
+    webhooks,
     customDomains,
     accounts,
 
@@ -115,6 +120,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
 
     async close() {
       await deployments.close();
+      await webhooks.close();
       await customDomains.close();
       limiter.close();
       await closeContentChecks();

@@ -8,6 +8,8 @@
 //   projects/{id}/live          a symlink to the live build, switched atomically by rename
 //   projects/{id}/snapshots/{dep}/ the content root as one deployment builds it (removed after)
 //   projects/{id}/logs/{dep}.log   one deployment's sync and build log
+//   projects/{id}/previews/{label}/root/  a preview branch's content root (continuous deployment)
+//   projects/{id}/previews/{label}/live   a symlink to the preview's build
 //
 // Project ids are UUIDs chosen by the service, never user input, but they are checked anyway so a
 // bad id can never name a path outside the data dir.
@@ -51,6 +53,30 @@ export function snapshotDir(dataDir: string, projectId: string, deploymentId: st
 
 export function deploymentLogFile(dataDir: string, projectId: string, deploymentId: string): string {
   return path.join(projectDataDir(dataDir, projectId), 'logs', `${checkedId(deploymentId)}.log`);
+}
+
+/** A preview's host label (lower-case letters, digits and single hyphens): checked, as it names a folder. */
+const PREVIEW_LABEL = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function checkedLabel(label: string): string {
+  if (!PREVIEW_LABEL.test(label) || label.length > 63) throw new Error(`not a preview label: ${JSON.stringify(label)}`);
+  return label;
+}
+
+export function previewsDir(dataDir: string, projectId: string): string {
+  return path.join(projectDataDir(dataDir, projectId), 'previews');
+}
+
+export function previewDir(dataDir: string, projectId: string, label: string): string {
+  return path.join(previewsDir(dataDir, projectId), checkedLabel(label));
+}
+
+export function previewRootDir(dataDir: string, projectId: string, label: string): string {
+  return path.join(previewDir(dataDir, projectId, label), 'root');
+}
+
+export function previewLiveLink(dataDir: string, projectId: string, label: string): string {
+  return path.join(previewDir(dataDir, projectId, label), 'live');
 }
 
 /** Removes every file of a project (content root, clone, builds, live link). */

@@ -29,7 +29,9 @@ export const projectSlug = text('slug')
     SLUG_PATTERN,
     'slug must be 1 to 63 lower-case letters, digits or hyphens, starting and ending with a letter or digit',
   )
-  .refine((s) => !s.startsWith('xn--'), 'slug must not start with "xn--" (reserved for internationalised domain names)');
+  .refine((s) => !s.startsWith('xn--'), 'slug must not start with "xn--" (reserved for internationalised domain names)')
+  // `--` separates a preview's branch label from the slug in preview hosts ({label}--{slug}.{domain}).
+  .refine((s) => !s.includes('--'), 'slug must not contain "--" (it separates the branch from the slug in preview hosts): use single hyphens');
 
 const REPO_PATTERN = /^([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})$/;
 const REPO_FORM =
@@ -92,6 +94,12 @@ export const customDomain = text('custom_domain')
   });
 
 export const allowCode = z.boolean({ error: typeError('allow_code', 'true or false') });
+/** Continuous deployment: previews of other branches, and which branches get one (docs/decisions.md#continuous-deployment). */
+export const previews = z.boolean({ error: typeError('previews', 'true or false') });
+export const previewBranches = text('preview_branches').refine(
+  (s) => /^[A-Za-z0-9._/*-]{1,255}$/.test(s),
+  'preview_branches must be a branch name pattern of letters, digits, ".", "_", "/", "-" and "*" (any characters), at most 255 long, such as feature/*',
+);
 /** The host a caller asks about (`?domain=` of the TLS check): any host name, lower-cased, without a trailing dot. */
 export const hostQuery = z
   .string({ error: 'domain query parameter is required: ?domain=docs.example.com' })
@@ -105,6 +113,8 @@ export const createProjectBody = z.strictObject({
   source_branch: sourceBranch.optional(),
   custom_domain: customDomain.optional(),
   allow_code: allowCode.optional(),
+  previews: previews.optional(),
+  preview_branches: previewBranches.optional(),
 });
 
 const immutable = (field: string) =>
@@ -116,6 +126,8 @@ export const updateProjectBody = z.strictObject({
   source_branch: sourceBranch.nullable().optional(),
   custom_domain: customDomain.nullable().optional(),
   allow_code: allowCode.optional(),
+  previews: previews.optional(),
+  preview_branches: previewBranches.nullable().optional(),
   id: immutable('id'),
   slug: immutable('slug'),
   status: immutable('status'),

@@ -25,6 +25,9 @@ export interface Project {
   last_deploy_at?: string;
   /** The project's pages may hold code (React components, imports of code files). */
   allow_code: boolean;
+  /** Pushes to other branches (matching `preview_branches`, when set) build previews. */
+  previews: boolean;
+  preview_branches?: string;
   url: string;
 }
 
@@ -44,12 +47,22 @@ export interface ProjectsService {
   /** The project whose site a request Host names (`{slug}.{service_domain}` or a verified custom domain). */
   findByHost(host: string): Promise<ProjectRecord | undefined>;
   /**
+   * The project and branch label of a preview host `{label}--{slug}.{service_domain}`, for a project
+   * with previews on. A project whose whole slug is the label (made before slugs lost `--`) wins:
+   * findByHost answers it first.
+   */
+  findPreviewByHost(host: string): Promise<{ project: ProjectRecord; label: string } | undefined>;
+  /**
    * Whether a host may get a TLS certificate: an existing project's `{slug}.{service_domain}`, a
    * verified custom domain, or a host the API is served on.
    */
   tlsAllowed(host: string): Promise<boolean>;
   /** A project's `url`: its live site address. */
   urlOf(project: ProjectRecord): string;
+  /** The address of a project's preview of a branch label: `{label}--{slug}.{domain}`. */
+  previewUrlOf(project: ProjectRecord, label: string): string;
+  /** An address on the API host (the service domain), such as a push webhook's delivery URL. */
+  serviceUrl(pathname: string): string;
 }
 
 export interface ProjectHooks {
@@ -109,6 +122,8 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     if (p.source_branch !== undefined) project.source_branch = p.source_branch;
     if (p.last_deploy_at !== undefined) project.last_deploy_at = p.last_deploy_at;
     project.allow_code = p.allow_code === true;
+    project.previews = p.previews === true;
+    if (p.preview_branches !== undefined) project.preview_branches = p.preview_branches;
     project.url = urlOf(p);
     return project;
   };
@@ -151,6 +166,15 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     return store.findProjectByDomain(host);
   }
 
+  async function findPreviewByHost(host: string): Promise<{ project: ProjectRecord; label: string } | undefined> {
+    if (!host.endsWith(siteSuffix)) return undefined;
+    const name = host.slice(0, -siteSuffix.length);
+    const split = name.indexOf('--');
+    if (name.includes('.') || split <= 0) return undefined;
+    const project = await store.findProjectBySlug(name.slice(split + 2));
+    return project?.previews ? { project, label: name.slice(0, split) } : undefined;
+  }
+
   const connected = async (project: ProjectRecord): Promise<void> => {
     await hooks.onRepositoryConnected?.(project);
   };
@@ -172,6 +196,8 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       if (input.source_branch !== undefined) record.source_branch = input.source_branch;
       if (input.custom_domain !== undefined) Object.assign(record, domainFields(input.custom_domain));
       if (input.allow_code) record.allow_code = true;
+      if (input.previews) record.previews = true;
+      if (input.preview_branches !== undefined) record.preview_branches = input.preview_branches;
       const project = await store.createProject(record);
       if (project.source_repo) await connected(project);
       if (project.custom_domain) checkSoon(project);
@@ -201,6 +227,8 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
         // The same domain again keeps its token and status.
         ...(newDomain ? domainFields(input.custom_domain!) : {}),
         allow_code: input.allow_code,
+        previews: input.previews,
+        preview_branches: input.preview_branches,
       };
       const project = await store.updateProject(id, changes);
       if (project.source_repo && project.source_repo !== before.source_repo) await connected(project);
@@ -224,11 +252,14 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     },
 
     findByHost,
+    findPreviewByHost,
 
     async tlsAllowed(host) {
-      return isApiHost(host) || (await findByHost(host)) !== undefined;
+      return isApiHost(host) || (await findByHost(host)) !== undefined || (await findPreviewByHost(host)) !== undefined;
     },
 
     urlOf,
+    previewUrlOf: (p, label) => `${publicOrigin(config, `${label}--${p.slug}.${domain}`)}/`,
+    serviceUrl: (pathname) => `${publicOrigin(config, domain)}${pathname}`,
   };
 }

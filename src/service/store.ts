@@ -96,6 +96,13 @@ export interface ProjectRecord {
   last_deploy_at?: string;
   /** The project's content may hold code (absent means false). */
   allow_code?: boolean;
+  /** Continuous deployment: the push webhook's secret (kept to verify signatures; see docs/decisions.md#continuous-deployment). */
+  webhook_secret?: string;
+  /** Pushes to other branches build previews (absent means false), for branches matching `preview_branches`. */
+  previews?: boolean;
+  preview_branches?: string;
+  /** The newest push delivery ids received (HOOK_DELIVERIES_KEPT): replays are ignored. */
+  hook_deliveries?: string[];
 }
 
 /** Fields a project update may set; `null` removes an optional field. */
@@ -110,6 +117,9 @@ export interface ProjectChanges {
   custom_domain_checked_at?: string | null;
   last_deploy_at?: string | null;
   allow_code?: boolean;
+  webhook_secret?: string | null;
+  previews?: boolean;
+  preview_branches?: string | null;
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
@@ -119,7 +129,7 @@ export interface DeploymentRecord {
   id: string;
   project_id: string;
   status: DeploymentStatus;
-  trigger: 'manual' | 'connect';
+  trigger: 'manual' | 'connect' | 'push' | 'poll' | 'promote';
   created_at: string;
   started_at?: string;
   finished_at?: string;
@@ -127,7 +137,45 @@ export interface DeploymentRecord {
   commit_sha?: string;
   page_count?: number;
   error?: { code: DeploymentErrorCode; message: string };
+  /** A preview deployment's branch (production deployments have none). */
+  branch?: string;
+  /** A preview's host label: `{preview_label}--{slug}.{domain}`. */
+  preview_label?: string;
+  /** A promote: the earlier deployment whose build it made live again. */
+  promoted_from?: string;
 }
+
+/** An event subscription of a project (docs/decisions.md#continuous-deployment). */
+export interface WebhookRecord {
+  id: string;
+  project_id: string;
+  url: string;
+  events: WebhookEvent[];
+  /** Signs every delivery: kept as is, since signing needs it. */
+  secret: string;
+  created_at: string;
+}
+
+export type WebhookEvent = 'deployment.started' | 'deployment.succeeded' | 'deployment.failed';
+
+/** One event sent (or to be sent) to one webhook, with its retry schedule. */
+export interface DeliveryRecord {
+  id: string;
+  webhook_id: string;
+  project_id: string;
+  event: WebhookEvent;
+  /** The exact body sent (signed as is). */
+  body: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  created_at: string;
+  next_attempt_at?: string;
+  last_attempt_at?: string;
+  response_code?: number;
+  last_error?: string;
+}
+
+export type DeliveryChanges = Partial<Pick<DeliveryRecord, 'status' | 'attempts' | 'next_attempt_at' | 'last_attempt_at' | 'response_code' | 'last_error'>>;
 
 export type DeploymentChanges = Partial<Omit<DeploymentRecord, 'id' | 'project_id' | 'trigger' | 'created_at'>>;
 
@@ -183,6 +231,8 @@ export interface Store {
    */
   queueDeployment(deployment: DeploymentRecord): Promise<{ deployment: DeploymentRecord; created: boolean }>;
   getDeployment(id: string): Promise<DeploymentRecord | undefined>;
+  /** Adds a deployment as it is (a promote, which never waits in the queue). */
+  addDeployment(deployment: DeploymentRecord): Promise<DeploymentRecord>;
   /** A project's deployments, newest first. */
   listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>>;
   /** Deployments in a status across all projects, oldest first (the build queue, restart recovery). */
@@ -212,6 +262,25 @@ export interface Store {
   /** Ends every session of a user, except `exceptId`. */
   deleteUserSessions(userId: string, exceptId?: string): Promise<void>;
 
+  // Continuous deployment (docs/decisions.md#continuous-deployment).
+  /**
+   * Records a push delivery id of a project; false when it was seen before (a replay). The newest
+   * HOOK_DELIVERIES_KEPT ids per project are remembered.
+   */
+  rememberHookDelivery(projectId: string, deliveryId: string): Promise<boolean>;
+  createWebhook(webhook: WebhookRecord): Promise<WebhookRecord>;
+  getWebhook(id: string): Promise<WebhookRecord | undefined>;
+  /** A project's webhooks, oldest first. */
+  listWebhooks(projectId: string): Promise<WebhookRecord[]>;
+  /** Removes a webhook and its deliveries. */
+  deleteWebhook(id: string): Promise<void>;
+  createDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord>;
+  updateDelivery(id: string, changes: DeliveryChanges): Promise<DeliveryRecord | undefined>;
+  /** A webhook's deliveries, newest first. */
+  listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>>;
+  /** Deliveries still to be sent, every project. */
+  pendingDeliveries(): Promise<DeliveryRecord[]>;
+
   /** True when the store file can be read (health check). */
   isHealthy(): Promise<boolean>;
   /** Writes pending changes (including lazy ones) and stops background work. */
@@ -226,9 +295,15 @@ interface StoreData {
   deployments: Record<string, DeploymentRecord>;
   users: Record<string, UserRecord>;
   sessions: Record<string, SessionRecord>;
+  webhooks: Record<string, WebhookRecord>;
+  deliveries: Record<string, DeliveryRecord>;
 }
 
-const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {}, deployments: {}, users: {}, sessions: {} });
+const emptyData = (): StoreData => ({ version: 1, orgs: {}, keys: {}, projects: {}, deployments: {}, users: {}, sessions: {}, webhooks: {}, deliveries: {} });
+
+/** Push delivery ids remembered per project, and deliveries kept per webhook. */
+export const HOOK_DELIVERIES_KEPT = 200;
+export const DELIVERIES_KEPT = 200;
 
 export const STORE_FILE = 'folio.json';
 
@@ -313,6 +388,8 @@ export async function readStoreRecords(dataDir: string): Promise<StoreRecords> {
     deployments: Object.values(data.deployments),
     users: Object.values(data.users),
     sessions: Object.values(data.sessions),
+    webhooks: Object.values(data.webhooks),
+    deliveries: Object.values(data.deliveries),
   };
 }
 
@@ -323,17 +400,20 @@ export interface StoreRecords {
   deployments: DeploymentRecord[];
   users: UserRecord[];
   sessions: SessionRecord[];
+  /** Continuous deployment: event webhooks and their deliveries (pending ones keep their schedule). */
+  webhooks: WebhookRecord[];
+  deliveries: DeliveryRecord[];
 }
 
 /** Creates and loads the embedded store in `dataDir`. Throws StoreDamagedError for an unreadable file. */
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const shards = { projects: new RecordShards(), deployments: new RecordShards() };
+  const shards = { projects: new RecordShards(), deployments: new RecordShards(), deliveries: new RecordShards() };
   // Projects and deployments are the big collections: serialised incrementally. The rest is small.
   const serialize = (data: StoreData) =>
     `{${Object.entries(data)
       .map(([name, value]) => {
-        const sharded = name === 'projects' || name === 'deployments' ? shards[name] : undefined;
+        const sharded = name === 'projects' || name === 'deployments' || name === 'deliveries' ? shards[name] : undefined;
         return `${JSON.stringify(name)}:${sharded ? sharded.serialize(value) : JSON.stringify(value)}`;
       })
       .join(',')}}`;
@@ -360,7 +440,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   };
   const durableData = () => (durable === undefined ? emptyData() : parseStore(file.file, durable));
   const db = new Low<StoreData>(file, data);
-  return new JsonFileStore(db, file, shards.projects, shards.deployments, backups, durableData);
+  return new JsonFileStore(db, file, shards.projects, shards.deployments, backups, durableData, shards.deliveries);
 }
 
 class JsonFileStore implements Store {
@@ -370,6 +450,8 @@ class JsonFileStore implements Store {
   private projectShards: RecordShards;
   /** The same for deployments. */
   private deploymentShards: RecordShards;
+  /** And for event deliveries (continuous deployment), the one growing collection of it. */
+  private deliveryShards: RecordShards;
   private keysByHash = new Map<string, ApiKeyRecord>();
   private orgsByName = new Map<string, Org>();
   private projectsBySlug = new Map<string, ProjectRecord>();
@@ -402,7 +484,9 @@ class JsonFileStore implements Store {
     deploymentShards: RecordShards,
     backups: StoreBackups,
     durableData: () => StoreData,
+    deliveryShards: RecordShards,
   ) {
+    this.deliveryShards = deliveryShards;
     this.db = db;
     this.file = file;
     this.projectShards = projectShards;
@@ -422,6 +506,8 @@ class JsonFileStore implements Store {
     this.projectsWithDomain.clear();
     this.projectShards.clear();
     this.deploymentShards.clear();
+    this.deliveryShards.clear();
+    for (const id of Object.keys(this.db.data.deliveries)) this.deliveryShards.added(id);
     const { orgs, keys, projects, deployments } = this.db.data;
     for (const org of Object.values(orgs)) this.orgsByName.set(org.name, org);
     for (const key of Object.values(keys)) this.keysByHash.set(key.hash, key);
@@ -656,6 +742,7 @@ class JsonFileStore implements Store {
       this.deploymentShards.removed(deployment.id);
     }
     this.deploymentsByProject.delete(id);
+    for (const webhook of Object.values(this.db.data.webhooks)) if (webhook.project_id === id) this.dropWebhook(webhook.id);
     await this.commit();
   }
 
@@ -682,7 +769,8 @@ class JsonFileStore implements Store {
       throw new FolioError('not_found', `project ${deployment.project_id} not found`);
     }
     // Checked and inserted synchronously: no other trigger can slip in between.
-    const queued = this.deploymentsByProject.get(deployment.project_id)?.find((d) => d.status === 'queued');
+    // Coalesced per target: production with production, a preview with its own branch.
+    const queued = this.deploymentsByProject.get(deployment.project_id)?.find((d) => d.status === 'queued' && d.branch === deployment.branch);
     if (queued) {
       await this.commit(); // the caller may be answering about a deployment still on its way to disk
       return { deployment: { ...queued }, created: false };
@@ -693,6 +781,18 @@ class JsonFileStore implements Store {
     this.deploymentShards.added(record.id);
     await this.commit();
     return { deployment: { ...record }, created: true };
+  }
+
+  async addDeployment(deployment: DeploymentRecord): Promise<DeploymentRecord> {
+    if (!Object.hasOwn(this.db.data.projects, deployment.project_id)) {
+      throw new FolioError('not_found', `project ${deployment.project_id} not found`);
+    }
+    const record = { ...deployment };
+    this.db.data.deployments[record.id] = record;
+    this.indexDeployment(record);
+    this.deploymentShards.added(record.id);
+    await this.commit();
+    return { ...record };
   }
 
   async getDeployment(id: string): Promise<DeploymentRecord | undefined> {
@@ -821,6 +921,94 @@ class JsonFileStore implements Store {
       this.sessionsByHash.delete(session.hash);
       delete this.db.data.sessions[session.id];
     }
+  }
+
+  async rememberHookDelivery(projectId: string, deliveryId: string): Promise<boolean> {
+    if (!Object.hasOwn(this.db.data.projects, projectId)) throw new FolioError('not_found', `project ${projectId} not found`);
+    // Checked and recorded synchronously: two copies of one delivery cannot both pass. Kept on the
+    // project record, so a write re-serialises only its shard.
+    const project = this.db.data.projects[projectId];
+    const seen = (project.hook_deliveries ??= []);
+    if (seen.includes(deliveryId)) return false;
+    seen.push(deliveryId);
+    if (seen.length > HOOK_DELIVERIES_KEPT) seen.splice(0, seen.length - HOOK_DELIVERIES_KEPT);
+    this.projectShards.changed(projectId);
+    await this.commit();
+    return true;
+  }
+
+  async createWebhook(webhook: WebhookRecord): Promise<WebhookRecord> {
+    if (!Object.hasOwn(this.db.data.projects, webhook.project_id)) throw new FolioError('not_found', `project ${webhook.project_id} not found`);
+    const record = { ...webhook, events: [...webhook.events] };
+    this.db.data.webhooks[record.id] = record;
+    await this.commit();
+    return { ...record };
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | undefined> {
+    const webhook = own(this.db.data.webhooks, id);
+    return webhook && { ...webhook };
+  }
+
+  async listWebhooks(projectId: string): Promise<WebhookRecord[]> {
+    return Object.values(this.db.data.webhooks)
+      .filter((w) => w.project_id === projectId)
+      .sort((a, b) => -compareNewestFirst(a, b))
+      .map((w) => ({ ...w }));
+  }
+
+  private dropWebhook(id: string): void {
+    delete this.db.data.webhooks[id];
+    for (const delivery of Object.values(this.db.data.deliveries)) {
+      if (delivery.webhook_id !== id) continue;
+      delete this.db.data.deliveries[delivery.id];
+      this.deliveryShards.removed(delivery.id);
+    }
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    if (!own(this.db.data.webhooks, id)) throw new FolioError('not_found', `webhook ${id} not found`);
+    this.dropWebhook(id);
+    await this.commit();
+  }
+
+  async createDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+    if (!own(this.db.data.webhooks, delivery.webhook_id)) throw new FolioError('not_found', `webhook ${delivery.webhook_id} not found`);
+    const record = { ...delivery };
+    this.db.data.deliveries[record.id] = record;
+    this.deliveryShards.added(record.id);
+    // Bounded history: the oldest finished deliveries of the webhook go first.
+    const finished = Object.values(this.db.data.deliveries)
+      .filter((d) => d.webhook_id === delivery.webhook_id)
+      .sort(compareNewestFirst)
+      .slice(DELIVERIES_KEPT)
+      .filter((d) => d.status !== 'pending');
+    for (const old of finished) {
+      delete this.db.data.deliveries[old.id];
+      this.deliveryShards.removed(old.id);
+    }
+    await this.commit();
+    return { ...record };
+  }
+
+  async updateDelivery(id: string, changes: DeliveryChanges): Promise<DeliveryRecord | undefined> {
+    const delivery = own(this.db.data.deliveries, id);
+    if (!delivery) return undefined;
+    Object.assign(delivery, changes);
+    this.deliveryShards.changed(id);
+    await this.commit();
+    return { ...delivery };
+  }
+
+  async listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>> {
+    const list = Object.values(this.db.data.deliveries).filter((d) => d.webhook_id === webhookId).sort(compareNewestFirst);
+    return pageOf(list, limit, after);
+  }
+
+  async pendingDeliveries(): Promise<DeliveryRecord[]> {
+    return Object.values(this.db.data.deliveries)
+      .filter((d) => d.status === 'pending')
+      .map((d) => ({ ...d }));
   }
 
   async isHealthy(): Promise<boolean> {

@@ -6,9 +6,13 @@ import type { AstroUserConfig } from 'astro';
 import mdx from '@astrojs/mdx';
 import { satteri } from '@astrojs/markdown-satteri';
 import { siteSettings, siteSrcDir, type SiteSettings } from './settings.ts';
+import { contentLayout } from './layout.ts';
 import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
+import { snippetImportsPlugin } from './markdown/snippet-imports.ts';
+import { codeBlockTransformers } from './markdown/code-blocks.ts';
+import { richBlocksPlugin } from './markdown/rich-blocks.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
 import { vendorAssets } from './components/mintlify/vendor.ts';
 
@@ -18,12 +22,15 @@ import { vendorAssets } from './components/mintlify/vendor.ts';
  * (the build then fails).
  */
 export async function roleConfig(settings: SiteSettings = siteSettings(), guard: ContentGuard = { problems: [] }): Promise<AstroUserConfig> {
+  const layout = contentLayout(settings.contentRoot);
   // Only a build with code loads React and the code plugins (code/integration.ts).
   const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
   return {
     root: settings.buildRoot,
     srcDir: siteSrcDir,
-    publicDir: path.join(settings.contentRoot, 'public'),
+    // Mintlify's layout has no public/: its static files are listed and copied one by one after the
+    // build (build.ts), so dot files, docs.json and ignored files are never served.
+    publicDir: layout.publicDir ? path.join(settings.contentRoot, layout.publicDir) : path.join(settings.buildRoot, 'no-public'),
     outDir: settings.outDir,
     cacheDir: path.join(settings.buildRoot, '.cache/astro'),
     output: 'static',
@@ -36,12 +43,14 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
       // set of features and the content check first, for every file the build compiles.
       processor: satteri({
         features: { ...MARKDOWN_FEATURES },
-        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetMdastPlugin(settings.contentRoot)],
-        hastPlugins: [snippetHastPlugin(settings.contentRoot)],
+        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
+        hastPlugins: [snippetHastPlugin(settings.contentRoot), richBlocksPlugin()],
       }),
+      // Mermaid blocks are drawn in the browser (rich-blocks.ts); math is Sätteri's (never highlighted).
+      syntaxHighlight: { type: 'shiki', excludeLangs: ['mermaid'] },
       // One tokenization per block, coloured by CSS variables with light and dark values (theme.css);
       // dual Shiki themes tokenize every block twice.
-      shikiConfig: { theme: 'css-variables' },
+      shikiConfig: { theme: 'css-variables', transformers: codeBlockTransformers() },
     },
     integrations: [...code, mdx({ optimize: true }), folioSite(settings, guard), vendorAssets()],
     vite: {

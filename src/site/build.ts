@@ -28,7 +28,10 @@ import {
   type SandboxMode,
   type SandboxOptions,
 } from './sandbox.ts';
-import { repoRoot, siteSrcDir } from './settings.ts';
+import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
+import { contentLayout, type ContentLayout } from './layout.ts';
+import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { scrubPaths, type PathView } from './tenant-paths.ts';
 
 export interface BuildSiteOptions {
@@ -55,6 +58,8 @@ export interface BuildSiteOptions {
   allowCode?: boolean;
   /** More server directories that must never appear in the log or the error (the data dir). */
   hiddenDirs?: string[];
+  /** What the pages show from the project's repository: "Edit this page" and last-updated dates. */
+  pageHistory?: PageHistory;
 }
 
 export interface BuildSandbox extends Partial<SandboxOptions> {
@@ -70,6 +75,7 @@ export interface BuildJob {
   sandbox?: SandboxOptions;
   /** The project runs code: the checks inside the build allow it (never set for a warm worker). */
   allowCode?: boolean;
+  pageHistory?: PageHistory;
 }
 
 /** The Astro step of one build, started: it writes the site into `<buildRoot>/out`. */
@@ -107,7 +113,7 @@ export const coldAstro: AstroRunner = {
       await fs.mkdir(inputDir);
     }
     const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
-    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, job.allowCode);
+    const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, job.allowCode, job.pageHistory);
     const mounts = [{ from: buildRoot, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
     const launch = buildLaunch([WORKER], buildRoot, env, job.sandbox, mounts, uid);
     return {
@@ -203,7 +209,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     return finish({ code, message: text, problems: problems.map((p) => ({ ...p, file: scrubPaths(p.file, view) })) });
   };
 
-  const rootProblem = (await checkDirectories(contentRoot, outDir)) ?? checkSiteUrl(options.siteUrl);
+  const rootProblem = (await checkDirectories(contentRoot, outDir, contentLayout(contentRoot))) ?? checkSiteUrl(options.siteUrl);
   if (rootProblem) return fail('content_invalid', [], rootProblem);
   const sandbox = await chooseSandbox(options.sandbox, options.allowCode ?? false);
   if (sandbox instanceof Error) return fail('sandbox_unavailable', [], sandbox.message);
@@ -213,7 +219,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // Code runs only in a process of its own, never in a warm worker that outlives this build.
   const runner = options.allowCode ? coldAstro : (options.astro ?? coldAstro);
   // The worker loads Astro while the content is checked here; it reads no content before "go".
-  const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode }, limits, emit);
+  const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode, pageHistory: options.pageHistory }, limits, emit);
   view.base = worker.buildRoot;
   view.contentRoots.push(worker.input);
   try {
@@ -226,12 +232,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       const onlyNoPages = report.problems.every((p) => p.message.startsWith('no pages'));
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
-    emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)`);
+    emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)${report.files.layout.kind === 'mintlify' ? ` (Mintlify layout, ${report.files.assets.length} static file(s))` : ''}`);
     // Keys of docs.json Folio ignores, OpenAPI leniencies: a line each in the log, never a failure.
-    for (const warning of report.warnings ?? []) emit(`[folio] warning: ${warning}`);
+    for (const warning of report.warnings) emit(`[folio] warning: ${formatProblem(warning)}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
+    }
+    if (options.pageHistory?.lastUpdated) {
+      // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
+      await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });
     }
     worker.go();
     let outcome = await worker.done;
@@ -246,6 +256,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
           return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
         }
+        // Read from the sandbox's copy when there is one: it holds only regular files.
+        await copyStaticFiles(sandbox ? worker.input : contentRoot, report.files.assets, outDir, emit);
+        // Last: no static file of the repository may stand in for the redirects file.
         await writeRedirects(outDir, report.config);
       } catch (error) {
         await emptyDir(outDir); // never leave half a site behind
@@ -319,6 +332,32 @@ async function moveContents(from: string, to: string): Promise<boolean> {
   }
 }
 
+/**
+ * Copies the static files of a Mintlify-layout root (listed by layout.ts: regular files only, no
+ * dot files, no settings, no ignored files) into the site at their own paths. Never follows a link
+ * (O_NOFOLLOW), and never replaces a file the build wrote (a page, the sitemap, the search index):
+ * such a file is left out with a warning.
+ */
+async function copyStaticFiles(from: string, assets: string[], outDir: string, emit: (line: string) => void) {
+  for (const file of assets) {
+    const dest = path.join(outDir, ...file.split('/'));
+    let source: fs.FileHandle | undefined;
+    try {
+      source = await fs.open(path.join(from, ...file.split('/')), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+      if (!(await source.stat()).isFile()) continue;
+      await fs.mkdir(path.dirname(dest), { recursive: true });
+      await pipeline(source.createReadStream({ autoClose: false }), createWriteStream(dest, { flags: 'wx' }));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'ENOTDIR') emit(`[folio] warning: ${file}:1:1: not served: the site already has a file at /${file}`);
+      else if (code === 'ELOOP' || code === 'ENOENT') continue; // a link, or left out of the sandbox's copy
+      else throw error;
+    } finally {
+      await source?.close();
+    }
+  }
+}
+
 function checkSiteUrl(siteUrl: string | undefined): string | undefined {
   if (siteUrl === undefined) return undefined;
   const url = URL.canParse(siteUrl) ? new URL(siteUrl) : undefined;
@@ -345,7 +384,7 @@ async function emptyDir(dir: string) {
   await Promise.all(entries.map((e) => fs.rm(path.join(dir, e), { recursive: true, force: true })));
 }
 
-async function checkDirectories(contentRoot: string, outDir: string): Promise<string | undefined> {
+async function checkDirectories(contentRoot: string, outDir: string, layout: ContentLayout): Promise<string | undefined> {
   const stat = await fs.lstat(contentRoot).catch(() => undefined);
   if (!stat?.isDirectory()) return `content root ${contentRoot} is not a directory`;
   const inside = (child: string, parent: string) => {
@@ -353,6 +392,11 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
     return !rel || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
   // The build empties and fills outDir: it must not hold the content, nor sit where the build reads.
+  if (layout.kind === 'mintlify') {
+    // Mintlify's layout reads the whole root.
+    if (inside(contentRoot, outDir) || inside(outDir, contentRoot)) return `output directory ${outDir} must not contain the content root nor be inside it`;
+    return undefined;
+  }
   const readDirs = SITE_DIRS.map((d) => path.join(contentRoot, d));
   if (inside(contentRoot, outDir) || readDirs.some((d) => inside(outDir, d))) {
     return `output directory ${outDir} must not contain the content root nor be inside its ${SITE_DIRS.map((d) => `${d}/`).join(', ')}`;
@@ -361,7 +405,7 @@ async function checkDirectories(contentRoot: string, outDir: string): Promise<st
 }
 
 /** The child's whole environment: the build inputs and nothing of the parent's secrets. */
-export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, sandboxed = false, allowCode = false): Record<string, string> {
+export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, sandboxed = false, allowCode = false, pageHistory?: PageHistory): Record<string, string> {
   const env: Record<string, string> = {
     PATH: sandboxed ? SANDBOX_PATH : (process.env.PATH ?? '/usr/bin:/bin'),
     HOME: path.join(buildRoot, 'tmp'),
@@ -375,6 +419,8 @@ export function workerEnv(buildRoot: string, contentRoot: string, outDir: string
   };
   if (siteUrl) env.FOLIO_SITE_URL = siteUrl;
   if (allowCode) env.FOLIO_BUILD_ALLOW_CODE = '1'; // read by settings.ts: the checks inside the build allow code
+  if (pageHistory?.editUrl) env.FOLIO_EDIT_URL = pageHistory.editUrl;
+  if (pageHistory?.lastUpdated) env.FOLIO_LAST_UPDATED = path.join(buildRoot, LAST_UPDATED_FILE);
   return env;
 }
 

@@ -8,6 +8,8 @@ import { loadSiteBuild, siteSrcDir, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
 import { docsJsonSources, navigationSources } from './openapi/sources.ts';
+import { REDIRECTS_FILE, writeRedirectPages } from './redirects.ts';
+import { fileURLToPath } from 'node:url';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -48,6 +50,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         injectRoute({ pattern: '/sitemap.xml', entrypoint: route('sitemap.xml.ts') });
         injectRoute({ pattern: '/robots.txt', entrypoint: route('robots.txt.ts') });
         injectRoute({ pattern: `/${CONNECT_ORIGINS_FILE}`, entrypoint: route('connect-origins.txt.ts') });
+        injectRoute({ pattern: `/${REDIRECTS_FILE}`, entrypoint: route('redirects.txt.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },
       // addWatchFile only says which changes restart; the content root lies outside the Astro
@@ -60,8 +63,9 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
       'astro:build:start': () => {
         if (guard.problems.length) throw new ContentRefusedError(guard.problems);
       },
-      'astro:build:done': () => {
+      'astro:build:done': ({ dir }) => {
         if (guard.problems.length) throw new ContentRefusedError(guard.problems);
+        writeRedirectPages(fileURLToPath(dir).replace(/\/+$/, ''));
       },
     },
   };

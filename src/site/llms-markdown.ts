@@ -7,6 +7,7 @@ import type { Node as EstreeNode } from 'estree';
 import { mdxToMdast } from 'satteri';
 import { isLiteral, literalValue } from './content-check/check-content.ts';
 import { snippetKey } from './snippet-paths.ts';
+import { siteBuild } from './build-settings.ts';
 import { PLACEHOLDER_TEXT } from './markdown/snippet-placeholders.ts';
 
 interface MdNode {
@@ -50,7 +51,7 @@ function snippetText(body: string, node: MdNode, snippets: ReadonlyMap<string, s
   const last = children.at(-1)?.position?.end.offset;
   if (first !== undefined && last !== undefined) return inlineSnippets(body.slice(first, last), snippets, depth + 1);
   const file = attribute(node, 'file');
-  const key = typeof file === 'string' ? snippetKey(file) : undefined;
+  const key = typeof file === 'string' ? snippetKey(file, siteBuild.layout.snippetsDir) : undefined;
   const source = key ? snippets.get(key) : undefined;
   if (source === undefined) return '';
   const vars = attribute(node, 'vars');

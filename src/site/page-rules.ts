@@ -44,3 +44,119 @@ export function humanize(name: string): string {
 function stripCodeAndComments(body: string): string {
   return body.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/^(```|~~~)[\s\S]*?^\1/gm, '').replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
 }
+
+/** Mintlify's page layouts (`mode` in frontmatter); the layout sets `mode-<name>` as a class on `<main>`. */
+export const PAGE_MODES = ['default', 'wide', 'custom', 'frame', 'center'] as const;
+export type PageMode = (typeof PAGE_MODES)[number];
+
+/**
+ * What a page's frontmatter says beyond its title and description: Mintlify's documented keys
+ * (https://mintlify.com/docs/organize/pages, https://mintlify.com/docs/optimize/seo). The page model
+ * carries them (pages.ts); navigation reads sidebarTitle, icon, iconType, tag, url, hidden and
+ * deprecated; the layout writes the meta tags and the mode.
+ */
+export interface PageMeta {
+  sidebarTitle?: string;
+  icon?: string;
+  iconType?: string;
+  tag?: string;
+  mode: PageMode;
+  /** Built and reachable at its address, but not in the navigation; implies noindex. */
+  hidden: boolean;
+  /** Robots `noindex`, left out of sitemap.xml and of search. */
+  noindex: boolean;
+  deprecated: boolean;
+  /** A sidebar entry that links out instead of to the page. */
+  url?: string;
+  /** Search keywords: in `<meta name="keywords">` and in the search index, not shown. */
+  keywords: string[];
+  /** Canonical URL of the page, overriding the site's. */
+  canonical?: string;
+  /** `robots` meta value given as is (`noindex` adds `noindex`). */
+  robots?: string;
+  /** Open Graph, Twitter and other social meta tags (`og:image` → `<meta property="og:image">`). */
+  social: Record<string, string>;
+}
+
+/** Frontmatter keys with a meaning for Folio (title/description/order are checked as content rules). */
+const USED_KEYS = new Set([
+  'title', 'description', 'order', 'sidebarTitle', 'icon', 'iconType', 'tag', 'mode', 'hidden', 'noindex',
+  'deprecated', 'url', 'keywords', 'canonical', 'robots',
+  // The operation reference of an API page (src/site/openapi/sources.ts) and its playground display (pages.ts).
+  'openapi', 'playground',
+]);
+
+/** Keys Mintlify documents that Folio does not do: named in a warning, so nothing is ignored silently. */
+const NOT_SUPPORTED: Record<string, string> = {
+  groups: 'pages restricted to groups of signed-in users need authentication, which Folio sites do not have: the page is public',
+  timestamp: 'Folio does not show "last modified" dates',
+  boost: 'search ranking boosts are not supported',
+  rss: 'RSS feeds are not generated',
+  api: 'API playground pages are not generated from frontmatter; this page is built from its own content',
+  asyncapi: 'AsyncAPI pages are not supported',
+  'openapi-schema': 'OpenAPI schema pages are not generated from frontmatter',
+  public: 'pages are all public in Folio',
+};
+
+/** Social meta prefixes Mintlify passes through as meta tags. */
+const SOCIAL_KEY = /^(?:og|twitter|article|book|profile|music|video):[A-Za-z0-9_:.-]+$/;
+
+export interface PageMetaResult {
+  meta: PageMeta;
+  /** Keys that are ignored, with why. */
+  warnings: string[];
+}
+
+/** Reads and validates the Mintlify frontmatter keys of one page. A bad value is a warning and is left out. */
+export function readPageMeta(fm: Record<string, unknown>): PageMetaResult {
+  const warnings: string[] = [];
+  const meta: PageMeta = { mode: 'default', hidden: false, noindex: false, deprecated: false, keywords: [], social: {} };
+  const str = (key: string): string | undefined => {
+    if (!(key in fm) || fm[key] == null) return undefined;
+    const v = fm[key];
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number') return String(v);
+    warnings.push(`frontmatter "${key}" must be a string; it is ignored`);
+    return undefined;
+  };
+  const bool = (key: string): boolean => {
+    if (!(key in fm) || fm[key] == null) return false;
+    const v = fm[key];
+    if (typeof v === 'boolean') return v;
+    if (v === 'true' || v === 'false') return v === 'true';
+    warnings.push(`frontmatter "${key}" must be true or false; it is ignored`);
+    return false;
+  };
+  for (const key of ['sidebarTitle', 'icon', 'iconType', 'tag', 'canonical', 'robots'] as const) {
+    const v = str(key);
+    if (v !== undefined) meta[key] = v;
+  }
+  const mode = str('mode');
+  if (mode !== undefined) {
+    if ((PAGE_MODES as readonly string[]).includes(mode)) meta.mode = mode as PageMode;
+    else warnings.push(`frontmatter "mode" ${JSON.stringify(mode)} is not one of ${PAGE_MODES.join(', ')}; the default layout is used`);
+  }
+  meta.hidden = bool('hidden');
+  meta.noindex = bool('noindex') || meta.hidden;
+  meta.deprecated = bool('deprecated');
+  const url = str('url');
+  if (url !== undefined) {
+    if (/^(?:https?:\/\/|mailto:|\/)/i.test(url)) meta.url = url;
+    else warnings.push(`frontmatter "url" must be an http(s) or mailto: address or a path starting with /; it is ignored`);
+  }
+  if ('keywords' in fm && fm.keywords != null) {
+    const k = fm.keywords;
+    if (Array.isArray(k) && k.every((x) => typeof x === 'string' || typeof x === 'number')) meta.keywords = k.map(String);
+    else if (typeof k === 'string') meta.keywords = k.split(',').map((x) => x.trim()).filter(Boolean);
+    else warnings.push('frontmatter "keywords" must be a list of strings; it is ignored');
+  }
+  for (const [key, value] of Object.entries(fm)) {
+    if (USED_KEYS.has(key)) continue;
+    if (SOCIAL_KEY.test(key)) {
+      if (typeof value === 'string' || typeof value === 'number') meta.social[key] = String(value);
+      else warnings.push(`frontmatter "${key}" must be a string; it is ignored`);
+    } else if (key in NOT_SUPPORTED) warnings.push(`frontmatter "${key}" is not supported: ${NOT_SUPPORTED[key]}`);
+    else if (key !== 'layout') warnings.push(`frontmatter "${key}" is not a key Folio uses; it is ignored`);
+  }
+  return { meta, warnings };
+}

@@ -21,7 +21,7 @@ import {
   type PlaygroundDisplay,
   UNTAGGED_GROUP,
 } from './openapi/index.ts';
-import { humanize, pageHref, pageTitle, startsWithTitleHeading } from './page-rules.ts';
+import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, type PageMeta } from './page-rules.ts';
 import { navLinks, NavigationError, resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
 import { navigationErrorMessage } from './navigation-errors.ts';
 
@@ -51,6 +51,11 @@ export interface ContentPage extends PageBase {
   entry: CollectionEntry<'pages'>;
   /** True when the body starts with its own `# heading`, so the layout adds no title heading. */
   hasOwnTitle: boolean;
+  /**
+   * Mintlify's frontmatter keys (sidebarTitle, icon, iconType, tag, mode, hidden, noindex,
+   * deprecated, url, keywords, SEO meta), read and validated by readPageMeta.
+   */
+  meta: PageMeta;
   /** The operation its `openapi:` frontmatter names: the page shows its reference, then the page's own content. */
   operation?: OperationPageModel;
 }
@@ -304,6 +309,8 @@ function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
     ...navFrontmatter(entry.data as Record<string, unknown>),
     entry,
     hasOwnTitle: startsWithTitleHeading(body),
+    // Its warnings were shown by the check before the build.
+    meta: readPageMeta(entry.data).meta,
   };
 }
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDocsConfig, type DocsConfig } from './docs-config.ts';
-import { SNIPPETS_DIR } from './snippet-paths.ts';
+import { listRootFiles, type ContentLayout } from './layout.ts';
 
 /** The repository root (where astro.config.mjs and node_modules live). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,6 +27,10 @@ export interface SiteSettings {
   siteUrl: string | undefined;
   /** The project runs code: imports of its own files, expressions, React components. */
   allowCode: boolean;
+  /** "Edit this page" address of the content root (FOLIO_EDIT_URL): a page's path relative to the root follows. */
+  editUrl?: string;
+  /** The JSON file of pages' last-updated dates (FOLIO_LAST_UPDATED), by path relative to the root. */
+  lastUpdatedFile?: string;
 }
 
 /** What the code inside one Astro build sees (`virtual:folio/site-build`): settings and the validated docs.json. */
@@ -36,9 +40,29 @@ export interface SiteBuild {
   allowCode: boolean;
   /** The content root's docs.json, validated (an empty config when there is none). */
   docsConfig: DocsConfig;
-  /** Absolute path of `_snippets/`, undefined when the content root has none. */
+  /** Absolute path of the snippets folder (`_snippets/`, Mintlify's `snippets/`), undefined when the content root has none. */
   snippetsDir: string | undefined;
+  /** "Edit this page" address of the content root (a page's path relative to the root follows). */
+  editUrl: string | undefined;
+  /** ISO dates of pages' last commits, by path relative to the content root, read once per build. */
+  lastUpdated: Record<string, string>;
+  /** The content root's layout (Folio's or Mintlify's, layout.ts). */
+  layout: ContentLayout;
+  /** Page and snippet files, relative to the content root, as the content check listed them. */
+  pageFiles: string[];
+  snippetFiles: string[];
 }
+
+/** What a repository project's pages show from git (the deployment computes it, the layout shows it). */
+export interface PageHistory {
+  /** An https address ending in "/", such as https://github.com/acme/docs/edit/main/. */
+  editUrl?: string;
+  /** ISO dates of each page's last commit, by path relative to the content root (`content/guides/install.mdx`). */
+  lastUpdated?: Record<string, string>;
+}
+
+/** Where a build finds the last-updated dates, in its own build root. */
+export const LAST_UPDATED_FILE = 'last-updated.json';
 
 /**
  * Settings from `FOLIO_*` variables: only at a process's entry (a cold build process started with
@@ -51,6 +75,8 @@ export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings
     outDir: env.FOLIO_OUT_DIR || path.join(repoRoot, 'dist/site'),
     siteUrl: env.FOLIO_SITE_URL || undefined,
     allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1',
+    editUrl: env.FOLIO_EDIT_URL || undefined,
+    lastUpdatedFile: env.FOLIO_LAST_UPDATED || undefined,
   });
 }
 
@@ -62,17 +88,39 @@ export function resolveSiteSettings(settings: SiteSettings): SiteSettings {
     outDir: path.resolve(settings.outDir),
     siteUrl: settings.siteUrl ? settings.siteUrl.replace(/\/+$/, '') : undefined,
     allowCode: settings.allowCode === true,
+    // Only an https address is ever linked (the deployment makes it; a page path is appended).
+    editUrl: settings.editUrl && /^https:\/\/[^\s"'<>]+\/$/.test(settings.editUrl) ? settings.editUrl : undefined,
+    lastUpdatedFile: settings.lastUpdatedFile ? path.resolve(settings.lastUpdatedFile) : undefined,
   };
 }
 
 /** Reads and validates what a build needs of its content root; throws DocsConfigError for a bad docs.json. */
 export function loadSiteBuild(settings: SiteSettings): SiteBuild {
-  const snippetsDir = path.join(settings.contentRoot, SNIPPETS_DIR);
+  // The same list the content check read: a file is built only if it was checked.
+  const files = listRootFiles(settings.contentRoot);
+  const snippetsDir = path.join(settings.contentRoot, files.layout.snippetsDir);
   return {
     contentRoot: settings.contentRoot,
     siteUrl: settings.siteUrl,
     allowCode: settings.allowCode,
     docsConfig: loadDocsConfig(settings.contentRoot),
     snippetsDir: fs.existsSync(snippetsDir) ? snippetsDir : undefined,
+    editUrl: settings.editUrl,
+    lastUpdated: readLastUpdated(settings.lastUpdatedFile),
+    layout: files.layout,
+    pageFiles: files.pages,
+    snippetFiles: files.snippets,
   };
+}
+
+/** The dates file the deployment wrote (a JSON object of path → ISO date); none when absent or bad. */
+function readLastUpdated(file: string | undefined): Record<string, string> {
+  if (!file) return {};
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, date]) => typeof date === 'string' && !Number.isNaN(Date.parse(date))));
+  } catch {
+    return {};
+  }
 }

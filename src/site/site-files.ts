@@ -14,10 +14,11 @@ const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 
 export async function sitemapXml(): Promise<string> {
   const { pages, navigation } = await siteModel();
-  // docs.json `seo.indexing` "navigable" (the default): pages no sidebar lists stay out, as they carry noindex.
+  // Pages with noindex frontmatter are left out, as their robots meta asks; with docs.json `seo.indexing`
+  // "navigable" (the default) so are pages no sidebar lists (hidden ones), as they carry noindex too.
   const all = docsConfig.seo?.indexing === 'all';
   const urls = pages
-    .filter((p) => !p.operation?.hidden && !p.noindex && (all || navigation.isListed(p.path)))
+    .filter((p) => !p.operation?.hidden && !p.noindex && !(p.kind === 'content' && p.meta.noindex) && (all || navigation.isListed(p.path)))
     .map((p) => `  <url><loc>${xmlEscape(absolute(pageHref(p.path)))}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }

@@ -34,7 +34,7 @@ import {
   type StopReason,
 } from './build.ts';
 import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type SandboxOptions } from './sandbox.ts';
-import { repoRoot, type SiteSettings } from './settings.ts';
+import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from './settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
 const MAX_IDLE_RSS = 900 * 1024 * 1024;
@@ -54,6 +54,12 @@ interface Process {
   /** Where the lines of the build in progress go, and how it ends. */
   current?: { emit(line: string): void; markers: number; ok: boolean; finish(outcome: number | StopReason): void };
   exited: Promise<void>;
+  /**
+   * Builds whose root is in its work dir and not yet cleaned up. A process retired right after its
+   * Astro step (over MAX_IDLE_RSS, or its last build) exits while buildSite still indexes and moves
+   * that build's output: its dirs go only once those builds are cleaned up.
+   */
+  inUse: Set<Promise<void>>;
   /** Resolves once it has exited and its work and input dirs are removed. */
   gone?: Promise<void>;
 }
@@ -94,14 +100,30 @@ export class WarmWorker implements AstroRunner {
     const proc = this.closed ? undefined : (this.process ??= this.spawn(job.sandbox));
     const workDir = proc?.workDir ?? BUILDS_DIR;
     const buildRoot = await makeBuildRoot(workDir);
+    let released!: () => void;
+    const inUse = new Promise<void>((r) => (released = r));
+    proc?.inUse.add(inUse);
     const uid = proc?.uid ?? 0;
     if (job.sandbox) await giveToSandbox(buildRoot, uid);
     const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
     const input = job.sandbox && proc ? sandboxInput(proc.inputDir) : job.contentRoot;
-    const settings: SiteSettings = { contentRoot, buildRoot, outDir: buildOutDir(buildRoot), siteUrl: job.siteUrl, allowCode: false };
+    const settings: SiteSettings = {
+      contentRoot,
+      buildRoot,
+      outDir: buildOutDir(buildRoot),
+      siteUrl: job.siteUrl,
+      allowCode: false,
+      editUrl: job.pageHistory?.editUrl,
+      lastUpdatedFile: job.pageHistory?.lastUpdated ? path.join(buildRoot, LAST_UPDATED_FILE) : undefined,
+    };
     const cleanup = async () => {
-      await fs.promises.rm(buildRoot, { recursive: true, force: true });
-      if (input !== job.contentRoot) await fs.promises.rm(input, { recursive: true, force: true });
+      try {
+        await fs.promises.rm(buildRoot, { recursive: true, force: true });
+        if (input !== job.contentRoot) await fs.promises.rm(input, { recursive: true, force: true });
+      } finally {
+        proc?.inUse.delete(inUse);
+        released();
+      }
     };
 
     let resolve!: (outcome: number | StopReason) => void;
@@ -179,7 +201,7 @@ export class WarmWorker implements AstroRunner {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true, // own process group: stopping it stops Astro's helpers too
     });
-    const proc: Process = { child, builds: 0, rss: 0, sandboxKey: keyOf(sandbox), uid, workDir, inputDir, exited: new Promise((r) => child.on('close', () => r())) };
+    const proc: Process = { child, builds: 0, rss: 0, sandboxKey: keyOf(sandbox), uid, workDir, inputDir, inUse: new Set(), exited: new Promise((r) => child.on('close', () => r())) };
     child.stdin!.on('error', () => undefined);
     const onLine = (line: string) => {
       const current = proc.current;
@@ -202,6 +224,8 @@ export class WarmWorker implements AstroRunner {
     proc.gone = proc.exited.then(async () => {
       if (this.process === proc) this.process = undefined;
       proc.current?.finish(1); // died mid-build
+      // A build still indexing or moving its output in the work dir keeps it until its cleanup.
+      await Promise.all(proc.inUse);
       liveBuildDirs.delete(workDir);
       liveBuildDirs.delete(inputDir);
       await fs.promises.rm(workDir, { recursive: true, force: true });

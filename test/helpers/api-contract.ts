@@ -103,9 +103,9 @@ export function matchingTemplates(pathname: string): PathTemplate[] {
   return templates().filter((t) => matches(t, parts));
 }
 
-/** Whether the document governs answers to this path: the /v1 API, the health check and the TLS check. */
+/** Whether the document governs answers to this path: the /v1 API, the health check, the TLS check and the push webhook. */
 export function isApiPath(pathname: string): boolean {
-  return pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/healthz' || pathname === '/internal/tls-allowed';
+  return pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/healthz' || pathname === '/internal/tls-allowed' || pathname.startsWith('/hooks/git/');
 }
 
 export interface ApiAnswer {

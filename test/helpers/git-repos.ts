@@ -17,12 +17,14 @@ const ENV = {
 };
 
 const run = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
+const runDated = (cwd: string, date: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env: { ...ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }, encoding: 'utf8' }).trim();
 
 export interface TestRepo {
   /** `owner/name`, for source_repo. */
   slug: string;
-  /** Writes files (null deletes one; a `{ symlink }` makes a link) on `branch`, commits and pushes; returns the sha. */
-  commit(files: Record<string, string | null | { symlink: string }>, branch?: string): string;
+  /** Writes files (null deletes one; a `{ symlink }` makes a link) on `branch`, commits (dated `date`, an ISO date, if given) and pushes; returns the sha. */
+  commit(files: Record<string, string | null | { symlink: string }>, branch?: string, date?: string): string;
 }
 
 export interface RepoHost {
@@ -49,7 +51,7 @@ export function repoHost(): RepoHost {
       let first = true;
       return {
         slug: `${owner}/${name}`,
-        commit(files, branch = defaultBranch) {
+        commit(files, branch = defaultBranch, date) {
           if (!first) {
             const exists = run(work, 'branch', '--list', branch) !== '';
             run(work, 'checkout', '--quiet', ...(exists ? [branch] : ['-b', branch]));
@@ -64,7 +66,8 @@ export function repoHost(): RepoHost {
             else fs.symlinkSync(content.symlink, abs);
           }
           run(work, 'add', '-A');
-          run(work, 'commit', '--quiet', '--allow-empty', '-m', `commit on ${branch}`);
+          if (date) runDated(work, date, 'commit', '--quiet', '--allow-empty', '-m', `commit on ${branch}`);
+          else run(work, 'commit', '--quiet', '--allow-empty', '-m', `commit on ${branch}`);
           run(work, 'push', '--quiet', 'origin', branch);
           return run(work, 'rev-parse', 'HEAD');
         },

@@ -23,8 +23,8 @@ interface ServerRoute {
   maxBodyBytes?: number;
 }
 
-/** `/v1/projects/:id/pages/*path` → `/v1/projects/{id}/pages/{path}`. */
-const template = (path: string) => path.replace(/[:*]([A-Za-z_]+)/g, '{$1}');
+/** `/v1/projects/:id/pages/*path` → `/v1/projects/{id}/pages/{path}`; an injected `/hooks/git/[project_id]` → `/hooks/git/{project_id}`. */
+const template = (path: string) => path.replace(/[:*]([A-Za-z_]+)/g, '{$1}').replace(/\[([A-Za-z_]+)\]/g, '{$1}');
 
 /** Every route the server exposes: the endpoints the service integration injects, the /v1 catch-all expanded by its route table. */
 async function serverRoutes(): Promise<ServerRoute[]> {
@@ -43,7 +43,9 @@ async function serverRoutes(): Promise<ServerRoute[]> {
     // `ALL` answers the other methods (405); the named methods are the operations.
     const methods = Object.keys(endpoint).filter((name) => HTTP_METHODS.includes(name.toLowerCase()));
     expect(methods, `${pattern} exports handlers`).not.toEqual([]);
-    for (const method of methods) routes.push({ key: `${method} ${pattern}`, restOfPath: false, scope: null });
+    // An endpoint that reads a body of its own says its limit (`MAX_BODY_BYTES`), as the route table does.
+    const maxBodyBytes = typeof endpoint.MAX_BODY_BYTES === 'number' ? endpoint.MAX_BODY_BYTES : undefined;
+    for (const method of methods) routes.push({ key: `${method} ${template(pattern)}`, restOfPath: false, scope: null, maxBodyBytes: method === 'POST' ? maxBodyBytes : undefined });
   }
   return routes;
 }
@@ -113,7 +115,7 @@ describe('route parity between the server and src/api/openapi.json', () => {
       }
     }
     expect(differing).toEqual([]);
-    expect(routes.filter((r) => r.maxBodyBytes).length).toBe(6);
+    expect(routes.filter((r) => r.maxBodyBytes).length).toBe(8);
   });
 });
 

@@ -44,18 +44,31 @@ const SCOPES: Record<string, string | null> = {
   'GET /v1/projects/{id}/deployments/{deployment_id}': 'deployments:read',
   'GET /v1/projects/{id}/deployments/{deployment_id}/log': 'deployments:read',
   'POST /v1/projects/{id}/deployments': 'deployments:trigger',
+  'POST /v1/projects/{id}/deployments/{deployment_id}/promote': 'deployments:trigger',
+  'POST /v1/projects/{id}/deployments/{deployment_id}/cancel': 'deployments:trigger',
+  'POST /v1/projects/{id}/webhook-secret': 'projects:write',
+  'POST /v1/projects/{id}/webhooks': 'projects:write',
+  'GET /v1/projects/{id}/webhooks': 'projects:read',
+  'DELETE /v1/projects/{id}/webhooks/{webhook_id}': 'projects:write',
+  'GET /v1/projects/{id}/webhooks/{webhook_id}/deliveries': 'projects:read',
+  'POST /hooks/git/{project_id}': null,
   'GET /v1/openapi.json': null,
   'GET /healthz': null,
   'GET /internal/tls-allowed': null,
 };
 
 /** Endpoints outside /v1: no key, no rate limit, no rate-limit headers. */
-const OUTSIDE_V1: Record<string, string[]> = { '/healthz': ['200', '503'], '/internal/tls-allowed': ['200', '400', '404'] };
+const OUTSIDE_V1: Record<string, string[]> = {
+  '/healthz': ['200', '503'],
+  '/internal/tls-allowed': ['200', '400', '404'],
+  // Authenticated by the delivery's signature (docs/decisions.md#continuous-deployment), rate limited per project.
+  '/hooks/git/{project_id}': ['202', '400', '401', '413', '429', '500', '507'],
+};
 
 const ERROR_CODES = [
   'invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'method_not_allowed', 'slug_taken', 'domain_taken',
   'page_exists', 'source_managed', 'content_too_complex', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'insufficient_storage',
-  'internal_error',
+  'internal_error', 'not_promotable', 'not_cancelable',
 ];
 
 beforeAll(async () => {
@@ -88,9 +101,11 @@ describe("Folio's OpenAPI document", () => {
   it('has readable operationIds and the five tags', () => {
     expect(doc.tags.map((tag: Json) => tag.name)).toEqual(['Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
     expect(operations().map(({ op }) => op.operationId).sort()).toEqual([
-      'checkTlsAllowed', 'createPage', 'createProject', 'deleteDocsJson', 'deletePage', 'deleteProject', 'deleteSnippet', 'getApiDescription', 'getDeployment',
-      'getDeploymentLog', 'getDocsJson', 'getHealth', 'getPage', 'getProject', 'getSnippet', 'listDeployments', 'listPages', 'listProjects', 'listSnippets',
-      'putDocsJson', 'putSnippet', 'triggerDeployment', 'updatePage', 'updateProject', 'verifyCustomDomain',
+      'cancelDeployment', 'checkTlsAllowed', 'createPage', 'createProject', 'createWebhook', 'deleteDocsJson', 'deletePage',
+      'deleteProject', 'deleteSnippet', 'deleteWebhook', 'getApiDescription', 'getDeployment', 'getDeploymentLog', 'getDocsJson',
+      'getHealth', 'getPage', 'getProject', 'getSnippet', 'listDeployments', 'listPages', 'listProjects', 'listSnippets',
+      'listWebhookDeliveries', 'listWebhooks', 'promoteDeployment', 'putDocsJson', 'putSnippet', 'receivePush', 'rotateWebhookSecret',
+      'triggerDeployment', 'updatePage', 'updateProject', 'verifyCustomDomain',
     ]);
   });
 
@@ -114,12 +129,16 @@ describe("Folio's OpenAPI document", () => {
     expect(statusOf('POST /v1/projects')).toEqual(['201']);
     expect(statusOf('POST /v1/projects/{id}/deployments')).toEqual(['202']);
     expect(statusOf('POST /v1/projects/{id}/pages')).toEqual(['201']);
+    expect(statusOf('POST /v1/projects/{id}/webhooks')).toEqual(['201']);
+    expect(statusOf('POST /hooks/git/{project_id}')).toEqual(['202']);
     const conflicts = (key: string) => Object.keys(operations().find((o) => o.key === key)!.op.responses['409'].content['application/json'].examples);
     expect(conflicts('POST /v1/projects')).toEqual(['slug_taken', 'domain_taken']);
     expect(conflicts('PATCH /v1/projects/{id}')).toEqual(['domain_taken', 'api_host']);
     expect(conflicts('POST /v1/projects/{id}/pages')).toEqual(['page_exists', 'source_managed']);
     expect(conflicts('PATCH /v1/projects/{id}/pages/{path}')).toEqual(['source_managed']);
     expect(conflicts('DELETE /v1/projects/{id}/pages/{path}')).toEqual(['source_managed']);
+    const deploymentConflicts = Object.keys(doc.components.responses.DeploymentConflict.content['application/json'].examples);
+    expect(deploymentConflicts).toEqual(['not_promotable', 'not_cancelable']);
   });
 
   it('puts the rate-limit headers on every /v1 response, Retry-After on 429 and WWW-Authenticate on 401', () => {
@@ -127,6 +146,7 @@ describe("Folio's OpenAPI document", () => {
       for (const [status, response] of Object.entries(op.responses as Json)) {
         const headers = Object.keys(response.headers ?? {});
         if (OUTSIDE_V1[path]) {
+          // No rate-limit headers outside /v1 (the push webhook's own limit says when in its message).
           expect(headers, `${key} ${status}`).toEqual([]);
           continue;
         }
@@ -138,7 +158,7 @@ describe("Folio's OpenAPI document", () => {
   });
 
   it('lists pagination parameters on every list endpoint', () => {
-    for (const key of ['GET /v1/projects', 'GET /v1/projects/{id}/pages', 'GET /v1/projects/{id}/deployments']) {
+    for (const key of ['GET /v1/projects', 'GET /v1/projects/{id}/pages', 'GET /v1/projects/{id}/deployments', 'GET /v1/projects/{id}/webhooks/{webhook_id}/deliveries']) {
       const { op } = operations().find((o) => o.key === key)!;
       expect(op.parameters.map((p: Json) => [p.name, p.in, p.schema]), key).toEqual([
         ['limit', 'query', { type: 'integer', minimum: 1, maximum: 100, default: 20 }],
@@ -153,10 +173,10 @@ describe('schemas of projects, pages and deployments (docs/decisions.md#projects
 
   it('Project: required and optional fields, status enum, field rules', () => {
     const project = schema('Project');
-    expect(project.required.sort()).toEqual(['allow_code', 'created_at', 'id', 'name', 'slug', 'status', 'url']);
+    expect(project.required.sort()).toEqual(['allow_code', 'created_at', 'id', 'name', 'previews', 'slug', 'status', 'url']);
     expect(Object.keys(project.properties).sort()).toEqual([
       'allow_code', 'created_at', 'custom_domain', 'custom_domain_checked_at', 'custom_domain_status', 'custom_domain_verification', 'id',
-      'last_deploy_at', 'name', 'slug', 'source_branch', 'source_repo', 'status', 'url',
+      'last_deploy_at', 'name', 'preview_branches', 'previews', 'slug', 'source_branch', 'source_repo', 'status', 'url',
     ]);
     expect(project.properties.custom_domain_status.enum).toEqual(['pending', 'verified', 'failed']);
     expect(project.properties.status.enum).toEqual(['pending', 'building', 'active', 'failed']);
@@ -193,14 +213,15 @@ describe('schemas of projects, pages and deployments (docs/decisions.md#projects
     expect(schema('PageCreate').required).toEqual(['path', 'title', 'content']);
     const deployment = schema('Deployment');
     expect(deployment.properties.status.enum).toEqual(['queued', 'building', 'succeeded', 'failed', 'canceled']);
-    expect(deployment.properties.trigger.enum).toEqual(['manual', 'connect']);
+    expect(deployment.properties.trigger.enum).toEqual(['manual', 'connect', 'push', 'poll', 'promote']);
     expect(Object.keys(deployment.properties).sort()).toEqual([
-      'commit_sha', 'created_at', 'error', 'finished_at', 'id', 'page_count', 'project_id', 'source_branch', 'started_at', 'status', 'trigger', 'url',
+      'branch', 'commit_sha', 'created_at', 'error', 'finished_at', 'id', 'page_count', 'preview_url', 'project_id', 'promoted_from', 'source_branch',
+      'started_at', 'status', 'trigger', 'url',
     ]);
     expect(schema('DeploymentError').properties.code.enum).toEqual(['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted', 'disk_full', 'sandbox_unavailable']);
     expect(schema('Error').required).toEqual(['error', 'message']);
     expect(schema('Error').properties.error.enum).toEqual(ERROR_CODES);
-    for (const list of ['ProjectList', 'PageList', 'DeploymentList']) {
+    for (const list of ['ProjectList', 'PageList', 'DeploymentList', 'DeliveryList']) {
       expect(schema(list).required, list).toEqual(['data', 'next_cursor']);
       expect(schema(list).properties.next_cursor.type, list).toEqual(['string', 'null']);
     }
@@ -235,7 +256,7 @@ describe("Folio's own API reference pages", () => {
   it('generates one page per endpoint, grouped by the five tags', () => {
     expect(pages.pages).toHaveLength(Object.keys(SCOPES).length);
     expect(pages.groups.map((group) => [group.label, group.items.length])).toEqual([
-      ['Projects', 6], ['Pages', 5], ['Site files', 7], ['Deployments', 4], ['Meta', 3],
+      ['Projects', 6], ['Pages', 5], ['Site files', 7], ['Deployments', 12], ['Meta', 3],
     ]);
     const create = pages.pages.find((page) => page.operationId === 'createProject')!;
     expect(create).toMatchObject({ path: 'api-reference/projects/create-a-project', method: 'post', title: 'Create a project', scopes: ['projects:write'] });

@@ -22,7 +22,8 @@ const page = (title: string, text: string) => `# ${title}\n\n${text}\n`;
 const site = (slug: string, urlPath = '/') => getWithHost(server.url, urlPath, `${slug}.localhost`);
 
 beforeAll(async () => {
-  fixture = await startDeployingServer();
+  // Few kept builds, so the test below sees pruning after a handful of deployments.
+  fixture = await startDeployingServer({ FOLIO_KEEP_BUILDS: '3' });
   ({ server, host, api } = fixture);
   docs = host.repo('acme', 'docs');
   docs.commit({ 'docs.json': JSON.stringify({ name: 'Acme Docs' }), 'content/index.mdx': page('Welcome', 'Version one of the docs.') });
@@ -86,7 +87,11 @@ describe('connecting a repository', () => {
     const after = (await api('GET', `/v1/projects/${project.id}`)).body;
     expect(after.last_deploy_at > before).toBe(true);
     expect(articleOf((await site(project.slug)).text)).toContain('Version two of the docs.');
-    expect(articleOf((await site(project.slug, '/guide')).text)).toContain('A guide.');
+    const guide = (await site(project.slug, '/guide')).text;
+    expect(articleOf(guide)).toContain('A guide.');
+    // The page's last commit, from git; no "Edit this page" for a repository not on GitHub or GitLab.
+    expect(guide).toMatch(/class="last-updated">Last updated <time datetime="\d{4}-\d{2}-\d{2}T[^"]+">[A-Z][a-z]+ \d{1,2}, \d{4}<\/time>/);
+    expect(guide).not.toContain('Edit this page');
   });
 
   it('a broken commit fails with file and line in the error and log; the old site stays live and the project active', async () => {
@@ -220,7 +225,7 @@ describe('triggers', () => {
     expect((await api('GET', `/v1/projects/${project.id}/deployments?limit=0`)).status).toBe(400);
   });
 
-  it('keeps the last 3 successful builds on disk', async () => {
+  it('keeps the last FOLIO_KEEP_BUILDS (3 here) successful builds on disk', async () => {
     const builds = await readdir(path.join(server.dataDir, 'projects', project.id, 'builds'));
     const succeeded = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data.filter((d: any) => d.status === 'succeeded');
     expect(succeeded.length).toBeGreaterThan(3);

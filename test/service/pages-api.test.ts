@@ -218,11 +218,11 @@ describe('content checks (the build rules, before anything is stored)', () => {
 
   it('imports, exports, expressions, unknown components and bad ApiMethod values, in the words of the build', async () => {
     expect(await refused('import X from "./x.js"\n\n# Hi\n')).toBe(
-      'content:1:1: import and export are not allowed in Folio content (they are code, run at build time): import X from "./x.js"; enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
+      'content:1:1: import and export are not allowed in Folio content unless they are snippets or literal values (it imports code, run at build time and in readers\' browsers): import … from "./x.js"; enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
     );
-    expect(await refused('# Hi\n\nexport const a = 1\n')).toMatch(/^content:3:1: import and export are not allowed/);
+    expect(await refused('# Hi\n\nexport const a = () => 1\n')).toMatch(/^content:3:1: import and export are not allowed/);
     expect(await refused('Text {process.exit(1)} more\n')).toBe(
-      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
+      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
     );
     expect(await refused('\n<Tabbed>\nx\n</Tabbed>\n')).toMatch(/^content:2:1: unknown component <Tabbed>.*ApiMethod/);
     expect(await refused('<ApiMethod method="FETCH" />\n')).toBe(
@@ -234,7 +234,7 @@ describe('content checks (the build rules, before anything is stored)', () => {
   it('content is checked as the body it becomes after the page\'s frontmatter (a page the API accepts must build)', async () => {
     // Alone, "\n---\n{…}\n---" reads as frontmatter; stored after the title's frontmatter it is MDX.
     expect(await refused('\n---\n{process.env.HOME}\n---\n')).toBe(
-      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it',
+      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
     );
   });
 
@@ -250,10 +250,22 @@ describe('content checks (the build rules, before anything is stored)', () => {
     expect(inline.status).toBe(201);
   });
 
+  it('a snippet import (Mintlify\'s form) must name a snippet of the project, and a value it exports', async () => {
+    expect(await refused('import Intro from "/_snippets/missing.mdx"\n\n<Intro />\n')).toBe(
+      'content:1:1: import "/_snippets/missing.mdx": no snippet _snippets/missing.mdx in this content root',
+    );
+    await put(p.root, '_snippets/values.mdx', 'export const plan = "Pro";\n');
+    expect(await refused('import { nope } from "/_snippets/values.mdx"\n\n{nope}\n')).toBe(
+      'content:1:1: import "/_snippets/values.mdx": _snippets/values.mdx has no export const nope = <literal value>',
+    );
+    const ok = await createPage(p, { path: 'imports', title: 'M', content: 'import Intro from "/_snippets/intro.mdx"\nimport { plan } from "/_snippets/values.mdx"\n\n<Intro name="Ada" /> on {plan}\n' });
+    expect(ok.status).toBe(201);
+  });
+
   it('the content root the API wrote passes the site build\'s whole-root check', async () => {
     const report = await checkContentRoot(p.root);
     expect(report.problems).toEqual([]);
-    expect(report.pages).toEqual(['content/inline.mdx', 'content/with-snippet.mdx']);
+    expect(report.pages).toEqual(['content/imports.mdx', 'content/inline.mdx', 'content/with-snippet.mdx']);
   });
 });
 

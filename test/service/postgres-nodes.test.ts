@@ -98,6 +98,9 @@ describe('moving a JSON store into PostgreSQL', () => {
     expect(project.status).toBe(201);
     const deployment = await request(before.url, 'POST', `/v1/projects/${project.body.id}/deployments`, { key });
     expect(deployment.status).toBe(202);
+    // An event webhook moves too (for an event this empty project never has: nothing is sent).
+    const webhook = await request(before.url, 'POST', `/v1/projects/${project.body.id}/webhooks`, { key, body: { url: 'https://hooks.example.com/x', events: ['deployment.succeeded'] } });
+    expect(webhook.status).toBe(201);
     expect(await before.stop()).toBe(0);
 
     const databaseUrl = await createTestDatabase(inject('postgresUrl'));
@@ -118,6 +121,8 @@ describe('moving a JSON store into PostgreSQL', () => {
     expect({ ...got.body, url: '', status: '' }).toEqual({ ...project.body, url: '', status: '' });
     const listed = await request(after.url, 'GET', `/v1/projects/${project.body.id}/deployments`, { key });
     expect(listed.body.data.map((d: { id: string }) => d.id)).toContain(deployment.body.id);
+    const hooks = await request(after.url, 'GET', `/v1/projects/${project.body.id}/webhooks`, { key });
+    expect(hooks.body.data).toEqual([{ id: webhook.body.id, project_id: project.body.id, url: 'https://hooks.example.com/x', events: ['deployment.succeeded'], created_at: webhook.body.created_at }]);
   });
 
   it('names the setting when the db commands run without a database', async () => {

@@ -19,11 +19,12 @@ afterAll(async () => {
 const create = (body: Record<string, unknown>, as = api) => as('POST', '/v1/projects', { body });
 
 describe('create', () => {
-  it('returns 201 with exactly the docs/decisions.md#projects fields plus allow_code and url, status pending, optional fields absent', async () => {
+  it('returns 201 with exactly the docs/decisions.md#projects fields plus allow_code, previews and url, status pending, optional fields absent', async () => {
     const slug = uniqueSlug('acme');
     const res = await create({ name: 'Acme Docs', slug });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['allow_code', 'created_at', 'id', 'name', 'slug', 'status', 'url']);
+    expect(Object.keys(res.body).sort()).toEqual(['allow_code', 'created_at', 'id', 'name', 'previews', 'slug', 'status', 'url']);
+    expect(res.body.previews).toBe(false);
     expect(res.body).toMatchObject({ name: 'Acme Docs', slug, status: 'pending', url: `http://${slug}.localhost:${server.port}/` });
     expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(res.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -49,6 +50,10 @@ describe('create', () => {
       [{ slug: '-lead' }, 400, 'slug'],
       [{ slug: 'Upper' }, 400, 'slug'],
       [{ slug: 'xn--abc' }, 400, 'xn--'],
+      // `--` separates a preview's branch label from the slug in preview hosts.
+      [{ slug: 'feature--docs' }, 400, '"--"'],
+      [{ previews: 'yes' }, 400, 'previews'],
+      [{ preview_branches: 'feature/[x]' }, 400, 'preview_branches'],
       [{ source_repo: 'https://github.com/acme/docs' }, 400, 'owner/name'],
       [{ source_repo: 'acme/docs.git' }, 400, 'owner/name'],
       [{ name: 7 }, 400, 'name must be a string'],

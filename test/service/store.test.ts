@@ -137,6 +137,51 @@ describe.each(backends)('$name', (backend) => {
     expect(rest.hasMore).toBe(false);
     await store.close();
   });
+
+  it('continuous deployment: replayed push ids, queues per branch, promotes, webhooks and their deliveries, across a reopen', async () => {
+    const opened = await backend.storeWithOrg();
+    let store = opened.store;
+    const p = await store.createProject(project('org-1', 1));
+    expect(await store.rememberHookDelivery(p.id, 'd-1')).toBe(true);
+    expect(await store.rememberHookDelivery(p.id, 'd-1')).toBe(false);
+    expect(await store.rememberHookDelivery(p.id, 'd-2')).toBe(true);
+    await expect(store.rememberHookDelivery(crypto.randomUUID(), 'd-1')).rejects.toMatchObject({ code: 'not_found' });
+    const queued = (branch?: string) => ({
+      id: crypto.randomUUID(), project_id: p.id, status: 'queued' as const, trigger: 'push' as const, created_at: new Date().toISOString(),
+      ...(branch ? { branch, preview_label: branch } : {}),
+    });
+    // Production and each preview branch coalesce apart.
+    const production = await store.queueDeployment(queued());
+    const preview = await store.queueDeployment(queued('fix-typo'));
+    expect(preview.created).toBe(true);
+    expect((await store.queueDeployment(queued('fix-typo'))).deployment.id).toBe(preview.deployment.id);
+    expect((await store.queueDeployment(queued())).deployment.id).toBe(production.deployment.id);
+    const promoted = await store.addDeployment({
+      id: crypto.randomUUID(), project_id: p.id, status: 'succeeded', trigger: 'promote', created_at: new Date().toISOString(), promoted_from: production.deployment.id,
+    });
+    const webhook = await store.createWebhook({ id: crypto.randomUUID(), project_id: p.id, url: 'https://example.com/x', events: ['deployment.failed'], secret: 's', created_at: new Date().toISOString() });
+    const delivery = await store.createDelivery({
+      id: crypto.randomUUID(), webhook_id: webhook.id, project_id: p.id, event: 'deployment.failed', body: '{}', status: 'pending', attempts: 0,
+      created_at: new Date().toISOString(), next_attempt_at: new Date().toISOString(),
+    });
+    await store.updateDelivery(delivery.id, { attempts: 1, response_code: 500, last_error: 'answered 500', next_attempt_at: '2026-01-01T00:00:02.000Z' });
+    await store.close();
+
+    store = await opened.reopen();
+    expect(await store.rememberHookDelivery(p.id, 'd-2')).toBe(false);
+    expect((await store.getDeployment(preview.deployment.id))).toMatchObject({ branch: 'fix-typo', preview_label: 'fix-typo' });
+    expect(await store.getDeployment(promoted.id)).toMatchObject({ trigger: 'promote', promoted_from: production.deployment.id });
+    expect((await store.listWebhooks(p.id)).map((w) => [w.id, w.events])).toEqual([[webhook.id, ['deployment.failed']]]);
+    expect(await store.pendingDeliveries()).toEqual([expect.objectContaining({ id: delivery.id, attempts: 1, response_code: 500, next_attempt_at: '2026-01-01T00:00:02.000Z' })]);
+    await store.updateDelivery(delivery.id, { status: 'succeeded', attempts: 2, response_code: 200, next_attempt_at: undefined, last_error: undefined });
+    const [done] = (await store.listDeliveries(webhook.id, 10)).items;
+    expect(done).toMatchObject({ status: 'succeeded', attempts: 2, response_code: 200 });
+    expect(done.next_attempt_at).toBeUndefined();
+    expect(await store.pendingDeliveries()).toEqual([]);
+    await store.deleteWebhook(webhook.id);
+    expect(await store.listDeliveries(webhook.id, 10)).toEqual({ items: [], hasMore: false });
+    await store.close();
+  });
 });
 
 describe('PostgreSQL store shared by several nodes', () => {

@@ -123,6 +123,7 @@ describe('configuration', () => {
       gitProtocols: ['https'], buildConcurrency: 1, buildTimeoutS: 600, rateLimits: { free: 60, pro: 600, business: 6000 },
       allowCode: true,
       sandbox: 'auto', bwrapPath: 'bwrap', buildMemoryMb: 4096,
+      syncPollS: 0, previewTtlDays: 14, keepBuilds: 10, webhookAllowPrivate: false,
     });
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
@@ -133,6 +134,9 @@ describe('configuration', () => {
     expect(c.gitProtocols).toEqual(['https', 'file']);
     expect(c.serviceDomain).toBe('docs.example.com');
     expect(loadConfig({ FOLIO_ALLOW_CODE: 'false' }).allowCode).toBe(false);
+    expect(loadConfig({ FOLIO_SYNC_POLL_S: '30', FOLIO_PREVIEW_TTL_DAYS: '3', FOLIO_KEEP_BUILDS: '2', FOLIO_WEBHOOK_ALLOW_PRIVATE: '1' })).toMatchObject({
+      syncPollS: 30, previewTtlDays: 3, keepBuilds: 2, webhookAllowPrivate: true,
+    });
   });
 
   it('refuses bad values naming the variable', () => {
@@ -142,6 +146,7 @@ describe('configuration', () => {
       FOLIO_ALLOW_CODE: 'no',
       FOLIO_SANDBOX: 'maybe', FOLIO_BUILD_MEMORY_MB: '100',
       FOLIO_CHECK_TIMEOUT_MS: 'soon', FOLIO_MIN_FREE_MB: '-5', FOLIO_DOMAIN_CHECK_S: '0', FOLIO_API_HOSTS: 'not a host',
+      FOLIO_SYNC_POLL_S: '-1', FOLIO_PREVIEW_TTL_DAYS: '0', FOLIO_KEEP_BUILDS: '0', FOLIO_WEBHOOK_ALLOW_PRIVATE: 'yes',
     };
     for (const [name, value] of Object.entries(bad)) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);

@@ -127,9 +127,9 @@ describe('in a browser', () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 700 } });
     await page.goto(`${server.url}/guides/zebra/`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    expect(await page.isVisible('#sidebar')).toBe(false);
+    expect(await page.isVisible('#sidebar a[href="/guides/zebra/"]')).toBe(false);
     await page.click('.menu-button');
-    expect(await page.isVisible('#sidebar a[href="/guides/zebra/"]')).toBe(true);
+    await page.locator('#sidebar a[href="/guides/zebra/"]').waitFor({ state: 'visible' });
     expect(await page.getAttribute('.menu-button', 'aria-expanded')).toBe('true');
     await page.close();
   });
@@ -139,9 +139,9 @@ describe('in a browser', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const page = await context.newPage();
     await page.goto(`${server.url}/guides/zebra/`);
-    await page.click('.copy-button');
+    await page.click('.code-block-copy');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('echo "hay"');
-    expect(await page.textContent('.copy-button')).toBe('Copied');
+    expect(await page.textContent('.code-block-copy')).toBe('Copied');
     expect(await page.getAttribute('#feeding .heading-anchor', 'href')).toBe('#feeding');
     await context.close();
   });
@@ -163,7 +163,8 @@ describe('in a browser', () => {
   it('finds a generated API page with the search box', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
-    await page.fill('.search input', 'quokkagizmo');
+    await page.click('.search-button');
+    await page.fill('.search-input', 'quokkagizmo');
     const result = page.locator('.search-results a').first();
     await result.waitFor({ timeout: 10_000 });
     expect(await result.getAttribute('href')).toBe('/api-reference/create-a-gizmo/');
@@ -171,7 +172,7 @@ describe('in a browser', () => {
     await page.close();
   });
 
-  it('finds a page with the search box (focused with "/", closed with Escape)', async () => {
+  it('finds a page with the search dialog (opened with "/", closed with Escape)', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     await page.keyboard.press('/');
@@ -181,7 +182,7 @@ describe('in a browser', () => {
     expect(await result.getAttribute('href')).toBe('/guides/zebra/');
     expect(await result.textContent()).toContain('Striped animals');
     await page.keyboard.press('Escape');
-    expect(await page.locator('.search-results li').count()).toBe(0);
+    expect(await page.locator('.search-dialog').isVisible()).toBe(false);
     await page.close();
   });
 });
@@ -217,7 +218,7 @@ describe('the Content-Security-Policy in a browser', () => {
     expect(violations.filter((v) => v === 'script-src-elem inline')).toHaveLength(2); // the inline script and the javascript: link
     // Folio's own scripts still run on that page: the theme is set and code blocks got Copy buttons.
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toMatch(/^(light|dark)$/);
-    expect(await page.locator('.copy-button').count()).toBe(1);
+    expect(await page.locator('.code-block-copy').count()).toBe(1);
     await page.close();
   });
 
@@ -230,7 +231,8 @@ describe('the Content-Security-Policy in a browser', () => {
         (window as unknown as { __reportViolation(v: string): void }).__reportViolation(`${e.effectiveDirective} ${e.blockedURI}`));
     });
     for (const path of ['/', '/guides/zebra/', '/api-reference/create-a-gizmo/', '/no/such/page']) await page.goto(`${server.url}${path}`);
-    await page.fill('.search input', 'zebracorn');
+    await page.click('.search-button');
+    await page.fill('.search-input', 'zebracorn');
     await page.locator('.search-results a').first().waitFor({ timeout: 10_000 });
     expect(violations).toEqual([]);
     await page.close();

@@ -40,12 +40,12 @@ describe('untrusted content fails the build with file:line:column', () => {
 
   it('refuses {process.env.X} while the parent holds a secret in X', async () => {
     const { error } = await failingBuild(page('Key: {process.env.FOLIO_TEST_SECRET}'));
-    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code (see "Code in pages" in the docs) to use it');
+    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it');
   });
 
-  it('refuses export const', async () => {
-    const { error } = await failingBuild(page('export const leaked = 1'));
-    expect(error.message).toContain('content/index.mdx:3:1: import and export are not allowed in Folio content (they are code, run at build time): export const leaked = 1; enable code for this project with allow_code');
+  it('refuses export const of anything but a literal value', async () => {
+    const { error } = await failingBuild(page('export const leaked = () => 1'));
+    expect(error.message).toContain('content/index.mdx:3:1: import and export are not allowed in Folio content unless they are snippets or literal values: export const leaked is code (export const leaked = "text" would be content); enable code for this project with allow_code');
   });
 
   it('refuses expressions and imports in snippets too', async () => {

@@ -3,6 +3,7 @@
 // supported keys fail naming `docs.json:line:col` and the key.
 import { describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
+import { formatProblem } from '../../src/site/content-check/check-content.ts';
 import { DocsConfigError, loadDocsConfig, parseDocsJson, themeOverrideCss } from '../../src/site/docs-config.ts';
 import { makeContentRoot } from './helpers.ts';
 import { parseMintJson } from '../../src/site/mint-config.ts';
@@ -149,10 +150,10 @@ describe('mint.json', () => {
     expect(loadDocsConfig(mintOnly).name).toBe('Old Docs');
     const report = await checkContentRoot(mintOnly);
     expect(report.problems).toEqual([]);
-    expect(report.warnings).toEqual([expect.stringMatching(/^mint\.json:\d+:3: analytics: unknown key: ignored$/)]);
+    expect(report.warnings.map(formatProblem)).toEqual([expect.stringMatching(/^mint\.json:\d+:3: analytics: unknown key: ignored$/)]);
     const both = makeContentRoot({ 'mint.json': '{"name": "Old"}', 'docs.json': '{"name": "New"}', 'content/index.mdx': '# Home\n' });
     expect(loadDocsConfig(both).name).toBe('New');
-    expect((await checkContentRoot(both)).warnings).toEqual(['mint.json:1:1: not read: docs.json configures this site']);
+    expect((await checkContentRoot(both)).warnings.map(formatProblem)).toEqual(['mint.json:1:1: not read: docs.json configures this site']);
   });
 
   it('fails naming mint.json, line and column', () => {

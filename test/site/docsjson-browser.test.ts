@@ -30,11 +30,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Opens a switcher (a <details>) and follows its option named `label`. */
+/** Opens a header switcher (a <details>; the phone drawer repeats it) and follows its option named `label`. */
 async function switchTo(page: Page, kind: 'versions' | 'languages', label: string): Promise<void> {
   const from = new URL(page.url()).pathname;
-  await page.click(`.switcher-${kind} > summary`);
-  await Promise.all([page.waitForURL((url) => url.pathname !== from), page.locator(`.switcher-${kind} a.switcher-option`).filter({ hasText: label }).click()]);
+  await page.click(`.site-header .switcher-${kind} > summary`);
+  await Promise.all([page.waitForURL((url) => url.pathname !== from), page.locator(`.site-header .switcher-${kind} a.switcher-option`).filter({ hasText: label }).click()]);
 }
 
 describe('versions and languages', () => {
@@ -76,7 +76,8 @@ describe('versions and languages', () => {
     await page.goto(`${server.url}/quickstart/`);
     await Promise.all([page.waitForURL('**/reference/cli/'), page.click('.site-tabs a:text-is("Reference")')]);
     expect(await page.getAttribute('.site-tabs a[aria-current="page"]', 'href')).toBe('/reference/cli/');
-    expect(await page.locator('#sidebar a').allTextContents()).toEqual(['Community', 'CLI reference']);
+    // The drawer's copy of the header links and switchers (shown on phones) aside: the section's own links.
+    expect(await page.locator('#sidebar > :not(.drawer-extras) a').allTextContents()).toEqual(['Community', 'CLI reference']);
     await page.close();
   });
 

@@ -10,6 +10,7 @@ import { publishBuild } from '../../src/service/deployments/publish.ts';
 import { buildDir } from '../../src/service/project-files.ts';
 import type { ProjectRecord } from '../../src/service/store.ts';
 import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
+import type { PageHistory } from '../../src/site/settings.ts';
 
 /** Writes a content root from a map of relative path → text; returns its absolute path. */
 export function makeContentRoot(files: Record<string, string>): string {
@@ -30,14 +31,14 @@ export interface BuiltSite {
 }
 
 /** Builds a fixture for real (content check, Astro in a child process, Pagefind). */
-export async function buildFixture(files: Record<string, string>, options: { siteUrl?: string } = {}): Promise<BuiltSite> {
+export async function buildFixture(files: Record<string, string>, options: { siteUrl?: string; pageHistory?: PageHistory } = {}): Promise<BuiltSite> {
   const root = makeContentRoot(files);
   return buildRoot(root, options);
 }
 
-export async function buildRoot(root: string, options: { siteUrl?: string } = {}): Promise<BuiltSite> {
+export async function buildRoot(root: string, options: { siteUrl?: string; pageHistory?: PageHistory } = {}): Promise<BuiltSite> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
-  const result = await buildSite({ contentRoot: root, outDir: out, siteUrl: options.siteUrl, timeoutMs: 180_000 });
+  const result = await buildSite({ contentRoot: root, outDir: out, siteUrl: options.siteUrl, timeoutMs: 180_000, pageHistory: options.pageHistory });
   return {
     root,
     out,

@@ -71,6 +71,7 @@ describe('generated pages at Mintlify addresses', () => {
     expect(old).toContain('<meta http-equiv="refresh" content="0; url=/reference/orders/get-an-order/">');
     expect(site.exists('api-reference/create-order/index.html')).toBe(true);
     expect(site.read('sitemap.xml')).not.toContain('/api-reference/get-order/');
+    expect(site.exists('_folio/redirects.txt')).toBe(false); // the build's list, used and removed
   });
 
   it('place the pages of navigation entries with openapi where the entry is, hidden ones left out', () => {

@@ -252,9 +252,9 @@ describe('site features (docs/decisions.md#content-root)', () => {
     expect(html).toContain('<pre class="astro-code css-variables"');
     expect(html).toContain('<span style="color:var(--astro-code-token-keyword)">const</span>');
     const css = siteCss();
-    expect(/:root\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#d73a49');
+    expect(/:root\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#cf222e');
     expect(/:root\[data-theme=(?:"dark"|'dark'|dark)\]\{([^}]*)\}/.exec(css)?.[1]).toContain('--astro-code-token-keyword:#f97583');
-    expect(pageScripts('index.html')).toContain('copy-button');
+    expect(pageScripts('index.html')).toContain('code-block-copy');
     expect(pageScripts('index.html')).toContain('navigator.clipboard.writeText');
   });
 
@@ -310,7 +310,7 @@ describe('site features (docs/decisions.md#content-root)', () => {
     expect(html).toContain('<meta name="description" content="Install it.">');
     expect(site.read('index.html')).toContain('<meta name="description" content="The home page of the fixture.">');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(siteCss()).toMatch(/@media \((?:max-width:\s*|width\s*<=\s*)48rem\)\{[^]*\.menu-button\{display:inline-block/);
+    expect(siteCss()).toMatch(/@media \((?:max-width:\s*|width\s*<=\s*)48rem\)\{[^]*\.menu-button\{display:inline-grid/);
   });
 
   it('keeps the parent\'s secrets out of the build and its output', () => {

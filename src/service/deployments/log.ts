@@ -1,6 +1,6 @@
 // A deployment's log: one file per deployment under the project dir, one timestamped line per event.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { scrubPaths, type PathView } from '../../site/tenant-paths.ts';
 
@@ -19,12 +19,14 @@ export async function openDeploymentLog(file: string, paths: PathView): Promise<
   await mkdir(path.dirname(file), { recursive: true });
   const stream: WriteStream = createWriteStream(file, { flags: 'a', mode: 0o600 });
   stream.on('error', () => undefined); // a log that cannot be written must not fail the deployment
+  // Writes complete in order: the last write's callback means every earlier line is in the file.
+  let written: Promise<void> = Promise.resolve();
   return {
     line(text) {
-      stream.write(`${new Date().toISOString()} ${scrubPaths(text, paths)}\n`);
+      if (!stream.writable) return;
+      written = new Promise((resolve) => stream.write(`${new Date().toISOString()} ${scrubPaths(text, paths)}\n`, () => resolve()));
     },
-    // Writes complete in order: the callback of an empty write runs after every earlier one.
-    flush: () => new Promise((resolve) => (stream.writable ? stream.write('', () => resolve()) : resolve())),
+    flush: () => written,
     close: () => new Promise((resolve) => stream.end(() => resolve())),
   };
 }
@@ -34,5 +36,56 @@ export async function readDeploymentLog(file: string): Promise<string> {
   return readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return '';
     throw e;
+  });
+}
+
+const FOLLOW_POLL_MS = 200;
+
+/**
+ * The log as it is written: every byte already in the file, then new ones as they come, ending
+ * once `ended()` says the deployment is over and the rest is read. A terminal status is recorded
+ * only after every line is in the file (runner.ts), so nothing written is missed. Stops early
+ * when the reader goes away.
+ */
+export function followDeploymentLog(file: string, ended: () => Promise<boolean>): ReadableStream<Uint8Array> {
+  let offset = 0;
+  let canceled = false;
+  const readNew = async (): Promise<Uint8Array | undefined> => {
+    const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (!handle) return undefined;
+    try {
+      const { size } = await handle.stat();
+      if (size <= offset) return undefined;
+      const bytes = Buffer.alloc(size - offset);
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, offset);
+      offset += bytesRead;
+      return bytes.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      while (!canceled) {
+        // The status first: if it says ended, the file already holds every line.
+        const over = await ended();
+        const chunk = await readNew();
+        if (chunk?.length) {
+          controller.enqueue(chunk);
+          return;
+        }
+        if (over) {
+          controller.close();
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+      }
+    },
+    cancel() {
+      canceled = true;
+    },
   });
 }

@@ -1,31 +1,75 @@
 // Publishing a build: the `live` link is switched atomically (a new link renamed over the old one),
-// so a request sees either the old site or the new one, never a mix; old builds are pruned.
+// so a request sees either the old site or the new one, never a mix; old builds are pruned. A
+// preview has a live link of its own (previews/{label}/live); promote points `live` back at an
+// earlier build (docs/decisions.md#continuous-deployment).
 import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { buildDir, buildsDir, liveLink } from '../project-files.ts';
+import { buildDir, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
+import type { DeploymentRecord, Store } from '../store.ts';
 
-/** Builds kept per project: the live one and the ones before it (for requests still reading them). */
-export const KEPT_BUILDS = 3;
+/** Successful builds kept per project by default (FOLIO_KEEP_BUILDS): the live one and the ones before it. */
+export const KEPT_BUILDS = 10;
 
-export async function publishBuild(dataDir: string, projectId: string, deploymentId: string): Promise<void> {
-  const link = liveLink(dataDir, projectId);
-  const temp = `${link}.${deploymentId}.tmp`;
+/** Points `link` at the build of `buildId` by renaming a fresh link over it. */
+async function switchLink(link: string, buildId: string, dataDir: string, projectId: string): Promise<void> {
+  const temp = `${link}.${buildId}.tmp`;
   await rm(temp, { force: true });
   // Relative target: the project directory can move with the data dir.
-  await symlink(path.relative(path.dirname(link), buildDir(dataDir, projectId, deploymentId)), temp);
+  await symlink(path.relative(path.dirname(link), buildDir(dataDir, projectId, buildId)), temp);
   await rename(temp, link);
 }
 
-/** True when the project's live link points at this deployment's build. */
-export async function isLive(dataDir: string, deployment: { project_id: string; id: string }): Promise<boolean> {
-  const link = liveLink(dataDir, deployment.project_id);
-  const target = await readlink(link).catch(() => undefined);
-  return target !== undefined && path.resolve(path.dirname(link), target) === buildDir(dataDir, deployment.project_id, deployment.id);
+/** Makes the build of `buildId` the project's live site (a deployment's own build, or an earlier one: promote). */
+export async function publishBuild(dataDir: string, projectId: string, buildId: string): Promise<void> {
+  await switchLink(liveLink(dataDir, projectId), buildId, dataDir, projectId);
 }
 
-/** Removes every build directory of the project but `keep` (the newest successful ones). */
-export async function pruneBuilds(dataDir: string, projectId: string, keep: string[]): Promise<void> {
+/** Makes the build of `buildId` the preview of `label`. */
+export async function publishPreview(dataDir: string, projectId: string, label: string, buildId: string): Promise<void> {
+  await switchLink(previewLiveLink(dataDir, projectId, label), buildId, dataDir, projectId);
+}
+
+/** True when the project's live link (or the deployment's preview link) points at this deployment's build. */
+export async function isLive(dataDir: string, deployment: Pick<DeploymentRecord, 'project_id' | 'id' | 'preview_label'>): Promise<boolean> {
+  const link = deployment.preview_label ? previewLiveLink(dataDir, deployment.project_id, deployment.preview_label) : liveLink(dataDir, deployment.project_id);
+  return (await linkedBuild(link)) === deployment.id;
+}
+
+/** The build id a live link points at, if any. */
+async function linkedBuild(link: string): Promise<string | undefined> {
+  const target = await readlink(link).catch(() => undefined);
+  return target === undefined ? undefined : path.basename(target);
+}
+
+/**
+ * The builds a project keeps: the live one, every preview's, and those of the newest `keep`
+ * successful production deployments (a promote counts as the build it made live).
+ */
+export async function keptBuilds(dataDir: string, store: Store, projectId: string, keep: number): Promise<Set<string>> {
+  const kept = new Set<string>();
+  const live = await linkedBuild(liveLink(dataDir, projectId));
+  if (live) kept.add(live);
+  for (const label of await readdir(previewsDir(dataDir, projectId)).catch(() => [] as string[])) {
+    const build = await linkedBuild(path.join(previewsDir(dataDir, projectId), label, 'live'));
+    if (build) kept.add(build);
+  }
+  const production = new Set<string>();
+  let after: DeploymentRecord | undefined;
+  for (;;) {
+    const page = await store.listDeployments(projectId, 50, after);
+    for (const d of page.items) {
+      if (d.status === 'succeeded' && !d.branch && production.size < keep) production.add(d.promoted_from ?? d.id);
+    }
+    if (production.size >= keep || !page.hasMore) break;
+    after = page.items.at(-1);
+  }
+  for (const id of production) kept.add(id);
+  return kept;
+}
+
+/** Removes every build directory of the project but `keep`. */
+export async function pruneBuilds(dataDir: string, projectId: string, keep: Set<string>): Promise<void> {
   const dir = buildsDir(dataDir, projectId);
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => !keep.includes(n)).map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
+  await Promise.all(names.filter((n) => !keep.has(n)).map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
 }

@@ -21,6 +21,10 @@ export interface BuildQueue {
   kick(): void;
   /** Stops a project's running deployment, if any, and waits until it has ended. */
   stopProject(projectId: string, cause: StopCause): Promise<void>;
+  /** Whether a deployment is running now (started by a slot). */
+  isRunning(deploymentId: string): boolean;
+  /** Stops a running deployment (it ends `canceled`); resolves once it has ended. */
+  cancel(deploymentId: string): Promise<void>;
   /** Stops every running deployment and the workers. */
   close(): Promise<void>;
 }
@@ -84,6 +88,13 @@ export function createBuildQueue(store: Store, concurrency: number, sandbox: Bui
       const current = running.get(projectId);
       if (!current) return;
       current.controller.abort(cause);
+      await current.done;
+    },
+    isRunning: (deploymentId) => [...running.values()].some((r) => r.deploymentId === deploymentId),
+    async cancel(deploymentId) {
+      const current = [...running.values()].find((r) => r.deploymentId === deploymentId);
+      if (!current) return;
+      current.controller.abort('canceled' satisfies StopCause);
       await current.done;
     },
     async close() {

@@ -4,15 +4,16 @@
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
-import { repoRoot } from '../../site/settings.ts';
+import { repoRoot, type PageHistory } from '../../site/settings.ts';
+import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
 import { isFolioError, isOutOfSpace } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
-import { buildDir, contentRootDir, deploymentLogFile, gitDir, snapshotDir } from '../project-files.ts';
-import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store } from '../store.ts';
+import { buildDir, contentRootDir, deploymentLogFile, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
+import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
 import { buildSandbox } from './build-sandbox.ts';
 import { openDeploymentLog, type DeploymentLog } from './log.ts';
-import { KEPT_BUILDS, publishBuild, pruneBuilds } from './publish.ts';
+import { keptBuilds, publishBuild, publishPreview, pruneBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
 
 export interface RunContext {
@@ -20,12 +21,16 @@ export interface RunContext {
   store: Store;
   /** The live site address of a project (its `url`). */
   siteUrl(project: ProjectRecord): string;
-  /** Told after the project's live link was switched. */
+  /** The address of a project's preview of a branch label. */
+  previewUrl(project: ProjectRecord, label: string): string;
+  /** Told after the project's live link (or a preview's) was switched. */
   liveChanged(projectId: string): void;
+  /** Told when a deployment started, succeeded or failed (events out: events.ts). */
+  onEvent?(event: WebhookEvent, deployment: DeploymentRecord): void;
 }
 
-/** Why a run was stopped from outside: the project was deleted, or the server is stopping. */
-export type StopCause = 'deleted' | 'shutdown';
+/** Why a run was stopped from outside: the project was deleted, the server is stopping, or a client canceled it. */
+export type StopCause = 'deleted' | 'shutdown' | 'canceled';
 
 class DeploymentFailure extends Error {
   code: DeploymentErrorCode;
@@ -76,28 +81,43 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     contentRoots: [snapshot],
     hidden: [config.dataDir, repoRoot],
   });
+  const preview = queued.preview_label !== undefined;
+  const event = async (name: WebhookEvent) => {
+    const current = await store.getDeployment(queued.id);
+    if (current) ctx.onEvent?.(name, current);
+  };
   try {
     const project = await store.getProject(projectId);
-    if (!project) return;
+    // Canceled while it waited (cancel marks a deployment that is not running yet).
+    const current = await store.getDeployment(queued.id);
+    if (!project || current?.status !== 'queued') return;
     const startedAt = new Date().toISOString();
     // The project first, then the deployment, at every step: a client that sees the deployment's
-    // new status sees the project's too.
-    await store.updateProject(projectId, { status: 'building' });
+    // new status sees the project's too. A preview leaves the project's status alone.
+    if (!preview) await store.updateProject(projectId, { status: 'building' });
     await store.updateDeployment(queued.id, { status: 'building', started_at: startedAt });
-    log.line(`deployment ${queued.id} (${queued.trigger}) started`);
+    log.line(`deployment ${queued.id} (${queued.trigger}${preview ? `, preview of branch ${queued.branch}` : ''}) started`);
+    await event('deployment.started');
     try {
-      const pageCount = await deploy(ctx, project, queued.id, astro, signal, log);
-      log.line(`publish: live at ${ctx.siteUrl(project)}`);
-      // A client that sees the deployment ended reads its whole log.
+      const pageCount = await deploy(ctx, project, queued, astro, signal, log);
+      // Every line is in the file before the status says the deployment ended (docs/decisions.md#deployments).
       await log.flush();
-      await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount), signal);
+      await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount, preview), signal);
+      await event('deployment.succeeded');
     } catch (error) {
       await rm(output, { recursive: true, force: true });
       if (signal.aborted && signal.reason === 'deleted') return;
+      if (signal.aborted && signal.reason === 'canceled') {
+        log.line('canceled: the deployment was stopped by a client; the previous site stays live');
+        await log.flush();
+        await untilStored(() => recordCanceled(store, queued.id, projectId, preview), signal);
+        return;
+      }
       const failure = asFailure(error, signal);
       log.line(`failed (${failure.code}): ${failure.message}`);
       await log.flush();
-      await untilStored(() => recordFailure(store, queued.id, projectId, failure.code, failure.message), signal);
+      await untilStored(() => recordFailure(store, queued.id, projectId, failure.code, failure.message, preview), signal);
+      await event('deployment.failed');
     }
   } catch (error) {
     // The project (and so its deployments) was deleted while this ran: nothing left to record.
@@ -108,18 +128,25 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   }
 }
 
-/** Marks a deployment succeeded and its project active, live since now. */
-export async function recordSuccess(store: Store, deploymentId: string, projectId: string, pageCount?: number): Promise<void> {
+/** Marks a deployment succeeded and its project active, live since now (a preview: the deployment only). */
+export async function recordSuccess(store: Store, deploymentId: string, projectId: string, pageCount?: number, preview = false): Promise<void> {
   const finishedAt = new Date().toISOString();
-  await store.updateProject(projectId, { status: 'active', last_deploy_at: finishedAt });
+  if (!preview) await store.updateProject(projectId, { status: 'active', last_deploy_at: finishedAt });
   await store.updateDeployment(deploymentId, { status: 'succeeded', finished_at: finishedAt, page_count: pageCount });
 }
 
 /** Marks a deployment failed; the project returns to `active` if a site is live, else `failed`. */
-export async function recordFailure(store: Store, deploymentId: string, projectId: string, code: DeploymentErrorCode, message: string): Promise<void> {
+export async function recordFailure(store: Store, deploymentId: string, projectId: string, code: DeploymentErrorCode, message: string, preview = false): Promise<void> {
   const project = await store.getProject(projectId);
-  if (project) await store.updateProject(projectId, { status: project.last_deploy_at ? 'active' : 'failed' });
+  if (project && !preview) await store.updateProject(projectId, { status: project.last_deploy_at ? 'active' : 'failed' });
   await store.updateDeployment(deploymentId, { status: 'failed', finished_at: new Date().toISOString(), error: { code, message } });
+}
+
+/** Marks a deployment canceled; the project returns to where it was before it started. */
+export async function recordCanceled(store: Store, deploymentId: string, projectId: string, preview = false): Promise<void> {
+  const project = await store.getProject(projectId);
+  if (project && !preview && project.status === 'building') await store.updateProject(projectId, { status: project.last_deploy_at ? 'active' : 'pending' });
+  await store.updateDeployment(deploymentId, { status: 'canceled', finished_at: new Date().toISOString() });
 }
 
 function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
@@ -132,17 +159,25 @@ function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
 }
 
 /** Sync, snapshot, build, publish. Returns the page count. */
-async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: string, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
+async function deploy(ctx: RunContext, project: ProjectRecord, deployment: DeploymentRecord, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
   const { config, store } = ctx;
-  const root = contentRootDir(config.dataDir, project.id);
+  const deploymentId = deployment.id;
+  const label = deployment.preview_label;
+  // A preview builds its branch in a content root of its own: the project's stays untouched.
+  const root = label ? previewRootDir(config.dataDir, project.id, label) : contentRootDir(config.dataDir, project.id);
+  const branch = deployment.branch ?? project.source_branch;
+  const siteUrl = label ? ctx.previewUrl(project, label) : ctx.siteUrl(project);
+  let pageHistory: PageHistory | undefined;
   if (project.source_repo) {
     const [owner, name] = project.source_repo.split('/');
-    log.line(`sync: ${project.source_repo}${project.source_branch ? ` branch ${project.source_branch}` : ' (default branch)'}`);
-    if (project.source_branch) await store.updateDeployment(deploymentId, { source_branch: project.source_branch });
+    log.line(`sync: ${project.source_repo}${branch ? ` branch ${branch}` : ' (default branch)'}`);
+    if (branch) await store.updateDeployment(deploymentId, { source_branch: branch });
+    await mkdir(path.dirname(root), { recursive: true });
+    const url = config.gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name);
     const synced = await syncRepository({
-      url: config.gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name),
+      url,
       repository: project.source_repo,
-      branch: project.source_branch,
+      branch,
       gitDir: gitDir(config.dataDir, project.id),
       contentRoot: root,
       protocols: config.gitProtocols,
@@ -153,7 +188,13 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     await store.updateDeployment(deploymentId, { source_branch: synced.branch, commit_sha: synced.commitSha });
     // The default branch is recorded on the project (docs/decisions.md#projects), unless a branch was set meanwhile.
     const current = await store.getProject(project.id);
-    if (current && !current.source_branch) await store.updateProject(project.id, { source_branch: synced.branch });
+    if (!label && current && !current.source_branch) await store.updateProject(project.id, { source_branch: synced.branch });
+    // One `git log` for every page's date; without it pages simply show none.
+    const lastUpdated = await lastUpdatedDates(gitDir(config.dataDir, project.id), { protocols: config.gitProtocols, timeoutMs: config.buildTimeoutS * 1000, signal }).catch(() => {
+      log.line('sync: the pages\' last-updated dates could not be read from git; pages show none');
+      return undefined;
+    });
+    pageHistory = { editUrl: editBaseUrl(url, project.source_repo, synced.branch), lastUpdated };
   }
 
   const snapshot = snapshotDir(config.dataDir, project.id, deploymentId);
@@ -172,7 +213,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
   const result: BuildSiteResult = await buildSite({
     contentRoot: snapshot,
     outDir: output,
-    siteUrl: ctx.siteUrl(project).replace(/\/$/, ''),
+    siteUrl: siteUrl.replace(/\/$/, ''),
     timeoutMs: config.buildTimeoutS * 1000,
     signal,
     onLog: (line) => {
@@ -182,6 +223,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     astro,
     sandbox: buildSandbox(config),
     hiddenDirs: [config.dataDir],
+    pageHistory,
     // Read when the build starts: a PATCH of allow_code applies to the next deployment.
     allowCode: codeAllowed((await store.getProject(project.id)) ?? project, config),
   });
@@ -194,22 +236,13 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deploymentId: str
     throw new DeploymentFailure(code, message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
-  await publishBuild(config.dataDir, project.id, deploymentId);
+  if (label) await publishPreview(config.dataDir, project.id, label, deploymentId);
+  else await publishBuild(config.dataDir, project.id, deploymentId);
   ctx.liveChanged(project.id);
+  log.line(`publish: ${label ? 'preview' : 'live'} at ${siteUrl}`);
   // Before the deployment is reported succeeded, so what a client then sees on disk is final.
-  const previous = await earlierSuccessfulBuilds(store, project.id, KEPT_BUILDS - 1);
-  await pruneBuilds(config.dataDir, project.id, [deploymentId, ...previous]);
+  const kept = await keptBuilds(config.dataDir, store, project.id, config.keepBuilds - 1);
+  kept.add(deploymentId);
+  await pruneBuilds(config.dataDir, project.id, kept);
   return result.pageCount;
-}
-
-/** The ids of the project's newest `count` successful deployments: their builds stay on disk. */
-export async function earlierSuccessfulBuilds(store: Store, projectId: string, count: number): Promise<string[]> {
-  const kept: string[] = [];
-  let after: DeploymentRecord | undefined;
-  for (;;) {
-    const page = await store.listDeployments(projectId, 50, after);
-    for (const d of page.items) if (d.status === 'succeeded' && kept.length < count) kept.push(d.id);
-    if (kept.length >= count || !page.hasMore) return kept;
-    after = page.items.at(-1);
-  }
 }

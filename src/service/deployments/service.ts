@@ -1,25 +1,41 @@
 // Deployments (docs/decisions.md#deployments): the domain operations behind /v1/projects/{id}/deployments, the
-// connect hook, deletion and restart recovery. The pipeline itself is in runner.ts and queue.ts.
+// connect hook, deletion and restart recovery; continuous deployment (docs/decisions.md#continuous-deployment):
+// push webhooks, polling, previews, promote and cancel. The pipeline itself is in runner.ts and queue.ts.
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { FolioError } from '../errors.ts';
-import { buildDir, deploymentLogFile, snapshotDir } from '../project-files.ts';
+import { git } from '../git.ts';
+import { buildDir, deploymentLogFile, previewDir, previewLiveLink, previewsDir, snapshotDir } from '../project-files.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
-import type { DeploymentRecord, ProjectRecord, Store } from '../store.ts';
-import { readDeploymentLog } from './log.ts';
+import { createMemoryRateLimiter } from '../rate-limiter.ts';
+import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
+import { followDeploymentLog, readDeploymentLog } from './log.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
+import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
 import { createBuildQueue, type BuildQueue } from './queue.ts';
-import { isLive } from './publish.ts';
+import { isLive, publishBuild } from './publish.ts';
 import { recordFailure, recordSuccess, runDeployment } from './runner.ts';
 
-/** A deployment as the API shows it; fields not known yet are absent. */
-export type Deployment = DeploymentRecord & { url: string };
+/** A deployment as the API shows it; fields not known yet are absent. A preview has `branch` and `preview_url`. */
+export type Deployment = Omit<DeploymentRecord, 'preview_label'> & { url: string; preview_url?: string };
 
 export interface DeploymentList {
   data: Deployment[];
   next_cursor: string | null;
 }
+
+/** What a push delivery did (the body of its 202), or why it was refused. */
+export type PushOutcome =
+  | { status: 'queued'; deployment_id: string; branch: string; preview_url?: string }
+  | { status: 'ignored'; reason: string }
+  | { status: 'duplicate'; reason: string }
+  | { status: 'pong' }
+  | { status: 'preview_removed'; branch: string }
+  | { status: 'unauthorized' }
+  | { status: 'rate_limited'; retryAfter: number }
+  | { status: 'invalid'; reason: string };
 
 export interface DeploymentsService {
   /** Queues a deployment (or returns the one already queued: triggers coalesce). */
@@ -27,13 +43,23 @@ export interface DeploymentsService {
   list(orgId: string, projectId: string, limit: number, cursor?: string): Promise<DeploymentList>;
   get(orgId: string, projectId: string, id: string): Promise<Deployment>;
   log(orgId: string, projectId: string, id: string): Promise<string>;
+  /** The log as it is written, ending when the deployment ends. */
+  followLog(orgId: string, projectId: string, id: string): Promise<ReadableStream<Uint8Array>>;
+  /** Makes an earlier succeeded deployment's build live again at once (a new `promote` deployment). */
+  promote(orgId: string, projectId: string, id: string): Promise<Deployment>;
+  /** Stops a queued or building deployment: it ends `canceled`. */
+  cancel(orgId: string, projectId: string, id: string): Promise<Deployment>;
+  /** Creates or replaces the project's push webhook secret; returns it (once) with the delivery URL. */
+  rotateWebhookSecret(orgId: string, projectId: string): Promise<{ secret: string; url: string }>;
+  /** A delivery to /hooks/git/{projectId}: checked, then acted upon. */
+  receivePush(projectId: string, headers: Headers, body: Uint8Array): Promise<PushOutcome>;
   /** The projects hook: a repository was connected. */
   queueConnect(project: ProjectRecord): Promise<void>;
   /** The projects hook: stops the project's running build (its records went with the project). */
   forgetProject(projectId: string): Promise<void>;
   /** Calls `listener` after a project's live site was switched (a publish) or removed (a delete). */
   onLiveChange(listener: (projectId: string) => void): void;
-  /** Starts the queue: queued deployments run (after recoverDeployments). */
+  /** Starts the queue: queued deployments run (after recoverDeployments); polling and preview expiry start. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -46,23 +72,51 @@ export interface DeploymentsService {
 export async function recoverDeployments(dataDir: string, store: Store): Promise<void> {
   for (const deployment of await store.deploymentsWithStatus('building')) {
     await rm(snapshotDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
+    const preview = deployment.preview_label !== undefined;
     // Stopped in the moment between its publish and its record: it is live, so it succeeded.
     if (await isLive(dataDir, deployment)) {
-      await recordSuccess(store, deployment.id, deployment.project_id);
+      await recordSuccess(store, deployment.id, deployment.project_id, undefined, preview);
       continue;
     }
-    await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again');
+    await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again', preview);
     await rm(buildDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
   }
 }
 
-export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService): DeploymentsService {
-  const view = (d: DeploymentRecord, url: string): Deployment => ({ ...d, url });
+/** Push deliveries accepted per project and minute (more answer 429). */
+export const PUSH_DELIVERIES_PER_MINUTE = 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A delivery id (X-GitHub-Delivery, X-Gitlab-Event-UUID): remembered to ignore replays. */
+const DELIVERY_ID = /^[\x21-\x7e]{1,200}$/;
+const PREVIEW_SWEEP_MS = 60 * 60 * 1000;
+const SECRET_PREFIX = 'whsec_';
+
+export interface DeploymentEvents {
+  /** A deployment started, succeeded or failed: deliver the event to the project's webhooks. */
+  emit(event: WebhookEvent, deployment: Deployment): void;
+}
+
+export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService, events?: DeploymentEvents): DeploymentsService {
+  /** The API's view: the preview label becomes the preview's address. */
+  const view = (d: DeploymentRecord, project: ProjectRecord | { slug: string; url?: string }, url: string): Deployment => {
+    const { preview_label: label, ...rest } = d;
+    const deployment: Deployment = { ...rest, url };
+    if (label) deployment.preview_url = projects.previewUrlOf(project as ProjectRecord, label);
+    return deployment;
+  };
 
   let queue: BuildQueue | undefined;
   const liveListeners: ((projectId: string) => void)[] = [];
   const liveChanged = (projectId: string) => liveListeners.forEach((listener) => listener(projectId));
-  const runContext = { config, store, siteUrl: projects.urlOf, liveChanged };
+  const onEvent = (event: WebhookEvent, deployment: DeploymentRecord) => {
+    void store.getProject(deployment.project_id).then((project) => {
+      if (project) events?.emit(event, view(deployment, project, projects.urlOf(project)));
+    });
+  };
+  const runContext = { config, store, siteUrl: projects.urlOf, previewUrl: projects.previewUrlOf, liveChanged, onEvent };
+  const pushLimiter = createMemoryRateLimiter();
+  const timers: NodeJS.Timeout[] = [];
+  let closed = false;
   // Another org's project is not found: projects.get checks the owner.
   const owned = projects.get;
 
@@ -73,8 +127,9 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     return { project, deployment };
   };
 
-  const enqueue = async (projectId: string, trigger: DeploymentRecord['trigger']) => {
+  const enqueue = async (projectId: string, trigger: DeploymentRecord['trigger'], fields: Partial<DeploymentRecord> = {}) => {
     const { deployment } = await store.queueDeployment({
+      ...fields,
       id: randomUUID(),
       project_id: projectId,
       status: 'queued',
@@ -85,27 +140,212 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     return deployment;
   };
 
+  /** Removes a preview's files (its live link first, so it stops being served at once). */
+  const removePreview = async (projectId: string, label: string) => {
+    await rm(previewLiveLink(config.dataDir, projectId, label), { force: true });
+    liveChanged(projectId);
+    await rm(previewDir(config.dataDir, projectId, label), { recursive: true, force: true });
+  };
+
+  /** Previews not deployed for FOLIO_PREVIEW_TTL_DAYS go (the live link's time is its last publish). */
+  const expirePreviews = async () => {
+    const oldest = Date.now() - config.previewTtlDays * 86_400_000;
+    for (const projectId of await readdir(path.join(config.dataDir, 'projects')).catch(() => [] as string[])) {
+      if (!UUID.test(projectId)) continue;
+      for (const label of await readdir(previewsDir(config.dataDir, projectId)).catch(() => [] as string[])) {
+        const link = await lstat(previewLiveLink(config.dataDir, projectId, label)).catch(() => undefined);
+        if (link && link.mtimeMs < oldest) await removePreview(projectId, label);
+      }
+    }
+  };
+
+  /**
+   * Polling (FOLIO_SYNC_POLL_S): each connected project's branch head is read with `git ls-remote`
+   * once per interval, the projects spread over it; a head unlike the last deployed commit queues
+   * a `poll` deployment.
+   */
+  const pollProject = async (projectId: string) => {
+    const project = await store.getProject(projectId);
+    if (!project?.source_repo || closed) return;
+    const [owner, name] = project.source_repo.split('/');
+    const url = config.gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name);
+    const ref = project.source_branch ? `refs/heads/${project.source_branch}` : 'HEAD';
+    const out = await git(config.dataDir, ['ls-remote', '--end-of-options', url, ref], { protocols: config.gitProtocols, timeoutMs: 30_000 }).catch(() => '');
+    const head = /^([0-9a-f]{40,64})\t/m.exec(out)?.[1];
+    if (!head) return;
+    const recent = (await store.listDeployments(project.id, 20)).items.filter((d) => !d.branch);
+    if (recent.some((d) => d.status === 'queued' || d.status === 'building')) return;
+    const last = recent.find((d) => d.commit_sha);
+    if (last?.commit_sha === head) return;
+    await enqueue(project.id, 'poll', { commit_sha: head });
+  };
+
+  const pollRound = async () => {
+    const ids: string[] = [];
+    for (const org of await store.listOrgs()) {
+      let after: ProjectRecord | undefined;
+      for (;;) {
+        const page = await store.listProjects(org.id, 100, after);
+        ids.push(...page.items.filter((p) => p.source_repo).map((p) => p.id));
+        if (!page.hasMore) break;
+        after = page.items.at(-1);
+      }
+    }
+    const spacing = (config.syncPollS * 1000) / Math.max(1, ids.length);
+    for (const id of ids) {
+      if (closed) return;
+      await pollProject(id).catch((error) => console.error(`polling project ${id}:`, error));
+      await new Promise((resolve) => timers.push(setTimeout(resolve, spacing)));
+    }
+  };
+
+  const pollForever = async () => {
+    while (!closed) {
+      const started = Date.now();
+      await pollRound().catch((error) => console.error('polling:', error));
+      const rest = config.syncPollS * 1000 - (Date.now() - started);
+      if (rest > 0 && !closed) await new Promise((resolve) => timers.push(setTimeout(resolve, rest)));
+    }
+  };
+
   return {
     async trigger(orgId, projectId) {
       const project = await owned(orgId, projectId);
-      return view(await enqueue(project.id, 'manual'), project.url);
+      return view(await enqueue(project.id, 'manual'), project, project.url);
     },
 
     async list(orgId, projectId, limit, cursor) {
       const project = await owned(orgId, projectId);
       const page = await store.listDeployments(project.id, limit, cursor === undefined ? undefined : decodeListCursor(cursor));
       const last = page.items.at(-1);
-      return { data: page.items.map((d) => view(d, project.url)), next_cursor: page.hasMore && last ? encodeListCursor(last) : null };
+      return { data: page.items.map((d) => view(d, project, project.url)), next_cursor: page.hasMore && last ? encodeListCursor(last) : null };
     },
 
     async get(orgId, projectId, id) {
       const { project, deployment } = await ownedDeployment(orgId, projectId, id);
-      return view(deployment, project.url);
+      return view(deployment, project, project.url);
     },
 
     async log(orgId, projectId, id) {
       const { deployment } = await ownedDeployment(orgId, projectId, id);
       return readDeploymentLog(deploymentLogFile(config.dataDir, deployment.project_id, deployment.id));
+    },
+
+    async followLog(orgId, projectId, id) {
+      const { deployment } = await ownedDeployment(orgId, projectId, id);
+      const ended = async () => {
+        const current = await store.getDeployment(deployment.id);
+        return !current || (current.status !== 'queued' && current.status !== 'building');
+      };
+      return followDeploymentLog(deploymentLogFile(config.dataDir, deployment.project_id, deployment.id), ended);
+    },
+
+    async promote(orgId, projectId, id) {
+      const { project, deployment } = await ownedDeployment(orgId, projectId, id);
+      if (deployment.status !== 'succeeded' || deployment.branch) {
+        throw new FolioError('not_promotable', `deployment ${id} cannot be promoted: only a succeeded deployment of the project's branch (not a preview) can be made live`);
+      }
+      // Promoting a promote makes the same build live again.
+      const source = deployment.promoted_from ?? deployment.id;
+      if (!(await stat(buildDir(config.dataDir, project.id, source)).catch(() => undefined))) {
+        throw new FolioError('not_promotable', `deployment ${id} cannot be promoted: its build was removed (the newest FOLIO_KEEP_BUILDS=${config.keepBuilds} successful builds are kept); trigger a new deployment instead`);
+      }
+      const record = (await store.getProject(project.id))!;
+      const newId = randomUUID();
+      const now = new Date().toISOString();
+      // The log is complete before the record says the promote succeeded (docs/decisions.md#deployments).
+      const logFile = deploymentLogFile(config.dataDir, project.id, newId);
+      await mkdir(path.dirname(logFile), { recursive: true });
+      const lines = [`deployment ${newId} (promote) started`, `promote: the build of deployment ${source}${deployment.commit_sha ? ` (commit ${deployment.commit_sha})` : ''} is made live again, without a rebuild`];
+      await publishBuild(config.dataDir, project.id, source);
+      liveChanged(project.id);
+      lines.push(`publish: live at ${project.url}`);
+      await writeFile(logFile, lines.map((l) => `${now} ${l}\n`).join(''), { mode: 0o600 });
+      const promoted = await store.addDeployment({
+        id: newId,
+        project_id: project.id,
+        status: 'succeeded',
+        trigger: 'promote',
+        created_at: now,
+        started_at: now,
+        finished_at: now,
+        promoted_from: source,
+        ...(deployment.source_branch ? { source_branch: deployment.source_branch } : {}),
+        ...(deployment.commit_sha ? { commit_sha: deployment.commit_sha } : {}),
+        ...(deployment.page_count !== undefined ? { page_count: deployment.page_count } : {}),
+      });
+      await store.updateProject(project.id, { status: record.status === 'building' ? 'building' : 'active', last_deploy_at: now });
+      // A promote is a deployment that succeeded: receivers hear of it like of any other.
+      onEvent('deployment.succeeded', promoted);
+      return view(promoted, project, project.url);
+    },
+
+    async cancel(orgId, projectId, id) {
+      const { project, deployment } = await ownedDeployment(orgId, projectId, id);
+      if (deployment.status !== 'queued' && deployment.status !== 'building') {
+        throw new FolioError('not_cancelable', `deployment ${id} has already ended (${deployment.status}): only a queued or building deployment can be canceled`);
+      }
+      const current = await store.getDeployment(deployment.id);
+      if (queue?.isRunning(deployment.id)) {
+        await queue.cancel(deployment.id);
+      } else if (current?.status === 'queued') {
+        // Not running: marked in the same synchronous step as the checks above (the store changes
+        // its memory before it awaits the write), so the queue cannot start it meanwhile; the
+        // runner skips a deployment that is no longer queued. Its log stays empty.
+        await store.updateDeployment(deployment.id, { status: 'canceled', finished_at: new Date().toISOString() });
+      }
+      const after = await store.getDeployment(deployment.id);
+      return view(after ?? deployment, project, project.url);
+    },
+
+    async rotateWebhookSecret(orgId, projectId) {
+      const project = await owned(orgId, projectId);
+      if (!project.source_repo) {
+        throw new FolioError('invalid_request', `project ${projectId} has no source_repo: connect a repository (PATCH source_repo) before creating its push webhook`);
+      }
+      const secret = newWebhookSecret(SECRET_PREFIX);
+      await store.updateProject(project.id, { webhook_secret: secret });
+      return { secret, url: projects.serviceUrl(`/hooks/git/${project.id}`) };
+    },
+
+    async receivePush(projectId, headers, body) {
+      // Counted before anything else, per project id, so a flood costs no store or HMAC work.
+      const limit = await pushLimiter.hit(`push:${projectId}`, PUSH_DELIVERIES_PER_MINUTE);
+      if (!limit.allowed) return { status: 'rate_limited', retryAfter: limit.retryAfter };
+      const project = UUID.test(projectId) ? await store.getProject(projectId) : undefined;
+      // An unknown project and a wrong signature look the same: a delivery URL reveals nothing.
+      if (!project || !deliveryIsAuthentic(project.webhook_secret, headers, body)) return { status: 'unauthorized' };
+      let payload: unknown;
+      try {
+        payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+      } catch {
+        return { status: 'invalid', reason: 'the delivery body is not JSON: configure the webhook with content type application/json' };
+      }
+      const deliveryId = headers('x-github-delivery') ?? headers('x-gitlab-event-uuid');
+      if (deliveryId !== null) {
+        if (!DELIVERY_ID.test(deliveryId)) return { status: 'invalid', reason: 'X-GitHub-Delivery must be 1 to 200 printable ASCII characters' };
+        if (!(await store.rememberHookDelivery(project.id, deliveryId))) return { status: 'duplicate', reason: `delivery ${deliveryId} was received before` };
+      }
+      const event = readPushEvent(headers, payload);
+      if (event.kind === 'ping') return { status: 'pong' };
+      if (event.kind === 'other') return { status: 'ignored', reason: event.reason };
+      if (!project.source_repo) return { status: 'ignored', reason: 'the project is not connected to a repository' };
+      const production = project.source_branch;
+      if (production === undefined || event.branch === production) {
+        if (event.deleted) return { status: 'ignored', reason: `branch ${event.branch} was deleted: the live site stays` };
+        const deployment = await enqueue(project.id, 'push', event.sha ? { commit_sha: event.sha } : {});
+        return { status: 'queued', deployment_id: deployment.id, branch: event.branch };
+      }
+      if (!project.previews || !branchMatches(project.preview_branches, event.branch)) {
+        return { status: 'ignored', reason: `branch ${event.branch} is not the project's branch ${production}${project.previews ? ' and does not match preview_branches' : ' and previews are off'}` };
+      }
+      const label = previewLabel(event.branch, project.slug);
+      if (event.deleted) {
+        await removePreview(project.id, label);
+        return { status: 'preview_removed', branch: event.branch };
+      }
+      const deployment = await enqueue(project.id, 'push', { branch: event.branch, preview_label: label, ...(event.sha ? { commit_sha: event.sha } : {}) });
+      return { status: 'queued', deployment_id: deployment.id, branch: event.branch, preview_url: projects.previewUrlOf(project, label) };
     },
 
     async queueConnect(project) {
@@ -126,9 +366,17 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       queue = createBuildQueue(store, config.buildConcurrency, buildSandbox(config), (deployment, worker, signal) =>
         runDeployment(runContext, deployment, worker, signal));
       queue.kick();
+      void expirePreviews().catch((error) => console.error('preview expiry:', error));
+      const sweep = setInterval(() => void expirePreviews().catch((error) => console.error('preview expiry:', error)), PREVIEW_SWEEP_MS);
+      sweep.unref();
+      timers.push(sweep);
+      if (config.syncPollS > 0) void pollForever();
     },
 
     async close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      pushLimiter.close();
       await queue?.close();
     },
   };

@@ -1,6 +1,7 @@
 // Sync: brings a project's content root to the head of its repository branch. The clone in
-// `projects/{id}/git/` is a bare repository reused between deployments (a shallow fetch, not a
-// fresh clone). The commit's tree is listed and checked before one byte is written: symlinks,
+// `projects/{id}/git/` is a bare repository reused between deployments (a shallow fetch of the
+// last HISTORY_DEPTH commits, not a fresh clone). The commit's tree is listed and checked before
+// one byte is written: symlinks,
 // submodules, too many or too large files fail the sync, so nothing outside the checkout can be
 // reached through it. The files are then written into a fresh directory that replaces the content
 // root by rename, so the pages API never sees a half-written root.
@@ -48,7 +49,13 @@ export class SyncError extends Error {
   override name = 'SyncError';
 }
 
-const SYNC_REF = 'refs/folio/sync';
+export const SYNC_REF = 'refs/folio/sync';
+
+/**
+ * Commits fetched per sync: enough history for pages' last-updated dates (page-history.ts) at a
+ * bounded cost; a page unchanged within them shows no date.
+ */
+export const HISTORY_DEPTH = 50;
 
 /** Fetches the branch head and makes it the content root. Throws SyncError with a clear message. */
 export async function syncRepository(input: SyncInput): Promise<SyncResult> {
@@ -60,7 +67,7 @@ export async function syncRepository(input: SyncInput): Promise<SyncResult> {
     input.log(`sync: fetching branch ${branch}`);
     await gitCapped(
       input.gitDir,
-      ['fetch', '--depth=1', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--force', '--end-of-options', input.url, `+refs/heads/${branch}:${SYNC_REF}`],
+      ['fetch', `--depth=${HISTORY_DEPTH}`, '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--force', '--end-of-options', input.url, `+refs/heads/${branch}:${SYNC_REF}`],
       options,
       limits.maxTotalBytes,
     );

@@ -1,11 +1,12 @@
 // Checks a page body before the API stores it, with the site builder's own checker, so a page the
-// API accepted builds. On top of the per-file check it resolves `<Snippet file>` calls against the
-// project's `_snippets/`, as the whole-root check of a build does.
+// API accepted builds. On top of the per-file check it resolves `<Snippet file>` calls and snippet
+// imports against the project's `_snippets/`, as the whole-root check of a build does.
 import fg from 'fast-glob';
 import path from 'node:path';
 import { formatProblem, type ContentAnalysis } from '../../site/content-check/check-content.ts';
 import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
-import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
+import { checkSnippetCalls, checkSnippetImports } from '../../site/content-check/check-root.ts';
+import { lstat, readFile } from 'node:fs/promises';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { FolioError } from '../errors.ts';
 
@@ -13,6 +14,23 @@ import { FolioError } from '../errors.ts';
 async function snippetKeys(root: string): Promise<Set<string>> {
   const files = await fg('**/*.{md,mdx}', { cwd: path.join(root, SNIPPETS_DIR), onlyFiles: true, followSymbolicLinks: false });
   return new Set(files);
+}
+
+/** The `export const` literals of each snippet a page imports (a missing or unreadable one is left out). */
+async function importedExports(root: string, analysis: ContentAnalysis): Promise<Map<string, Record<string, unknown>>> {
+  const exportsOf = new Map<string, Record<string, unknown>>();
+  for (const key of new Set(analysis.snippetImports.map((i) => i.key))) {
+    const file = path.join(root, SNIPPETS_DIR, ...key.split('/'));
+    const stat = await lstat(file).catch(() => undefined);
+    if (!stat?.isFile()) continue;
+    try {
+      const snippet = await analyzeIsolated(await readFile(file, 'utf8'), { file: `${SNIPPETS_DIR}/${key}`, kind: 'snippet' });
+      exportsOf.set(key, snippet.exports);
+    } catch (error) {
+      if (!(error instanceof ContentTooComplexError)) throw error;
+    }
+  }
+  return exportsOf;
 }
 
 /**
@@ -39,6 +57,7 @@ export async function checkPageContent(
   }
   const problems = [...analysis.problems];
   if (analysis.snippetCalls.length > 0) problems.push(...checkSnippetCalls('content', analysis.snippetCalls, await snippetKeys(root)));
+  if (analysis.snippetImports.length > 0) problems.push(...checkSnippetImports('content', analysis.snippetImports, await importedExports(root, analysis), SNIPPETS_DIR));
   if (problems.length === 0) return;
   const listed = problems.map(formatProblem).join('; ');
   throw new FolioError('invalid_request', problems.length === 1 ? listed : `content has ${problems.length} problems: ${listed}`);

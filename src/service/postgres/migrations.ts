@@ -114,6 +114,44 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX sessions_user ON sessions (user_id);
     `,
   },
+  {
+    version: 4,
+    name: 'continuous deployment: push webhooks, previews, promote, event webhooks',
+    // One queued deployment per project and target: production (no branch) and each preview branch
+    // coalesce separately (docs/decisions.md#continuous-deployment).
+    sql: `
+      ALTER TABLE projects ADD COLUMN webhook_secret text, ADD COLUMN previews boolean, ADD COLUMN preview_branches text,
+        ADD COLUMN hook_deliveries text[];
+      ALTER TABLE deployments ADD COLUMN branch text, ADD COLUMN preview_label text, ADD COLUMN promoted_from text;
+      DROP INDEX deployments_one_queued;
+      CREATE UNIQUE INDEX deployments_one_queued ON deployments (project_id, (COALESCE(branch, ''))) WHERE status = 'queued';
+      CREATE TABLE webhooks (
+        id text COLLATE "C" PRIMARY KEY,
+        project_id text COLLATE "C" NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        url text NOT NULL,
+        events text[] NOT NULL,
+        secret text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhooks_project ON webhooks (project_id, created_at, id);
+      CREATE TABLE webhook_deliveries (
+        id text COLLATE "C" PRIMARY KEY,
+        webhook_id text COLLATE "C" NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        project_id text COLLATE "C" NOT NULL,
+        event text NOT NULL,
+        body text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
+        attempts integer NOT NULL,
+        created_at timestamptz NOT NULL,
+        next_attempt_at timestamptz,
+        last_attempt_at timestamptz,
+        response_code integer,
+        last_error text
+      );
+      CREATE INDEX webhook_deliveries_newest ON webhook_deliveries (webhook_id, created_at DESC, id DESC);
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

@@ -5,23 +5,28 @@
 import pg from 'pg';
 import type { Plan } from '../config.ts';
 import { FolioError } from '../errors.ts';
-import type {
-  ApiKeyRecord,
-  CustomDomainStatus,
-  DeploymentChanges,
-  DeploymentErrorCode,
-  DeploymentRecord,
-  DeploymentStatus,
-  ListPosition,
-  Org,
-  ListSlice,
-  ProjectChanges,
-  ProjectRecord,
-  SessionRecord,
-  Store,
-  StoreRecords,
-  UserChanges,
-  UserRecord,
+import {
+  DELIVERIES_KEPT,
+  HOOK_DELIVERIES_KEPT,
+  type ApiKeyRecord,
+  type CustomDomainStatus,
+  type DeliveryChanges,
+  type DeliveryRecord,
+  type WebhookRecord,
+  type DeploymentChanges,
+  type DeploymentErrorCode,
+  type DeploymentRecord,
+  type DeploymentStatus,
+  type ListPosition,
+  type Org,
+  type ListSlice,
+  type ProjectChanges,
+  type ProjectRecord,
+  type SessionRecord,
+  type Store,
+  type StoreRecords,
+  type UserChanges,
+  type UserRecord,
 } from '../store.ts';
 import { migrate, MIGRATIONS } from './migrations.ts';
 
@@ -79,7 +84,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
 
 const PROJECT_FIELDS = [
   'name', 'status', 'source_repo', 'source_branch', 'custom_domain', 'custom_domain_status', 'custom_domain_token',
-  'custom_domain_checked_at', 'last_deploy_at', 'allow_code',
+  'custom_domain_checked_at', 'last_deploy_at', 'allow_code', 'webhook_secret', 'previews', 'preview_branches',
 ] as const satisfies readonly (keyof ProjectChanges)[];
 
 const DEPLOYMENT_FIELDS = [
@@ -366,19 +371,38 @@ export class PostgresStore implements Store {
       let rows: Row[];
       try {
         rows = await this.query(
-          `INSERT INTO deployments (id, project_id, status, trigger, created_at, source_branch, commit_sha)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (project_id) WHERE status = 'queued' DO NOTHING RETURNING *`,
+          `INSERT INTO deployments (id, project_id, status, trigger, created_at, source_branch, commit_sha, branch, preview_label)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (project_id, (COALESCE(branch, ''))) WHERE status = 'queued' DO NOTHING RETURNING *`,
           [deployment.id, deployment.project_id, deployment.status, deployment.trigger, deployment.created_at,
-            deployment.source_branch ?? null, deployment.commit_sha ?? null],
+            deployment.source_branch ?? null, deployment.commit_sha ?? null, deployment.branch ?? null, deployment.preview_label ?? null],
         );
       } catch (err) {
         if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${deployment.project_id} not found`);
         throw err;
       }
       if (rows[0]) return { deployment: deploymentOf(rows[0]), created: true };
-      const queued = await this.query("SELECT * FROM deployments WHERE project_id = $1 AND status = 'queued'", [deployment.project_id]);
+      const queued = await this.query(
+        "SELECT * FROM deployments WHERE project_id = $1 AND status = 'queued' AND COALESCE(branch, '') = $2",
+        [deployment.project_id, deployment.branch ?? ''],
+      );
       if (queued[0]) return { deployment: deploymentOf(queued[0]), created: false };
+    }
+  }
+
+  async addDeployment(deployment: DeploymentRecord): Promise<DeploymentRecord> {
+    const { error, ...fields } = deployment;
+    const row: Row = { ...fields, error_code: error?.code, error_message: error?.message };
+    const columns = Object.keys(row).filter((c) => row[c] !== undefined);
+    try {
+      const rows = await this.query(
+        `INSERT INTO deployments (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+        columns.map((c) => row[c]),
+      );
+      return deploymentOf(rows[0]);
+    } catch (err) {
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${deployment.project_id} not found`);
+      throw err;
     }
   }
 
@@ -524,6 +548,95 @@ export class PostgresStore implements Store {
     await this.query('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [userId, exceptId ?? null]);
   }
 
+  // Continuous deployment (docs/decisions.md#continuous-deployment).
+
+  async rememberHookDelivery(projectId: string, deliveryId: string): Promise<boolean> {
+    // One statement: the row lock makes the check and the append atomic across nodes.
+    const rows = await this.query(
+      `UPDATE projects SET hook_deliveries = (COALESCE(hook_deliveries, '{}') || $2::text)[greatest(1, cardinality(COALESCE(hook_deliveries, '{}')) + 2 - $3):]
+       WHERE id = $1 AND NOT ($2 = ANY (COALESCE(hook_deliveries, '{}'))) RETURNING id`,
+      [projectId, deliveryId, HOOK_DELIVERIES_KEPT],
+    );
+    if (rows[0]) return true;
+    if (!(await this.getProject(projectId))) throw new FolioError('not_found', `project ${projectId} not found`);
+    return false;
+  }
+
+  async createWebhook(webhook: WebhookRecord): Promise<WebhookRecord> {
+    try {
+      const rows = await this.query(
+        'INSERT INTO webhooks (id, project_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+        [webhook.id, webhook.project_id, webhook.url, webhook.events, webhook.secret, webhook.created_at],
+      );
+      return rows[0] as unknown as WebhookRecord;
+    } catch (err) {
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${webhook.project_id} not found`);
+      throw err;
+    }
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | undefined> {
+    const rows = await this.query('SELECT * FROM webhooks WHERE id = $1', [id]);
+    return rows[0] as unknown as WebhookRecord | undefined;
+  }
+
+  async listWebhooks(projectId: string): Promise<WebhookRecord[]> {
+    return (await this.query('SELECT * FROM webhooks WHERE project_id = $1 ORDER BY created_at, id', [projectId])) as unknown as WebhookRecord[];
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    const rows = await this.query('DELETE FROM webhooks WHERE id = $1 RETURNING id', [id]);
+    if (!rows[0]) throw new FolioError('not_found', `webhook ${id} not found`);
+  }
+
+  async createDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+    const columns = Object.keys(delivery).filter((c) => (delivery as unknown as Row)[c] !== undefined);
+    try {
+      return await this.transaction(async (client) => {
+        const rows = await client.query(
+          `INSERT INTO webhook_deliveries (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+          columns.map((c) => (delivery as unknown as Row)[c]),
+        );
+        // Bounded history: the oldest finished deliveries of the webhook go first.
+        await client.query(
+          `DELETE FROM webhook_deliveries WHERE id IN (
+             SELECT id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2
+           ) AND status <> 'pending'`,
+          [delivery.webhook_id, DELIVERIES_KEPT],
+        );
+        return withoutNulls<DeliveryRecord>(rows.rows[0]);
+      });
+    } catch (err) {
+      if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `webhook ${delivery.webhook_id} not found`);
+      throw err;
+    }
+  }
+
+  async updateDelivery(id: string, changes: DeliveryChanges): Promise<DeliveryRecord | undefined> {
+    // Every field given is written; one given as undefined is cleared (next_attempt_at once sent).
+    const fields = ['status', 'attempts', 'next_attempt_at', 'last_attempt_at', 'response_code', 'last_error'] as const;
+    const set = fields.filter((f) => f in changes);
+    if (set.length === 0) return (await this.query('SELECT * FROM webhook_deliveries WHERE id = $1', [id])).map((r) => withoutNulls<DeliveryRecord>(r))[0];
+    const rows = await this.query(
+      `UPDATE webhook_deliveries SET ${set.map((f, i) => `${f} = $${i + 2}`).join(', ')} WHERE id = $1 RETURNING *`,
+      [id, ...set.map((f) => changes[f] ?? null)],
+    );
+    return rows[0] && withoutNulls<DeliveryRecord>(rows[0]);
+  }
+
+  async listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>> {
+    const rows = after
+      ? await this.query(
+        'SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4',
+        [webhookId, after.created_at, after.id, limit + 1])
+      : await this.query('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [webhookId, limit + 1]);
+    return pageOfRows(rows, limit, (r) => withoutNulls<DeliveryRecord>(r));
+  }
+
+  async pendingDeliveries(): Promise<DeliveryRecord[]> {
+    return (await this.query("SELECT * FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at")).map((r) => withoutNulls<DeliveryRecord>(r));
+  }
+
   /**
    * Copies every record of a JSON store into this empty database in one transaction (`admin db
    * import`): all of them, or none when anything is refused.
@@ -535,7 +648,11 @@ export class PostgresStore implements Store {
       const deployments = records.deployments.map(({ error, ...d }) => ({ ...d, error_code: error?.code ?? null, error_message: error?.message ?? null }));
       // Columns are matched by name; fields a record lacks become NULL.
       const users = records.users.map(({ invite, ...u }) => ({ ...u, invite_hash: invite?.hash ?? null, invite_expires_at: invite?.expires_at ?? null }));
-      for (const [table, list] of [['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments], ['users', users], ['sessions', records.sessions]] as const) {
+      const tables = [
+        ['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments],
+        ['users', users], ['sessions', records.sessions], ['webhooks', records.webhooks], ['webhook_deliveries', records.deliveries],
+      ] as const;
+      for (const [table, list] of tables) {
         await client.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`, [JSON.stringify(list)]);
       }
     });

@@ -1,4 +1,9 @@
-// The whole client script of a docs site: theme switch, copy buttons, phone menu, search.
+// The whole client script of a docs site: theme switch, copy buttons, heading anchors, and (in their
+// own modules) the phone drawer, the search dialog and the table of contents.
+import './drawer.ts';
+import './search.ts';
+import './toc.ts';
+
 const root = document.documentElement;
 
 document.querySelector('.theme-toggle')?.addEventListener('click', () => {
@@ -11,7 +16,9 @@ document.querySelector('.theme-toggle')?.addEventListener('click', () => {
   }
 });
 
-for (const pre of document.querySelectorAll<HTMLElement>('article pre')) {
+// Code blocks of pages have their own title bar and buttons (code-blocks.ts); this is for the rest
+// (the generated API pages' curl command).
+for (const pre of document.querySelectorAll<HTMLElement>('article pre:not(.code-block pre, .mermaid)')) {
   const wrap = document.createElement('div');
   wrap.className = 'code-wrap';
   pre.replaceWith(wrap);
@@ -37,76 +44,17 @@ for (const heading of document.querySelectorAll<HTMLElement>('article :is(h2, h3
   heading.append(anchor);
 }
 
-const menu = document.querySelector<HTMLButtonElement>('.menu-button');
-menu?.addEventListener('click', () => {
-  const open = document.getElementById('sidebar')?.classList.toggle('open') ?? false;
-  menu.setAttribute('aria-expanded', String(open));
-});
-
-interface PagefindResult {
-  data(): Promise<{ url: string; meta: { title?: string }; excerpt: string }>;
-}
-interface Pagefind {
-  search(query: string, options?: { filters?: Record<string, string> }): Promise<{ results: PagefindResult[] }>;
-}
-let pagefind: Promise<Pagefind> | undefined;
-const input = document.querySelector<HTMLInputElement>('.search input');
-const list = document.querySelector<HTMLUListElement>('.search-results');
-let latest = 0;
-input?.addEventListener('input', async () => {
-  if (!list) return;
-  const query = input.value.trim();
-  const ticket = ++latest;
-  if (!query) {
-    list.replaceChildren();
-    return;
+// A table wider than the page scrolls inside itself; keyboard readers reach its overflow by focusing it.
+const tables = [...document.querySelectorAll<HTMLTableElement>('article table')];
+const focusWideTables = () => {
+  for (const table of tables) {
+    if (table.scrollWidth > table.clientWidth) table.tabIndex = 0;
+    else table.removeAttribute('tabindex');
   }
-  const url = '/pagefind/pagefind.js';
-  pagefind ??= import(/* @vite-ignore */ url);
-  let items: HTMLLIElement[];
-  try {
-    // Only the reader's version (the layout's data-version; Pagefind indexes each language apart by <html lang>).
-    const version = root.dataset.version;
-    const { results } = await (await pagefind).search(query, version ? { filters: { version } } : undefined);
-    const data = await Promise.all(results.slice(0, 8).map((r) => r.data()));
-    items = data.map((d) => {
-      const li = document.createElement('li');
-      const a = document.createElement('a');
-      a.href = d.url;
-      a.textContent = d.meta.title ?? d.url;
-      const small = document.createElement('small');
-      small.innerHTML = d.excerpt; // Pagefind escapes the page text and adds only <mark>
-      a.append(small);
-      li.append(a);
-      return li;
-    });
-    if (!items.length) items = [message('No results')];
-  } catch {
-    pagefind = undefined;
-    items = [message('Search is available on built sites')];
-  }
-  if (ticket === latest) list.replaceChildren(...items);
-});
-
-// "/" focuses the search box; Escape or a click elsewhere closes the results.
-document.addEventListener('keydown', (event) => {
-  const typing = event.target instanceof HTMLElement && event.target.closest('input, textarea, [contenteditable]');
-  if (event.key === '/' && !typing) {
-    event.preventDefault();
-    input?.focus();
-  } else if (event.key === 'Escape' && list) {
-    list.replaceChildren();
-    input?.blur();
-  }
-});
-document.addEventListener('click', (event) => {
-  if (list && event.target instanceof Node && !list.parentElement?.contains(event.target)) list.replaceChildren();
-});
-
-function message(text: string): HTMLLIElement {
-  const li = document.createElement('li');
-  li.textContent = text;
-  return li;
+};
+if (tables.length) {
+  focusWideTables();
+  addEventListener('resize', focusWideTables, { passive: true });
 }
 
 // docs.json `banner` with `dismissible`: closed for good, per banner text (parts/Banner.astro).

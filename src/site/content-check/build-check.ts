@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MdastPluginEntry, PluginFactoryContext } from 'satteri';
 import { analyzeTree, compiledSource, formatProblem, frontmatterProblems, type CheckOptions, type MdNode, type Problem, type SourceShift } from './check-content.ts';
-import { SNIPPETS_DIR } from '../snippet-paths.ts';
+import { contentLayout } from '../layout.ts';
 
 /** What the checks inside one build refused; the build fails when it holds any. */
 export interface ContentGuard {
@@ -25,11 +25,11 @@ export class ContentRefusedError extends Error {
 }
 
 /** The file's path relative to the content root, and whether it is a snippet. */
-function describe(contentRoot: string, fileURL: URL | undefined): Pick<CheckOptions, 'file' | 'kind'> {
-  if (!fileURL || fileURL.protocol !== 'file:') return { file: '(markdown without a file)', kind: 'page' };
+function describe(contentRoot: string, snippetsDir: string, fileURL: URL | undefined): Pick<CheckOptions, 'file' | 'kind' | 'snippetsDir'> {
+  if (!fileURL || fileURL.protocol !== 'file:') return { file: '(markdown without a file)', kind: 'page', snippetsDir };
   const rel = path.relative(contentRoot, fileURLToPath(fileURL)).split(path.sep).join('/');
   const inside = rel && !rel.startsWith('..') && !path.isAbsolute(rel);
-  return { file: inside ? rel : `(outside the content root) ${path.basename(rel)}`, kind: inside && rel.startsWith(`${SNIPPETS_DIR}/`) ? 'snippet' : 'page' };
+  return { file: inside ? rel : `(outside the content root) ${path.basename(rel)}`, kind: inside && rel.startsWith(`${snippetsDir}/`) ? 'snippet' : 'page', snippetsDir };
 }
 
 /** Where `source` (what the build compiles) sits in its file, as the check before the build maps it. */
@@ -44,11 +44,12 @@ function shiftOf(fileURL: URL | undefined, options: CheckOptions, source: string
 }
 
 export function contentCheckPlugin(contentRoot: string, allowCode: boolean, guard: ContentGuard): MdastPluginEntry {
+  const { snippetsDir } = contentLayout(contentRoot);
   return (ctx: PluginFactoryContext) => ({
     name: 'folio-content-check',
     options: { position: true },
     before(root) {
-      const options: CheckOptions = { ...describe(contentRoot, ctx.fileURL), format: ctx.sourceFormat === 'mdx' ? 'mdx' : 'md', allowCode };
+      const options: CheckOptions = { ...describe(contentRoot, snippetsDir, ctx.fileURL), format: ctx.sourceFormat === 'mdx' ? 'mdx' : 'md', allowCode };
       const { problems } = analyzeTree(root as unknown as MdNode, options, shiftOf(ctx.fileURL, options, ctx.source));
       // The frontmatter Astro read (an MDX `layout` would be imported as a module).
       const frontmatter = (ctx.data as { astro?: { frontmatter?: Record<string, unknown> } }).astro?.frontmatter;

@@ -14,10 +14,12 @@ import { markdownToMdast, mdxToMdast } from 'satteri';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Node as EstreeNode, Pattern, Program } from 'estree';
 import { CALLOUT_KINDS, COMPONENT_NAMES, COMPONENTS, HTTP_METHODS, nearest, nearestComponent, normalizeMethod } from '../components/catalog.ts';
-import { snippetKey } from '../snippet-paths.ts';
+import { importedSnippetKey, SNIPPETS_DIR, snippetKey } from '../snippet-paths.ts';
+import { readPageMeta } from '../page-rules.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from '../markdown/features.ts';
 import { isCodeImport, pageImportProblem } from '../code/imports.ts';
+import { EMBED_ORIGINS, isEmbedUrl } from '../embeds.ts';
 import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
 
 export interface Problem {
@@ -41,6 +43,8 @@ export interface CheckOptions {
    * other rule (elements, event handlers, script URLs, directives, images) still applies.
    */
   allowCode?: boolean;
+  /** The snippets folder of the content root (`_snippets`, or `snippets` in Mintlify's layout). */
+  snippetsDir?: string;
 }
 
 /** A `<Snippet file="…">` without children: the snippet it needs at build time. */
@@ -52,12 +56,31 @@ export interface SnippetCall {
   column: number;
 }
 
+/** `import Intro from '/snippets/intro.mdx'` (or named imports of its `export const` literals). */
+export interface SnippetImport {
+  specifier: string;
+  /** Key in the gathered snippet set. */
+  key: string;
+  /** Names imported from the snippet's `export const` literals. */
+  named: string[];
+  line: number;
+  column: number;
+}
+
 export interface ContentAnalysis {
   problems: Problem[];
+  /** What builds, but not as written (a frontmatter key Folio does not use): shown, never fatal. */
+  warnings: Problem[];
   snippetCalls: SnippetCall[];
+  /** Snippets this file imports, Mintlify's way. */
+  snippetImports: SnippetImport[];
+  /** The file's `export const name = <literal>` values (a snippet's are imported by name). */
+  exports: Record<string, unknown>;
   /** `{name}` placeholders of a snippet body. */
   placeholders: string[];
 }
+
+const emptyAnalysis = (problems: Problem[] = []): ContentAnalysis => ({ problems, warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [] });
 
 /** Formats a problem the way build logs and API errors show it. */
 export function formatProblem(p: Problem): string {
@@ -70,7 +93,7 @@ export function checkContent(text: string, options: CheckOptions): Problem[] {
 }
 
 /** How a default-policy refusal of code says what would allow it. */
-const ENABLE_CODE = 'enable code for this project with allow_code (see "Code in pages" in the docs) to use it';
+const ENABLE_CODE = 'enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it';
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 // The full list is long (Mintlify's built-in set): the docs page lists them with their props.
@@ -114,14 +137,14 @@ const BLANKED_FRONTMATTER = '   \n   \n';
  * columns kept), and for Markdown, trimmed, as Astro's content collections hand `.md` bodies to
  * the renderer. Reports frontmatter problems; undefined when the frontmatter cannot be read.
  */
-export function compiledSource(text: string, options: CheckOptions, report: Report = () => undefined): CompiledSource | undefined {
+export function compiledSource(text: string, options: CheckOptions, report: Report = () => undefined, warn: (message: string) => void = () => undefined): CompiledSource | undefined {
   let content: string;
   let lines = 0;
   if (options.frontmatter === false) {
     content = BLANKED_FRONTMATTER + text;
     lines = -2;
   } else {
-    const body = readFrontmatter(text, report);
+    const body = readFrontmatter(text, report, warn);
     if (body === undefined) return undefined;
     content = body;
   }
@@ -144,8 +167,9 @@ export function parseAsBuilt(source: string, format: 'md' | 'mdx'): MdNode {
 
 export function analyzeContent(text: string, options: CheckOptions): ContentAnalysis {
   const problems: Problem[] = [];
-  const compiled = compiledSource(text, options, (_, message) => problems.push({ file: options.file, line: 1, column: 1, message }));
-  if (!compiled) return { problems, snippetCalls: [], placeholders: [] };
+  const warnings: Problem[] = [];
+  const compiled = compiledSource(text, options, (_, message) => problems.push({ file: options.file, line: 1, column: 1, message }), (message) => warnings.push({ file: options.file, line: 1, column: 1, message }));
+  if (!compiled) return emptyAnalysis(problems);
   let tree: MdNode;
   try {
     tree = parseAsBuilt(compiled.source, formatOf(options));
@@ -155,10 +179,11 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
     const m = /^(\d+):(\d+): ([\s\S]*?)(?: \([a-z-]+:[a-z-]+\))?$/.exec(message);
     const at = m ? shifted({ line: Number(m[1]), column: Number(m[2]) }, compiled.shift) : { line: 1, column: 1 };
     problems.push({ file: options.file, ...at, message: `${formatOf(options) === 'md' ? 'Markdown' : 'MDX'} syntax error: ${m ? m[3] : message}` });
-    return { problems, snippetCalls: [], placeholders: [] };
+    return emptyAnalysis(problems);
   }
   const analysis = analyzeTree(tree, options, compiled.shift);
   analysis.problems.unshift(...problems);
+  analysis.warnings.unshift(...warnings);
   return analysis;
 }
 
@@ -171,10 +196,10 @@ function shifted(start: { line: number; column: number }, shift: SourceShift): {
  * (`shift` maps positions back to the file). The build calls this on the tree it compiles.
  */
 export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceShift = { lines: 0, firstColumns: 0 }): ContentAnalysis {
-  const result: ContentAnalysis = { problems: [], snippetCalls: [], placeholders: [] };
+  const result: ContentAnalysis = emptyAnalysis();
   const place = (at: { position?: MdNode['position'] } | undefined) => (at?.position?.start ? shifted(at.position.start, shift) : { line: 1, column: 1 });
   const report: Report = (at, message) => result.problems.push({ file: options.file, ...place(at), message });
-  const check: Check = { options, result, report, place, declared: new Set(), hydrated: new Set() };
+  const check: Check = { options, result, report, place, declared: new Set(), hydrated: new Set(), snippetComponents: new Set(), constants: new Set() };
   // ESM is top-level only; components it declares may be used above it.
   for (const node of tree.children ?? []) if (node.type === 'mdxjsEsm') checkEsm(node, check);
 
@@ -234,13 +259,17 @@ interface Check {
   declared: Set<string>;
   /** Of those, the React components: imported from a code file or react, or defined with `export const`. */
   hydrated: Set<string>;
+  /** Snippets imported by default, used as components (`<Intro name="Ada" />`): content, no code. */
+  snippetComponents: Set<string>;
+  /** Literal values in scope: the file's `export const` literals and those imported from snippets. */
+  constants: Set<string>;
 }
 
 /**
  * Checks the frontmatter as Astro reads it; returns the body Astro compiles (the frontmatter blanked
  * out, so lines and columns stay), or undefined when the frontmatter cannot be read.
  */
-function readFrontmatter(text: string, report: Report): string | undefined {
+function readFrontmatter(text: string, report: Report, warn: (message: string) => void): string | undefined {
   let parsed: ReturnType<typeof parseFrontmatter>;
   try {
     parsed = parseFrontmatter(text, { frontmatter: 'empty-with-spaces' });
@@ -249,7 +278,10 @@ function readFrontmatter(text: string, report: Report): string | undefined {
     report(undefined, `frontmatter is not valid ${language}: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`);
     return undefined;
   }
-  if (parsed.rawFrontmatter) checkFrontmatter(parsed.frontmatter, report);
+  if (parsed.rawFrontmatter) {
+    checkFrontmatter(parsed.frontmatter, report);
+    if (!Array.isArray(parsed.frontmatter)) readPageMeta(parsed.frontmatter).warnings.forEach(warn);
+  }
   return parsed.content;
 }
 
@@ -307,17 +339,20 @@ function checkExpression(node: MdNode, check: Check) {
     }
   }
   if (options.allowCode || isLiteral(expression)) return;
+  if (expression?.type === 'Identifier' && check.constants.has(expression.name)) return;
   report(node, `expression {${shorten(source)}} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces${options.kind === 'snippet' ? ', and {name} placeholders in snippets' : ''}; anything else is code: ${ENABLE_CODE}`);
 }
 
-/** Import and export: refused by default; with code, imports of the project's own files and `export const`. */
+/**
+ * Import and export. Content may import snippets Mintlify's way (`import Intro from
+ * '/snippets/intro.mdx'`, `import { version } from '../snippets/values.mdx'`) and define literal
+ * values (`export const version = "2.1"`): none of this is code, the build inlines it
+ * (markdown/snippet-imports.ts). Anything else is code: refused by default; with code, imports of
+ * the project's own files and `export const`.
+ */
 function checkEsm(node: MdNode, check: Check) {
   const { options, report } = check;
   const source = String(node.value ?? '');
-  if (!options.allowCode) {
-    report(node, `import and export are not allowed in Folio content (they are code, run at build time): ${shorten(source.split('\n')[0] ?? '')}; ${ENABLE_CODE}`);
-    return;
-  }
   let program: Program;
   try {
     program = JsxParser.parse(source, { ...JS, locations: true }) as unknown as Program;
@@ -327,6 +362,10 @@ function checkEsm(node: MdNode, check: Check) {
   }
   for (const statement of program.body) {
     const at = statementPlace(node, statement);
+    if (!options.allowCode) {
+      checkContentEsm(statement, at, check);
+      continue;
+    }
     switch (statement.type) {
       case 'ImportDeclaration':
         checkImportSource(at, String(statement.source.value), check);
@@ -353,6 +392,49 @@ function checkEsm(node: MdNode, check: Check) {
         report(at, `${statement.type === 'ExportDefaultDeclaration' ? 'export default' : 'this statement'} is not allowed: pages may import files and export const …`);
     }
   }
+}
+
+/** One ESM statement of content without code: a snippet import or an `export const` literal, else refused as code. */
+function checkContentEsm(statement: Program['body'][number], at: { position?: MdNode['position'] }, check: Check) {
+  const { options, report, result } = check;
+  if (statement.type === 'ImportDeclaration') {
+    const specifier = String(statement.source.value);
+    const key = importedSnippetKey(specifier, options.file, options.snippetsDir ?? SNIPPETS_DIR);
+    if (!key) {
+      const what = isCodeImport(specifier) ? 'it imports code, run at build time and in readers\' browsers' : `only imports of .md and .mdx snippets under ${options.snippetsDir ?? SNIPPETS_DIR}/ are content`;
+      report(at, `import and export are not allowed in Folio content unless they are snippets or literal values (${what}): import … from "${specifier}"; ${ENABLE_CODE}`);
+      // Its names are not also reported as unknown components.
+      for (const s of statement.specifiers) check.declared.add(s.local.name);
+      return;
+    }
+    const named: string[] = [];
+    for (const s of statement.specifiers) {
+      if (s.type === 'ImportDefaultSpecifier') check.snippetComponents.add(s.local.name);
+      else if (s.type === 'ImportSpecifier' && s.imported.type === 'Identifier' && s.imported.name === s.local.name) {
+        named.push(s.imported.name);
+        check.constants.add(s.local.name);
+      } else {
+        report(at, `import "${specifier}": only a default import (the snippet, used as <Name />) and named imports of its export const values, without "as", are content; ${ENABLE_CODE}`);
+        return;
+      }
+    }
+    result.snippetImports.push({ specifier, key, named, ...check.place(at) });
+    return;
+  }
+  if (statement.type === 'ExportNamedDeclaration' && !statement.source && statement.declaration?.type === 'VariableDeclaration' && statement.declaration.kind === 'const') {
+    for (const declarator of statement.declaration.declarations) {
+      if (declarator.id.type === 'Identifier' && isLiteral(declarator.init as EstreeNode | null)) {
+        result.exports[declarator.id.name] = literalValue(declarator.init as EstreeNode);
+        check.constants.add(declarator.id.name);
+      } else {
+        const name = declarator.id.type === 'Identifier' ? declarator.id.name : '…';
+        report(at, `import and export are not allowed in Folio content unless they are snippets or literal values: export const ${name} is code (export const ${name} = "text" would be content); ${ENABLE_CODE}`);
+      }
+    }
+    return;
+  }
+  const what = statement.type === 'ExportDefaultDeclaration' ? 'export default' : statement.type.startsWith('Export') ? 'this export' : 'this statement';
+  report(at, `import and export are not allowed in Folio content unless they are snippets or literal values: ${what} is code, run at build time; ${ENABLE_CODE}`);
 }
 
 /** Where a statement of an ESM block starts in the page (a block holds every line of its imports and exports). */
@@ -395,13 +477,14 @@ function checkElement(node: MdNode, check: Check) {
   const name = node.name;
   if (!name) return; // fragment <>…</>
   const isComponent = /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
-  const known = (COMPONENT_NAMES as readonly string[]).includes(name) || check.declared.has(name.split('.')[0] ?? '');
+  const known = (COMPONENT_NAMES as readonly string[]).includes(name) || check.declared.has(name.split('.')[0] ?? '') || check.snippetComponents.has(name);
   if (isComponent && !known) {
     const suggestion = nearestComponent(name);
     report(node, `unknown component <${name}>${suggestion ? ` (did you mean <${suggestion}>?)` : ''}; ${AVAILABLE}${options.allowCode ? ', and those this file imports or defines with export const' : `; with allow_code (see "Code in pages" in the docs) a page may import or define its own`}`);
     return;
   }
-  if (!isComponent && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {
+  // <iframe> is an embed from the allow-list (checked below), rendered sandboxed (rich-blocks.ts).
+  if (!isComponent && name !== 'iframe' && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {
     report(node, `the <${name}> element is not allowed in Folio content`);
   }
   // A built-in component takes the props its catalog entry names (one the page itself imports or
@@ -445,6 +528,11 @@ function checkElement(node: MdNode, check: Check) {
       // `icon={<svg …/>}`, `label={<>New <b>API</b></>}`: markup is content, checked as the page is.
       checkMarkupLiteral(node, value.value, check);
       attrs.set(attrName, NOT_LITERAL);
+    } else if (expression?.type === 'Identifier' && check.constants.has(expression.name)) {
+      // A literal the page defines (export const) or imports from a snippet: inlined by the build.
+      const local = Object.hasOwn(result.exports, expression.name) ? result.exports[expression.name] : NOT_LITERAL;
+      attrs.set(attrName, local);
+      if ((!isComponent || spec) && local !== NOT_LITERAL) checkScriptAttribute(node, name, attrName, local, report);
     } else if (placeholder && options.kind === 'snippet' && isComponent && name !== 'Snippet') {
       // `<ApiMethod method={verb} />` in a snippet: filled from vars (a Snippet's file and vars
       // stay literal, so the snippet graph is known before the build).
@@ -455,6 +543,7 @@ function checkElement(node: MdNode, check: Check) {
       attrs.set(attrName, NOT_LITERAL);
     }
   }
+  if (name === 'iframe') checkEmbed(node, attrs, report);
   if (name === 'ApiMethod') checkApiMethod(node, attrs, report);
   if (name === 'Snippet') checkSnippet(node, attrs, check);
   const calloutKind = attrs.get('kind');
@@ -607,6 +696,15 @@ function checkScriptAttribute(at: { position?: MdNode['position'] }, element: st
   }
 }
 
+/** An `<iframe>` embeds a page of an allowed player or tool (embeds.ts), given as a plain address. */
+function checkEmbed(node: MdNode, attrs: Map<string, unknown>, report: Report) {
+  const src = attrs.get('src');
+  if (attrs.has('srcdoc') || attrs.has('srcDoc')) report(node, 'the srcdoc attribute of <iframe> is not allowed (it would put a page of its own on the site)');
+  else if (!isEmbedUrl(src)) {
+    report(node, `<iframe src=${JSON.stringify(typeof src === 'string' ? src : '…')}> is not allowed: an iframe may embed only pages of ${EMBED_ORIGINS.map((o) => new URL(o).host).join(', ')} (https)`);
+  }
+}
+
 function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Report) {
   if (!attrs.has('method')) {
     report(node, `ApiMethod needs a method: one of ${HTTP_METHODS.join(', ')}`);
@@ -618,7 +716,7 @@ function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Repor
   }
 }
 
-function checkSnippet(node: MdNode, attrs: Map<string, unknown>, { result, report, place }: Check) {
+function checkSnippet(node: MdNode, attrs: Map<string, unknown>, { result, report, place, options }: Check) {
   const hasChildren = (node.children ?? []).length > 0;
   const file = attrs.get('file');
   if (attrs.has('vars') && attrs.get('vars') !== NOT_LITERAL) {
@@ -637,7 +735,7 @@ function checkSnippet(node: MdNode, attrs: Map<string, unknown>, { result, repor
     report(node, `Snippet file must be a path under _snippets/, got ${JSON.stringify(file)}`);
     return;
   }
-  result.snippetCalls.push({ file, key: snippetKey(file), ...place(node) });
+  result.snippetCalls.push({ file, key: snippetKey(file, options.snippetsDir), ...place(node) });
 }
 
 const IMAGE_FILE = /^[^?#]*\.(?:jpe?g|png|apng|gif|webp|avif|svg|tiff?)$/i;

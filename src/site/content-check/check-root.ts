@@ -2,66 +2,76 @@
 // followed), docs.json, every page and snippet, and the snippet graph (missing files, cycles).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ContentAnalysis, Problem, SnippetCall } from './check-content.ts';
+import type { ContentAnalysis, Problem, SnippetCall, SnippetImport } from './check-content.ts';
 import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, tooLarge } from './check-pool.ts';
-import { DocsConfigError, formatConfigIssue, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig } from '../docs-config.ts';
-import { SNIPPETS_DIR, snippetFile } from '../snippet-paths.ts';
+import { DocsConfigError, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../docs-config.ts';
+import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
+import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
 import { checkOpenApiIsolated } from '../openapi/check.ts';
 import { navigationSources } from '../openapi/sources.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
-  /** Page files relative to the content root (`content/guides/install.mdx`). */
+  /**
+   * What builds but not as written: a frontmatter key Folio does not use, a file left out, an
+   * OpenAPI document the build works around (those without a file). Shown, never fatal.
+   */
+  warnings: Problem[];
+  /** Page files relative to the content root (`content/guides/install.mdx`, or `guides/install.mdx` in Mintlify's layout). */
   pages: string[];
-  /** Snippet keys relative to `_snippets/` (`intro.mdx`). */
+  /** Snippet keys relative to the snippets folder (`intro.mdx`). */
   snippets: string[];
+  /** The files of the content root, as the build reads them (layout.ts). */
+  files: RootFiles;
   /** The site configuration (docs.json, else mint.json) when it is valid. */
   config?: DocsConfig;
-  /**
-   * Lines for the deployment log, never failures: keys of the site file Folio ignores
-   * (`docs.json:3:5: contextual: …`), what the build works around (a 3.0 OpenAPI document using 3.1 forms).
-   */
-  warnings: string[];
 }
 
-const CONTENT_FILE = /\.(md|mdx)$/;
-/** What a build reads from a content root; nothing else of it is ever opened. */
+/** What a Folio-layout build reads from a content root; nothing else of it is ever opened. */
 export const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
-const SITE_FILES: readonly string[] = SITE_CONFIG_FILES;
 
 export interface CheckRootOptions {
   /** The project runs code (see CheckOptions.allowCode). */
   allowCode?: boolean;
 }
 
+const REFUSED: Record<RootFiles['refused'][number]['reason'], string> = {
+  symlink: 'a symbolic link is not allowed in a content root',
+  special: 'a special file is not allowed in a content root',
+  name: 'page and snippet file names may not contain "?", "#", "%" or "\\" (the build would read them as a module query)',
+  scriptable: 'HTML and XML files are not allowed in public/ (a browser would run their scripts as the site): write a page under content/ instead',
+};
+
 export async function checkContentRoot(root: string, options: CheckRootOptions = {}): Promise<ContentRootReport> {
-  const problems: Problem[] = [];
-  const files: string[] = [];
-  for (const dir of SITE_DIRS) {
-    const stat = await fs.lstat(path.join(root, dir)).catch(() => undefined);
-    if (stat?.isDirectory()) await walk(root, dir, files, problems);
-    else if (stat) problems.push(notAllowed(dir, stat.isSymbolicLink()));
-  }
-  for (const file of SITE_FILES) {
-    const stat = await fs.lstat(path.join(root, file)).catch(() => undefined);
-    if (stat?.isFile()) files.push(file);
-    else if (stat) problems.push(notAllowed(file, stat.isSymbolicLink()));
-  }
+  const files = await listRootFilesAsync(root);
+  const { layout } = files;
+  const problems: Problem[] = files.refused.map(({ file, reason }) => ({
+    file,
+    line: 1,
+    column: 1,
+    message:
+      (SITE_CONFIG_FILES as readonly string[]).includes(file) && reason === 'special'
+        ? 'not a regular file is not allowed in a content root'
+        : reason === 'name' && layout.kind === 'folio'
+          ? 'file names in content/ and _snippets/ may not contain "?", "#", "%" or "\\" (the build would read them as a module query)'
+          : REFUSED[reason],
+  }));
+  const warnings: Problem[] = files.skipped.map(({ file, reason }) => ({ file, line: 1, column: 1, message: reason }));
+  const { pages } = files;
+  const snippetFiles = files.snippets;
+  const snippets = snippetFiles.map((f) => f.slice(layout.snippetsDir.length + 1));
 
-  const pages = files.filter((f) => f.startsWith('content/') && CONTENT_FILE.test(f)).sort();
-  const snippetFiles = files.filter((f) => f.startsWith(`${SNIPPETS_DIR}/`) && CONTENT_FILE.test(f)).sort();
-  const snippets = snippetFiles.map((f) => f.slice(SNIPPETS_DIR.length + 1));
-
-  const warnings: string[] = [];
   let config: DocsConfig | undefined;
-  const siteFile = SITE_CONFIG_FILES.find((f) => files.includes(f));
+  const siteFile = files.config as SiteConfigFile | undefined;
   if (siteFile) {
-    if (siteFile === 'docs.json' && files.includes('mint.json')) warnings.push('mint.json:1:1: not read: docs.json configures this site');
+    if (siteFile === 'docs.json' && (await fs.lstat(path.join(root, 'mint.json')).catch(() => undefined))?.isFile()) {
+      warnings.push({ file: 'mint.json', line: 1, column: 1, message: 'not read: docs.json configures this site' });
+    }
     try {
       const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'));
       config = parsed.config;
-      warnings.push(...parsed.warnings.map(formatConfigIssue));
+      warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
       const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
       for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
@@ -74,30 +84,40 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
 
   const calls = new Map<string, SnippetCall[]>();
   const known = new Set(snippets);
+  const exportsOf = new Map<string, Record<string, unknown>>();
   // Each file is checked in the check processes (check-pool.ts), a batch at a time, in order.
-  const analyses = await inBatches([...pages, ...snippetFiles], (file) => analyzeFile(root, file, options));
+  const analyses = await inBatches([...pages, ...snippetFiles], (file) => analyzeFile(root, file, layout, options));
+  for (const [file, analysis] of analyses) if (file.startsWith(`${layout.snippetsDir}/`)) exportsOf.set(file.slice(layout.snippetsDir.length + 1), analysis.exports ?? {});
   for (const [file, analysis] of analyses) {
     problems.push(...analysis.problems);
+    warnings.push(...(analysis.warnings ?? []));
     calls.set(file, analysis.snippetCalls);
-    problems.push(...checkSnippetCalls(file, analysis.snippetCalls, known));
+    problems.push(...checkSnippetCalls(file, analysis.snippetCalls, known, layout.snippetsDir));
+    problems.push(...checkSnippetImports(file, analysis.snippetImports ?? [], exportsOf, layout.snippetsDir));
   }
-  problems.push(...findSnippetCycles(snippets, calls));
-  problems.push(...findSameAddress(pages));
-  if (!pages.length) problems.push({ file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' });
+  problems.push(...findSnippetCycles(snippets, calls, layout.snippetsDir));
+  problems.push(...findSameAddress(pages, layout));
+  if (!pages.length) {
+    problems.push(
+      layout.kind === 'folio'
+        ? { file: 'content', line: 1, column: 1, message: 'no pages: add .md or .mdx files under content/' }
+        : { file: layout.configFile, line: 1, column: 1, message: 'no pages: add .md or .mdx files beside docs.json (Mintlify\'s layout)' },
+    );
+  }
   // Only when the root's own files are fine: the specs are then checked where the build reads them.
   if (!problems.length) {
     const openapi = await checkOpenApiIsolated(root, pages);
     problems.push(...openapi.problems);
-    warnings.push(...openapi.warnings);
+    warnings.push(...openapi.warnings.map((message) => ({ file: '', line: 0, column: 0, message })));
   }
-  return { problems, pages, snippets, config, warnings };
+  return { problems, warnings, pages, snippets, files, config };
 }
 
 /**
  * A problem for each of a page's (or snippet's) `<Snippet file>` calls that names no snippet of
  * `snippets` (keys relative to `_snippets/`, `intro.mdx`). Used by builds and by page writes.
  */
-export function checkSnippetCalls(file: string, calls: SnippetCall[], snippets: ReadonlySet<string>): Problem[] {
+export function checkSnippetCalls(file: string, calls: SnippetCall[], snippets: ReadonlySet<string>, dir: string = SNIPPETS_DIR): Problem[] {
   return calls
     .filter((call) => !(call.key && snippets.has(call.key)))
     .map((call) => ({
@@ -105,20 +125,37 @@ export function checkSnippetCalls(file: string, calls: SnippetCall[], snippets: 
       line: call.line,
       column: call.column,
       message: call.key
-        ? `Snippet file "${call.file}" not found: no ${snippetFile(call.key)} in this content root`
-        : `Snippet file "${call.file}" is outside ${SNIPPETS_DIR}/`,
+        ? `Snippet file "${call.file}" not found: no ${snippetFile(call.key, dir)} in this content root`
+        : `Snippet file "${call.file}" is outside ${dir}/`,
     }));
 }
 
+/**
+ * A problem for each snippet import that names no snippet, or a name the snippet does not define
+ * with `export const` (`exportsOf`: each snippet key's literal exports).
+ */
+export function checkSnippetImports(file: string, imports: SnippetImport[], exportsOf: ReadonlyMap<string, Record<string, unknown>>, dir: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const imp of imports) {
+    const exported = exportsOf.get(imp.key);
+    const at = { file, line: imp.line, column: imp.column };
+    if (!exported) problems.push({ ...at, message: `import "${imp.specifier}": no snippet ${snippetFile(imp.key, dir)} in this content root` });
+    else for (const name of imp.named) {
+      if (!Object.hasOwn(exported, name)) problems.push({ ...at, message: `import "${imp.specifier}": ${snippetFile(imp.key, dir)} has no export const ${name} = <literal value>` });
+    }
+  }
+  return problems;
+}
+
 /** One page or snippet's analysis; one too large or too complex to check is a problem of its own. */
-async function analyzeFile(root: string, file: string, options: CheckRootOptions): Promise<ContentAnalysis> {
-  const kind = file.startsWith('content/') ? 'page' : 'snippet';
-  const refused = (reason: string): ContentAnalysis => ({ problems: [{ file, line: 1, column: 1, message: `this ${kind} is ${reason}` }], snippetCalls: [], placeholders: [] });
+async function analyzeFile(root: string, file: string, layout: ContentLayout, options: CheckRootOptions): Promise<ContentAnalysis> {
+  const kind = file.startsWith(`${layout.snippetsDir}/`) ? 'snippet' : 'page';
+  const refused = (reason: string): ContentAnalysis => ({ problems: [{ file, line: 1, column: 1, message: `this ${kind} is ${reason}` }], warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [] });
   const abs = path.join(root, file);
   const { size } = await fs.stat(abs);
   if (size > MAX_CONTENT_BYTES) return refused(tooLarge(size));
   try {
-    return await analyzeIsolated(await fs.readFile(abs, 'utf8'), { file, kind, allowCode: options.allowCode });
+    return await analyzeIsolated(await fs.readFile(abs, 'utf8'), { file, kind, allowCode: options.allowCode, snippetsDir: layout.snippetsDir });
   } catch (error) {
     if (!(error instanceof ContentTooComplexError)) throw error;
     return refused(error.reason);
@@ -137,32 +174,16 @@ async function inBatches<T>(files: string[], handle: (file: string) => Promise<T
 }
 
 /** Two files served at one address (`guides.mdx` and `guides/index.mdx`, or `a.md` and `a.mdx`). */
-function findSameAddress(pages: string[]): Problem[] {
+function findSameAddress(pages: string[], layout: ContentLayout): Problem[] {
   const byAddress = new Map<string, string>();
   const problems: Problem[] = [];
   for (const file of pages) {
-    const address = pageHref(file.replace(/^content\//, '').replace(/\.mdx?$/, ''));
+    const address = pageHref(pagePathOf(file, layout));
     const other = byAddress.get(address);
     if (other) problems.push({ file, line: 1, column: 1, message: `${other} and ${file} would both be served at ${address}` });
     else byAddress.set(address, file);
   }
   return problems;
-}
-
-async function walk(root: string, rel: string, files: string[], problems: Problem[]) {
-  const dir = path.join(root, rel);
-  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
-    const relPath = rel ? `${rel}/${entry.name}` : entry.name;
-    if (!relPath.startsWith('public/') && MODULE_QUERY.test(entry.name)) {
-      problems.push({ file: relPath, line: 1, column: 1, message: 'file names in content/ and _snippets/ may not contain "?", "#", "%" or "\\" (the build would read them as a module query)' });
-      continue;
-    }
-    // Dirent types have lstat semantics: a symlink is reported as a symlink, never followed.
-    if (entry.isDirectory()) await walk(root, relPath, files, problems);
-    else if (entry.isFile() && relPath.startsWith('public/') && SCRIPTABLE_DOCUMENT.test(entry.name)) problems.push(scriptableInPublic(relPath));
-    else if (entry.isFile()) files.push(relPath);
-    else problems.push(notAllowed(relPath, entry.isSymbolicLink()));
-  }
 }
 
 /** The one other file a build reads (an OpenAPI file named in docs.json): no link on its way. */
@@ -177,30 +198,14 @@ async function checkLinkFree(root: string, file: string): Promise<Problem[]> {
   return [];
 }
 
-/**
- * Pages and snippets are imported as modules by their path: `a?x=.mdx` would load the module `a`
- * (a repository's script) and run it. public/ files are only copied.
- */
-// eslint-disable-next-line no-control-regex
-const MODULE_QUERY = /[?#%\\\u0000-\u001f]/;
-
-/**
- * Files of public/ are served as they are, on the site's own origin: an HTML or XML document there
- * would run its scripts as the site, past every rule pages follow (SVG is served sandboxed).
- */
-const SCRIPTABLE_DOCUMENT = /\.(?:html?|xhtml?|xml)$/i;
-
-function scriptableInPublic(file: string): Problem {
-  return { file, line: 1, column: 1, message: 'HTML and XML files are not allowed in public/ (a browser would run their scripts as the site): write a page under content/ instead' };
-}
-
 function notAllowed(file: string, symlink: boolean): Problem {
-  const what = symlink ? 'a symbolic link' : SITE_FILES.includes(file) ? 'not a regular file' : 'a special file';
+  const what = symlink ? 'a symbolic link' : (SITE_CONFIG_FILES as readonly string[]).includes(file) ? 'not a regular file' : 'a special file';
   return { file, line: 1, column: 1, message: `${what} is not allowed in a content root` };
 }
 
 /** Snippets that include themselves, directly or through others, fail the build. */
-function findSnippetCycles(snippets: string[], calls: Map<string, SnippetCall[]>): Problem[] {
+function findSnippetCycles(snippets: string[], calls: Map<string, SnippetCall[]>, dir: string): Problem[] {
+  const snippetFile = (key: string) => snippetFileIn(key, dir);
   const problems: Problem[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (key: string, trail: string[]) => {

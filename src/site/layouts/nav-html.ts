@@ -12,11 +12,12 @@
 //                     open when docs.json says `expanded: true` or it holds the current page
 //   link              <li><a href=… [aria-current="page"]>[method badge][icon] Title [tag]</a></li>
 //                     (a page's frontmatter `url`: class="external", target _blank, rel noopener)
-//   icon              <span class="nav-icon" data-icon="rocket" aria-hidden="true"></span>, or
+//   icon              <span class="nav-icon" data-icon="rocket" aria-hidden="true"><svg…></span>, or
 //                     <img class="nav-icon" src=… alt=""> for a path or URL
 //   tag               <span class="nav-tag">NEW</span>
 import type { NavGroup, NavItem, NavLink } from '../navigation.ts';
 import { navLinks } from '../navigation.ts';
+import { namedIconSvg } from '../components/mintlify/icons.ts';
 import { METHOD_TOKENS } from '../components/catalog.ts';
 
 const FULL_NAV_LIMIT = 150;
@@ -43,7 +44,8 @@ function hrefsOf(group: NavGroup): Set<string> {
 export function iconHtml(icon: string | undefined): string {
   if (!icon) return '';
   if (/[/.]/.test(icon)) return `<img class="nav-icon" src="${escapeHtml(icon)}" alt="" aria-hidden="true" loading="lazy" />`;
-  return `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true"></span>`;
+  // The SVG inline (Font Awesome, else Lucide: components/mintlify/icons.ts); empty for a name neither has.
+  return `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true">${namedIconSvg(icon) ?? ''}</span>`;
 }
 
 const tagHtml = (tag: string | undefined) => (tag ? ` <span class="nav-tag">${escapeHtml(tag)}</span>` : '');

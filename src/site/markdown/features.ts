@@ -8,4 +8,7 @@ export const MARKDOWN_FEATURES = {
   // Astro's defaults (markdown.gfm and markdown.smartypants), written out so they cannot drift.
   gfm: true,
   smartPunctuation: true,
+  // $…$ and $$…$$, as Mintlify pages write math (typeset by markdown/rich-blocks.ts). Its content is
+  // math, never an MDX expression.
+  math: true,
 } as const satisfies Features;

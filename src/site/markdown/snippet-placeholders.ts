@@ -1,4 +1,4 @@
-// Sätteri plugins that turn `{name}` placeholders in snippet files (under `_snippets/`) into a call
+// Sätteri plugins that turn `{name}` placeholders in snippet files (under the snippets folder (`_snippets/`, `snippets/`)) into a call
 // of the `fill` prop the Snippet component passes: it returns vars[name] as plain text, or the
 // visible `{name}` with a build warning. Placeholders in code blocks and inline code are filled
 // too (swapped for a marker that survives highlighting, then split out in the HTML tree), and so
@@ -17,7 +17,7 @@ import type {
   PluginFactoryContext,
 } from 'satteri';
 import { COMPONENT_NAMES } from '../components/catalog.ts';
-import { SNIPPETS_DIR } from '../snippet-paths.ts';
+import { contentLayout } from '../layout.ts';
 import type { Code, InlineCode } from 'mdast';
 
 /** A placeholder written as an expression (`{name}`, `method={name}`): the expression's source. */
@@ -28,21 +28,24 @@ export const PLACEHOLDER_TEXT = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MARKER = /FOLIOPLACEHOLDERx([A-Za-z0-9_]+?)xEND/g;
 const marker = (name: string) => `FOLIOPLACEHOLDERx${name}xEND`;
 
-/** JS for a placeholder: the value the Snippet gives, or the literal text when rendered without one. */
+/** JS for a placeholder: the value the Snippet gives (or a prop), or the literal text when rendered without one. */
 function fillExpression(name: string): string {
   const n = JSON.stringify(name);
-  return `(typeof props.fill === "function" ? props.fill(${n}) : ${JSON.stringify(`{${name}}`)})`;
+  // A snippet imported as a component by a page with code (`<Greeting who="Ada" />`, compiled as an
+  // MDX import) gets its values as props.
+  return `(typeof props.fill === "function" ? props.fill(${n}) : typeof props[${n}] === "string" || typeof props[${n}] === "number" ? String(props[${n}]) : ${JSON.stringify(`{${name}}`)})`;
 }
 
-function isSnippetFile(contentRoot: string, ctx: PluginFactoryContext): boolean {
+function isSnippetFile(snippetsDir: string, ctx: PluginFactoryContext): boolean {
   if (!ctx.fileURL || ctx.fileURL.protocol !== 'file:') return false;
-  const rel = path.relative(path.join(contentRoot, SNIPPETS_DIR), fileURLToPath(ctx.fileURL));
+  const rel = path.relative(snippetsDir, fileURLToPath(ctx.fileURL));
   return !!rel && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
-/** Applies `plugin` to MDX files under `<contentRoot>/_snippets/` only. */
+/** Applies `plugin` to MDX files under the content root's snippets folder only. */
 function inSnippets<P>(contentRoot: string, plugin: P) {
-  return (ctx: PluginFactoryContext) => (ctx.sourceFormat === 'mdx' && isSnippetFile(contentRoot, ctx) ? plugin : null);
+  const snippetsDir = path.join(contentRoot, contentLayout(contentRoot).snippetsDir);
+  return (ctx: PluginFactoryContext) => (ctx.sourceFormat === 'mdx' && isSnippetFile(snippetsDir, ctx) ? plugin : null);
 }
 
 function markCode<N extends Code | InlineCode>(node: Readonly<N>, ctx: MdastVisitorContext) {

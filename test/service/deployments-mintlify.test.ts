@@ -1,0 +1,64 @@
+// A repository in Mintlify's layout (docs.json at the top, no content/ folder) deployed through the
+// API: synced over file:// from a real bare repository, checked, built and served on the project's
+// host (docs/decisions.md#content-root).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articleOf, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import { getWithHost, uniqueSlug } from '../helpers/server.ts';
+
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/mintlify');
+
+/** Every file of the fixture, as a commit. */
+function fixtureFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of fs.readdirSync(FIXTURE, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const abs = path.join(entry.parentPath, entry.name);
+    files[path.relative(FIXTURE, abs)] = fs.readFileSync(abs, 'utf8');
+  }
+  return files;
+}
+
+let fixture: DeployingServer;
+let slug: string;
+let deployment: { id: string; status: string; page_count?: number; error?: unknown };
+let projectId: string;
+const site = (urlPath: string) => getWithHost(fixture.server.url, urlPath, `${slug}.localhost`);
+
+beforeAll(async () => {
+  fixture = await startDeployingServer();
+  const repo = fixture.host.repo('lumen', 'docs');
+  repo.commit({ ...fixtureFiles(), '.env': 'SECRET_TOKEN=never-served\n' });
+  slug = uniqueSlug('lumen');
+  const created = await fixture.api('POST', '/v1/projects', { body: { name: 'Lumen', slug, source_repo: repo.slug } });
+  expect(created.status).toBe(201);
+  projectId = created.body.id;
+  deployment = await waitForDeployment(fixture.api, projectId, (await latestDeployment(fixture.api, projectId)).id);
+}, 240_000);
+afterAll(() => fixture?.close());
+
+describe('a Mintlify-layout repository through the API', () => {
+  it('deploys: its pages, snippets and static files are served on the project\'s host', async () => {
+    expect(deployment).toMatchObject({ status: 'succeeded', page_count: 5 });
+    const home = await site('/');
+    expect(home.status).toBe(200);
+    expect(articleOf(home.text)).toContain('Hello Ada, welcome to the lab.');
+    expect(articleOf((await site('/guides/setup/')).text)).toContain('Hello Grace, welcome to the workshop.');
+    const image = await site('/images/lamp.svg');
+    expect(image.status).toBe(200);
+    expect(image.text).toContain('<svg');
+  });
+
+  it('serves no dot file, settings file, source file or ignored page', async () => {
+    for (const never of ['/.env', '/docs.json', '/.mintignore', '/index.mdx', '/snippets/greeting.mdx', '/README/', '/drafts/plan/']) {
+      expect((await site(never)).status, never).toBe(404);
+    }
+  });
+
+  it('names unused frontmatter keys in the deployment log', async () => {
+    const log = await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`);
+    expect(log.status).toBe(200);
+    expect(log.text).toContain('[folio] warning: guides/setup.mdx:1:1: frontmatter "boost" is not supported');
+  });
+});
