@@ -75,11 +75,13 @@ export const docsConfigSchema = z.looseObject({
       muted: themeColor.optional(),
     })
     .optional(),
+  // `{"groups": […]}` (Mintlify's newer form) is read as the list itself, so a problem inside a
+  // group is named by its own key rather than hidden behind "neither form matched".
   navigation: z
-    .union([z.array(navGroup), z.strictObject({ groups: z.array(navGroup) })], {
-      error: 'must be a list of groups such as [{"group": "Start", "pages": ["index"]}]',
-    })
-    .transform((n) => (Array.isArray(n) ? n : n.groups))
+    .preprocess(
+      (n) => (typeof n === 'object' && n !== null && !Array.isArray(n) && Object.keys(n).length === 1 && 'groups' in n ? (n as { groups: unknown }).groups : n),
+      z.array(navGroup, 'must be a list of groups such as [{"group": "Start", "pages": ["index"]}]'),
+    )
     .optional(),
   openapi: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
   // Mintlify's `api` settings that Folio uses (docs/decisions.md#openapi-reference-pages).
