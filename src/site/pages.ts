@@ -4,7 +4,7 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 import type { DocsConfig, NavGroupConfig } from './docs-config.ts';
 import { docsConfig, siteBuild } from './build-settings.ts';
-import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
+import { normalizeMethod, type BadgeMethod } from './components/catalog.ts';
 import {
   buildOperationPages,
   discoverSpecFiles,
@@ -64,7 +64,7 @@ export interface NavLink {
   path: string;
   href: string;
   /** Shown as a small ApiMethod badge before the title (generated API reference pages set it). */
-  method?: HttpMethod;
+  method?: BadgeMethod;
 }
 export interface NavGroup {
   type: 'group';

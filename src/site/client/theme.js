@@ -4,7 +4,7 @@
   var theme = null;
   try {
     theme = localStorage.getItem('folio-theme');
-  } catch (e) {
+  } catch {
     // storage blocked: follow the system
   }
   if (theme !== 'light' && theme !== 'dark') theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
