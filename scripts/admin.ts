@@ -72,7 +72,7 @@ async function restore(dataDir: string, command: Extract<OfflineCommand, { name:
   try {
     lock = await acquireLock(dataDir, 'admin');
   } catch (err) {
-    if (err instanceof LockHeldError) throw new Error(`${err.message}: stop it before restoring the store`);
+    if (err instanceof LockHeldError) throw new Error(`${err.message}: stop it before restoring the store`, { cause: err });
     throw err;
   }
   try {

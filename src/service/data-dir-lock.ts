@@ -156,7 +156,7 @@ export async function acquireLock(dataDir: string, role: LockRole): Promise<Data
       const holder = await askOwner(guard);
       if (holder) throw new LockHeldError(dataDir, holder);
       // The holder ended between our bind and our connect: the guard is free now.
-      if (attempt >= 20) throw new Error(`cannot take the lock of data dir ${dataDir}`);
+      if (attempt >= 20) throw new Error(`cannot take the lock of data dir ${dataDir}`, { cause: err });
     }
   }
   // Holding the guard, no process of this network namespace gets here; one of another namespace

@@ -500,6 +500,7 @@ export function startProcess(launch: Launch, limits: BuildLimits, emit: (line: s
 export function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
   let rest = '';
   const emit = (line: string) => {
+    // eslint-disable-next-line no-control-regex -- ESC starts the colour codes removed here
     const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
     if (clean) onLine(clean);
   };

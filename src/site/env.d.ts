@@ -6,6 +6,10 @@ declare module '*.astro' {
   export default Component;
 }
 
+// The page being rendered, in scope in every compiled Astro component (components/mintlify/markup.ts
+// renders JSX given as a prop with it); Astro's checker does not know it.
+declare const $$result: unknown;
+
 // The build in progress, served by the site integration (integration.ts); see build-settings.ts.
 declare module 'virtual:folio/site-build' {
   export const site: import('./settings.ts').SiteBuild;

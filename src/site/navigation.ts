@@ -13,7 +13,7 @@ export interface NavLink {
   path: string;
   href: string;
   /** Shown as a small ApiMethod badge before the title (generated API reference pages set it). */
-  method?: import('./components/catalog.ts').HttpMethod;
+  method?: import('./components/catalog.ts').BadgeMethod;
   icon?: string;
   tag?: string;
   /** An http(s) URL outside the site (a page's frontmatter `url`). */

@@ -4,7 +4,7 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 import type { DocsConfig } from './docs-config.ts';
 import { docsConfig, siteBuild } from './build-settings.ts';
-import { normalizeMethod, type HttpMethod } from './components/catalog.ts';
+import { normalizeMethod } from './components/catalog.ts';
 import {
   buildOperationPages,
   discoverSpecFiles,
@@ -22,7 +22,7 @@ import {
   UNTAGGED_GROUP,
 } from './openapi/index.ts';
 import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, type PageMeta } from './page-rules.ts';
-import { navLinks, NavigationError, resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
+import { NavigationError, resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
 import { navigationErrorMessage } from './navigation-errors.ts';
 
 export type { NavGroup, NavItem, NavLink } from './navigation.ts';
@@ -137,7 +137,7 @@ async function buildModel(): Promise<SiteModel> {
       operationKey: (entry) => parseOperationReference(entry)?.key,
     });
   } catch (error) {
-    if (error instanceof NavigationError) throw new Error(navigationErrorMessage(siteBuild.contentRoot, error, expectedSource));
+    if (error instanceof NavigationError) throw new Error(navigationErrorMessage(siteBuild.contentRoot, error, expectedSource), { cause: error });
     throw error;
   }
   const sequence = navigation.readingOrder().map((p) => byPath.get(p)!);

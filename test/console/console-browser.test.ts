@@ -138,7 +138,7 @@ describe('console in a browser', () => {
     // Pages of a repository project are read-only.
     await page.getByRole('link', { name: 'Acme Handbook' }).click();
     await page.getByRole('link', { name: 'Pages' }).click();
-    await expect(page.getByRole('link', { name: 'guides/start' })).toBeDefined();
+    await page.getByRole('link', { name: 'guides/start' }).waitFor(); // listed (the click below opens it)
     await capture('pages');
     await page.getByRole('link', { name: 'guides/start' }).click();
     await expect(page.locator('pre.preview').textContent()).resolves.toContain('Install the thing.');

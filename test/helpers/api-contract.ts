@@ -6,10 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { OPERATION_METHODS } from '../../src/site/openapi/model.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** The operation keys of an OpenAPI path item, as the site's OpenAPI reader knows them. */
+export const operationKeys: readonly string[] = OPERATION_METHODS;
 
 const DOC_FILE = new URL('../../src/api/openapi.json', import.meta.url);
 
@@ -72,7 +74,7 @@ function templates(): PathTemplate[] {
   templatesCache ??= Object.entries(apiDocument().paths as Json).map(([template, item]) => {
     const segments = template.split('/').slice(1);
     const last = /^\{(.+)\}$/.exec(segments.at(-1) ?? '')?.[1];
-    const parameters = [...(item.parameters ?? []), ...HTTP_METHODS.flatMap((m) => item[m]?.parameters ?? [])];
+    const parameters = [...(item.parameters ?? []), ...operationKeys.flatMap((m) => item[m]?.parameters ?? [])];
     const restOfPath = parameters.some((p: Json) => {
       const { object } = resolve(p, '');
       return object.in === 'path' && object.name === last && object['x-multi-segment'] === true;
@@ -144,7 +146,7 @@ function documentedResponses(method: string, pathname: string): Documented {
     operation: `${method} on ${found.length ? `${found[0].template} (a method the path does not have)` : 'a path the document does not have'}`,
     responses: (own?.item ?? apiDocument())['x-unmatched-requests'][unmatched],
     responsesAt: own ? pointer('paths', own.template, 'x-unmatched-requests', unmatched) : pointer('x-unmatched-requests', unmatched),
-    allow: found.length ? [...new Set(found.flatMap((t) => Object.keys(t.item).filter((m) => HTTP_METHODS.includes(m)).map((m) => m.toUpperCase())))] : undefined,
+    allow: found.length ? [...new Set(found.flatMap((t) => Object.keys(t.item).filter((m) => operationKeys.includes(m)).map((m) => m.toUpperCase())))] : undefined,
   };
 }
 

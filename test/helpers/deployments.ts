@@ -2,7 +2,7 @@
 // a deployment to end, reading a site page.
 import { expect } from 'vitest';
 import { repoHost, type RepoHost } from './git-repos.ts';
-import { client, removeDir, startServer, tempDataDir, type TestServer } from './server.ts';
+import { client, removeDir, startServer, tempDataDir, type Json, type TestServer } from './server.ts';
 
 type Api = ReturnType<typeof client>;
 
@@ -55,7 +55,7 @@ export async function startDeployingServer(env: Record<string, string> = {}): Pr
 const FINAL = new Set(['succeeded', 'failed', 'canceled']);
 
 /** Polls a deployment until it has ended (2 minutes at most); returns it. */
-export async function waitForDeployment(api: Api, projectId: string, deploymentId: string): Promise<any> {
+export async function waitForDeployment(api: Api, projectId: string, deploymentId: string): Promise<Json> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const res = await api('GET', `/v1/projects/${projectId}/deployments/${deploymentId}`);
@@ -67,14 +67,14 @@ export async function waitForDeployment(api: Api, projectId: string, deploymentI
 }
 
 /** The newest deployment of a project, once one exists. */
-export async function latestDeployment(api: Api, projectId: string): Promise<any> {
+export async function latestDeployment(api: Api, projectId: string): Promise<Json> {
   const res = await api('GET', `/v1/projects/${projectId}/deployments?limit=1`);
   expect(res.status).toBe(200);
   return res.body.data[0];
 }
 
 /** Triggers a deployment and waits for its end. */
-export async function deploy(api: Api, projectId: string): Promise<any> {
+export async function deploy(api: Api, projectId: string): Promise<Json> {
   const res = await api('POST', `/v1/projects/${projectId}/deployments`);
   expect(res.status).toBe(202);
   return waitForDeployment(api, projectId, res.body.id);

@@ -73,7 +73,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       break;
     } catch (err) {
       await client.end().catch(() => {});
-      if (child.exitCode !== null || attempt > 200) throw new Error(`PostgreSQL did not start: ${(err as Error).message}\n${log}`);
+      if (child.exitCode !== null || attempt > 200) throw new Error(`PostgreSQL did not start: ${(err as Error).message}\n${log}`, { cause: err });
       await new Promise((r) => setTimeout(r, 50));
     }
   }

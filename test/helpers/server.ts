@@ -120,10 +120,14 @@ export async function orgWithKey(dataDir: string, name: string, plan = 'business
   return { key: created.stdout.trim().split('\n').at(-1)!, orgId: JSON.parse(org.stdout).org.id };
 }
 
+/** A JSON answer as tests read it: any field, without a cast (its shape is checked against openapi.json). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
-  body: any;
+  body: Json;
   text: string;
 }
 

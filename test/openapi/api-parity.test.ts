@@ -9,7 +9,7 @@ import { createApiRouter, listApiRoutes } from '../../src/api/routes.ts';
 import { loadConfig } from '../../src/service/config.ts';
 import { createFolio } from '../../src/service/folio.ts';
 import { openStore } from '../../src/service/store.ts';
-import { apiDocument, contractProblems, HTTP_METHODS, matchingTemplates, takeViolations } from '../helpers/api-contract.ts';
+import { apiDocument, contractProblems, matchingTemplates, operationKeys, takeViolations } from '../helpers/api-contract.ts';
 import { client, getWithHost, removeDir, startServer, tempDataDir, uniqueSlug, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -41,7 +41,7 @@ async function serverRoutes(): Promise<ServerRoute[]> {
     }
     const endpoint = (await import(entrypoint.href)) as Record<string, unknown>;
     // `ALL` answers the other methods (405); the named methods are the operations.
-    const methods = Object.keys(endpoint).filter((name) => HTTP_METHODS.includes(name.toLowerCase()));
+    const methods = Object.keys(endpoint).filter((name) => operationKeys.includes(name.toLowerCase()));
     expect(methods, `${pattern} exports handlers`).not.toEqual([]);
     // An endpoint that reads a body of its own says its limit (`MAX_BODY_BYTES`), as the route table does.
     const maxBodyBytes = typeof endpoint.MAX_BODY_BYTES === 'number' ? endpoint.MAX_BODY_BYTES : undefined;
@@ -52,7 +52,7 @@ async function serverRoutes(): Promise<ServerRoute[]> {
 
 function documentOperations(): ServerRoute[] {
   return Object.entries(apiDocument().paths as Json).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((method) => item[method]).map((method) => ({
+    operationKeys.filter((method) => item[method]).map((method) => ({
       key: `${method.toUpperCase()} ${path}`,
       restOfPath: matchingTemplates(path.replace(/\{[^}]+\}/g, 'x')).some((t) => t.template === path && t.restOfPath),
     })),

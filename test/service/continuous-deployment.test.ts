@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/service/deployments/events.ts';
 import { articleOf, serverSeries, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { TestRepo } from '../helpers/git-repos.ts';
-import { client, getWithHost, uniqueSlug } from '../helpers/server.ts';
+import { client, getWithHost, uniqueSlug, type Json } from '../helpers/server.ts';
 
 const SITE = 'a site host, outside the API contract';
 
@@ -46,14 +46,14 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, secon
 describe('push webhooks, previews, promote, cancel, events out, log streaming', () => {
   let cd: DeployingServer;
   let repo: TestRepo;
-  let project: any;
+  let project: Json;
   let secret: string;
   let hookPath: string;
-  let firstDeployment: any;
+  let firstDeployment: Json;
   let ok: Awaited<ReturnType<typeof receiver>>;
   let failing: Awaited<ReturnType<typeof receiver>>;
-  let okHook: any;
-  let failingHook: any;
+  let okHook: Json;
+  let failingHook: Json;
 
   /** A GitHub-style delivery: the raw body signed with `key`. */
   const push = (body: object, { key = secret, event = 'push', delivery = crypto.randomUUID(), headers = {} as Record<string, string> } = {}) => {
@@ -150,7 +150,7 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
   });
 
   it('sends signed events to the receivers and retries a failing one, recording each delivery', async () => {
-    const deliveries = async (hook: any) => (await cd.api('GET', `/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`)).body.data;
+    const deliveries = async (hook: Json) => (await cd.api('GET', `/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`)).body.data;
     const received = await until('started and succeeded events', async () => {
       const types = ok.requests.map((r) => JSON.parse(r.body).type);
       return types.includes('deployment.started') && types.includes('deployment.succeeded') ? ok.requests : undefined;
@@ -165,18 +165,18 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
     expect(succeeded.data.deployment).toMatchObject({ project_id: project.id, status: 'succeeded' });
     const okDeliveries = await until('recorded deliveries', async () => {
       const list = await deliveries(okHook);
-      return list.length >= 2 && list.every((d: any) => d.status === 'succeeded') ? list : undefined;
+      return list.length >= 2 && list.every((d: Json) => d.status === 'succeeded') ? list : undefined;
     });
     expect(okDeliveries[0]).toMatchObject({ attempts: 1, response_code: 200 });
 
     // The failing receiver answers 500: the delivery stays pending and is tried again.
-    const retried = await until('a retried delivery', async () => (await deliveries(failingHook)).find((d: any) => d.attempts >= 2), 30);
+    const retried = await until('a retried delivery', async () => (await deliveries(failingHook)).find((d: Json) => d.attempts >= 2), 30);
     expect(retried).toMatchObject({ event: 'deployment.succeeded', status: 'pending', response_code: 500, last_error: 'answered 500' });
     expect(retried.next_attempt_at > retried.last_attempt_at).toBe(true);
     expect(failing.requests.length).toBeGreaterThanOrEqual(2);
     // Every event is listed, never the secret.
     const list = await cd.api('GET', `/v1/projects/${project.id}/webhooks`);
-    expect(list.body.data.map((w: any) => w.id)).toEqual([okHook.id, failingHook.id]);
+    expect(list.body.data.map((w: Json) => w.id)).toEqual([okHook.id, failingHook.id]);
     expect(list.text).not.toContain(okHook.secret);
     expect((await cd.api('DELETE', `/v1/projects/${project.id}/webhooks/${failingHook.id}`)).status).toBe(204);
     expect((await cd.api('GET', `/v1/projects/${project.id}/webhooks/${failingHook.id}/deliveries`)).status).toBe(404);
@@ -220,7 +220,7 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
     const ended = await cd.api('POST', `/v1/projects/${project.id}/deployments/${firstDeployment.id}/cancel`);
     expect(ended.status).toBe(409);
     expect(ended.body.error).toBe('not_cancelable');
-    const preview = (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data.find((d: any) => d.branch);
+    const preview = (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data.find((d: Json) => d.branch);
     expect((await cd.api('POST', `/v1/projects/${project.id}/deployments/${preview.id}/promote`)).body.error).toBe('not_promotable');
 
     repo.commit({ 'content/guide.mdx': '---\ntitle: Guide\n---\n\nThis is never live.\n' });
@@ -251,7 +251,7 @@ describe('polling and webhook address rules', () => {
     expect((await waitForDeployment(cd.api, project.id, first.id)).status).toBe('succeeded');
     const sha = repo.commit({ 'content/guide.mdx': '---\ntitle: Guide\n---\n\nThis is polled two.\n' });
     const polled = await until('a poll deployment', async () =>
-      (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=5`)).body.data.find((d: any) => d.trigger === 'poll' && d.commit_sha === sha));
+      (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=5`)).body.data.find((d: Json) => d.trigger === 'poll' && d.commit_sha === sha));
     expect((await waitForDeployment(cd.api, project.id, polled.id)).status).toBe('succeeded');
     expect(articleOf((await getWithHost(cd.server.url, '/guide', `${project.slug}.localhost`, {}, SITE)).text)).toContain('This is polled two.');
   });
@@ -284,7 +284,7 @@ describe('polling and webhook address rules', () => {
       repo.commit(pages('rebind'));
       await cd.api('PATCH', `/v1/projects/${project.id}`, { body: { source_repo: repo.slug } });
       const delivery = await until('a refused delivery', async () =>
-        (await cd.api('GET', `/v1/projects/${project.id}/webhooks/${hook.body.id}/deliveries`)).body.data.find((d: any) => d.attempts >= 1));
+        (await cd.api('GET', `/v1/projects/${project.id}/webhooks/${hook.body.id}/deliveries`)).body.data.find((d: Json) => d.attempts >= 1));
       expect(delivery.last_error).toMatch(/private address; refused/);
       expect(target.requests).toEqual([]);
     } finally {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOf, deploy, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { RepoHost, TestRepo } from '../helpers/git-repos.ts';
-import { client, getWithHost, orgWithKey, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { client, getWithHost, orgWithKey, uniqueSlug, type Json, type TestServer } from '../helpers/server.ts';
 
 let fixture: DeployingServer;
 let server: TestServer;
@@ -209,27 +209,27 @@ describe('triggers', () => {
   it('lists deployments newest first with a stable cursor; a bad cursor or limit is 400', async () => {
     const all = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data;
     expect(all.length).toBeGreaterThanOrEqual(5);
-    const sorted = [...all].sort((a: any, b: any) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
-    expect(all.map((d: any) => d.id)).toEqual(sorted.map((d: any) => d.id));
+    const sorted = [...all].sort((a: Json, b: Json) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    expect(all.map((d: Json) => d.id)).toEqual(sorted.map((d: Json) => d.id));
     const paged: string[] = [];
     let cursor: string | null = null;
     do {
       const res = await api('GET', `/v1/projects/${project.id}/deployments?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
       expect(res.status).toBe(200);
       expect(res.body.data.length).toBeLessThanOrEqual(2);
-      paged.push(...res.body.data.map((d: any) => d.id));
+      paged.push(...res.body.data.map((d: Json) => d.id));
       cursor = res.body.next_cursor;
     } while (cursor);
-    expect(paged).toEqual(all.map((d: any) => d.id));
+    expect(paged).toEqual(all.map((d: Json) => d.id));
     expect((await api('GET', `/v1/projects/${project.id}/deployments?cursor=nope`)).status).toBe(400);
     expect((await api('GET', `/v1/projects/${project.id}/deployments?limit=0`)).status).toBe(400);
   });
 
   it('keeps the last FOLIO_KEEP_BUILDS (3 here) successful builds on disk', async () => {
     const builds = await readdir(path.join(server.dataDir, 'projects', project.id, 'builds'));
-    const succeeded = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data.filter((d: any) => d.status === 'succeeded');
+    const succeeded = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data.filter((d: Json) => d.status === 'succeeded');
     expect(succeeded.length).toBeGreaterThan(3);
-    expect(builds.sort()).toEqual(succeeded.slice(0, 3).map((d: any) => d.id).sort());
+    expect(builds.sort()).toEqual(succeeded.slice(0, 3).map((d: Json) => d.id).sort());
   });
 });
 
@@ -238,7 +238,7 @@ describe('the OpenAPI document agrees with the answers', () => {
   // in each final status the project has had, a queued one and a refused list.
   it('deployment, deployment list and error answers are the documented ones', async () => {
     const all = (await api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body;
-    expect(new Set(all.data.map((d: any) => d.status))).toEqual(new Set(['succeeded', 'failed']));
+    expect(new Set(all.data.map((d: Json) => d.status))).toEqual(new Set(['succeeded', 'failed']));
     for (const deployment of all.data) expect((await api('GET', `/v1/projects/${project.id}/deployments/${deployment.id}`)).status).toBe(200);
     const queued = await api('POST', `/v1/projects/${project.id}/deployments`);
     expect(queued.status).toBe(202);

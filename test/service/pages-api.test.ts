@@ -6,7 +6,7 @@ import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
 import { apiDocument } from '../helpers/api-contract.ts';
-import { admin, client, orgWithKey, removeDir, request, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { admin, client, orgWithKey, removeDir, request, startServer, uniqueSlug, type Json, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ReturnType<typeof client>;
@@ -56,8 +56,8 @@ async function refusedPage(p: TestProject, content: string): Promise<string> {
   return res.body.message as string;
 }
 
-async function listAll(p: TestProject, limit = 100): Promise<any[]> {
-  const items: any[] = [];
+async function listAll(p: TestProject, limit = 100): Promise<Json[]> {
+  const items: Json[] = [];
   let cursor: string | null = null;
   do {
     const res = await api('GET', `${p.pages}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
@@ -445,7 +445,7 @@ describe('list', () => {
     const paths = ['b', 'a/z', 'a', 'index', 'a-b', 'c/d/e', 'a/b'];
     for (const pagePath of paths) await createPage(p, { path: pagePath, title: pagePath.toUpperCase(), content: `# ${pagePath}` });
     const first = await api('GET', `${p.pages}?limit=3`);
-    expect(first.body.data.map((x: any) => x.path)).toEqual(['a', 'a-b', 'a/b']);
+    expect(first.body.data.map((x: Json) => x.path)).toEqual(['a', 'a-b', 'a/b']);
     expect(Object.keys(first.body.data[0])).toEqual(['path', 'title', 'source', 'url', 'updated_at']);
     expect(first.body.next_cursor).toEqual(expect.any(String));
     const all = await listAll(p, 3);
@@ -454,7 +454,7 @@ describe('list', () => {
     // A page created between two requests appears once, in its place.
     await createPage(p, { path: 'a0', title: 'A0', content: 'x' });
     const second = await api('GET', `${p.pages}?limit=3&cursor=${first.body.next_cursor}`);
-    expect(second.body.data.map((x: any) => x.path)).toEqual(['a/z', 'a0', 'b']);
+    expect(second.body.data.map((x: Json) => x.path)).toEqual(['a/z', 'a0', 'b']);
     for (const query of ['limit=0', 'limit=101', 'limit=x', 'cursor=', 'cursor=bm9wZQ', 'cursor=%2E%2E']) {
       const res = await api('GET', `${p.pages}?${query}`);
       expect(res.status, query).toBe(400);

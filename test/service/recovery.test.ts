@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, stat, symlink, truncate, writeFile } from 'no
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deploy } from '../helpers/deployments.ts';
-import { admin, client, getWithHost, removeDir, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { admin, client, getWithHost, removeDir, startServer, tempDataDir, uniqueSlug, type Json, type TestServer } from '../helpers/server.ts';
 
 const dirs: string[] = [];
 const mounts: string[] = [];
@@ -34,7 +34,7 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** Polls /healthz until it answers `status` (the free-space check is cached for a moment). */
-async function healthBecomes(server: TestServer, status: number): Promise<any> {
+async function healthBecomes(server: TestServer, status: number): Promise<Json> {
   const api = client(server.url);
   for (let i = 0; ; i++) {
     const res = await api('GET', '/healthz');
@@ -155,7 +155,7 @@ describe('a full disk', () => {
 
     // Pages of shrinking sizes until even a small one no longer fits: the disk is then full to the brim.
     const stored = new Map<string, string>();
-    let refused: any;
+    let refused: Json;
     for (const size of [512 * 1024, 64 * 1024, 4 * 1024, 256]) {
       for (let i = 0; ; i++) {
         const pagePath = `s${size}/p${i}`;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
+import { BADGE_METHODS } from '../../src/site/components/catalog.ts';
 import { buildFixture, serveWithFolio } from './helpers.ts';
 
 let browser: Browser;
@@ -40,7 +40,7 @@ beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const site = await buildFixture({
     'docs.json': JSON.stringify({ name: 'Browser Test Documentation Site', colors: { info: { light: '#aa00aa', dark: '#f0a0f0' } }, openapi: 'openapi.yaml' }),
-    'content/index.mdx': `# Badges\n\n${HTTP_METHODS.map((m) => `<ApiMethod method="${m.toLowerCase()}" />`).join(' ')}\n`,
+    'content/index.mdx': `# Badges\n\n${BADGE_METHODS.map((m) => `<ApiMethod method="${m.toLowerCase()}" />`).join(' ')}\n`,
     'content/guides/zebra.mdx': '---\ntitle: Striped animals\n---\n\nThe zebracorn is a rare striped creature.\n\n## Feeding\n\n```bash\necho "hay"\n```\n',
     'openapi.yaml': GIZMO_API,
   });
@@ -106,7 +106,7 @@ describe('in a browser', () => {
       await page.goto(`${server.url}/`);
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
       const contrasts = await badgeContrasts(page);
-      expect(Object.keys(contrasts).sort()).toEqual([...HTTP_METHODS].sort());
+      expect(Object.keys(contrasts).sort()).toEqual([...BADGE_METHODS].sort());
       for (const [method, ratio] of Object.entries(contrasts)) expect(ratio, `${colorScheme} ${method}`).toBeGreaterThanOrEqual(4.5);
       await page.close();
     }

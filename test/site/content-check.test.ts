@@ -5,7 +5,7 @@ import { checkSnippetCalls } from '../../src/site/content-check/check-root.ts';
 import { analyzeIsolated, MAX_CONTENT_BYTES } from '../../src/site/content-check/check-pool.ts';
 import { parseDocsConfig, themeOverrideCss } from '../../src/site/docs-config.ts';
 import { snippetKey } from '../../src/site/snippet-paths.ts';
-import { HTTP_METHODS } from '../../src/site/components/catalog.ts';
+import { BADGE_METHODS } from '../../src/site/components/catalog.ts';
 
 const page = (text: string) => checkContent(text, { file: 'content/p.mdx', kind: 'page' }).map(formatProblem);
 const snippet = (text: string) => checkContent(text, { file: '_snippets/s.mdx', kind: 'snippet' }).map(formatProblem);
@@ -26,7 +26,7 @@ describe('allowed content', () => {
     ].join('\n'))).toEqual([]);
   });
 
-  it.each(HTTP_METHODS.flatMap((m) => [m, m.toLowerCase(), m[0] + m.slice(1).toLowerCase()]))('accepts ApiMethod method="%s"', (m) => {
+  it.each(BADGE_METHODS.flatMap((m) => [m, m.toLowerCase(), m[0] + m.slice(1).toLowerCase()]))('accepts ApiMethod method="%s"', (m) => {
     expect(page(`<ApiMethod method="${m}" />`)).toEqual([]);
   });
 

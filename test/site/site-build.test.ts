@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_METHODS, METHOD_TOKENS } from '../../src/site/components/catalog.ts';
+import { BADGE_METHODS, METHOD_TOKENS } from '../../src/site/components/catalog.ts';
 import { article, buildFixture, listFiles, sidebarOf, text, type BuiltSite } from './helpers.ts';
 
 const SECRET = 'sekrit-7f3a9c1e-do-not-leak';
-const methods = HTTP_METHODS.flatMap((m) => [m, m.toLowerCase()]);
+const methods = BADGE_METHODS.flatMap((m) => [m, m.toLowerCase()]);
 
 const files: Record<string, string> = {
   'docs.json': JSON.stringify({
@@ -99,7 +99,7 @@ describe('ApiMethod (docs/decisions.md#content-root)', () => {
   it('gives lower-case and upper-case input the same output', () => {
     const html = site.read('index.html');
     const badge = (m: string) => badgeOf(html, m);
-    for (const m of HTTP_METHODS) {
+    for (const m of BADGE_METHODS) {
       expect(badge(m)).toMatch(/^<span class="api-method/);
       expect(badge(m.toLowerCase())).toBe(badge(m));
     }

@@ -4,7 +4,7 @@
   var theme = null;
   try {
     theme = localStorage.getItem('folio-theme');
-  } catch (e) {
+  } catch {
     // storage blocked: follow the system
   }
   // docs.json `appearance`: the mode before a choice (`default`), and no choice at all (`strict`).

@@ -1,11 +1,11 @@
 // Folio's authoring components, by name. The content checker and the renderer both read this list,
 // so an MDX page can use exactly these tags without imports.
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+export const BADGE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
+export type BadgeMethod = (typeof BADGE_METHODS)[number];
 
 /** The theme token that colours each method's badge (docs/decisions.md#content-root rule 2). */
-export const METHOD_TOKENS: Record<HttpMethod, string> = {
+export const METHOD_TOKENS: Record<BadgeMethod, string> = {
   GET: '--docs-success',
   POST: '--docs-info',
   PUT: '--docs-warning',
@@ -16,10 +16,10 @@ export const METHOD_TOKENS: Record<HttpMethod, string> = {
 };
 
 /** Returns the canonical method name, or undefined when the value is not one of the seven. */
-export function normalizeMethod(value: unknown): HttpMethod | undefined {
+export function normalizeMethod(value: unknown): BadgeMethod | undefined {
   if (typeof value !== 'string') return undefined;
   const upper = value.trim().toUpperCase();
-  return (HTTP_METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
+  return (BADGE_METHODS as readonly string[]).includes(upper) ? (upper as BadgeMethod) : undefined;
 }
 
 export const CALLOUT_KINDS = ['note', 'tip', 'info', 'warning', 'check', 'danger'] as const;

@@ -13,7 +13,7 @@ import { markdownToMdast, mdxToMdast } from 'satteri';
 // starts with --- or +++): the check must see the frontmatter and the body the build will compile.
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Node as EstreeNode, Pattern, Program } from 'estree';
-import { CALLOUT_KINDS, COMPONENT_NAMES, COMPONENTS, HTTP_METHODS, nearest, nearestComponent, normalizeMethod } from '../components/catalog.ts';
+import { CALLOUT_KINDS, COMPONENT_NAMES, COMPONENTS, BADGE_METHODS, nearest, nearestComponent, normalizeMethod } from '../components/catalog.ts';
 import { importedSnippetKey, SNIPPETS_DIR, snippetKey } from '../snippet-paths.ts';
 import { readPageMeta } from '../page-rules.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
@@ -707,12 +707,12 @@ function checkEmbed(node: MdNode, attrs: Map<string, unknown>, report: Report) {
 
 function checkApiMethod(node: MdNode, attrs: Map<string, unknown>, report: Report) {
   if (!attrs.has('method')) {
-    report(node, `ApiMethod needs a method: one of ${HTTP_METHODS.join(', ')}`);
+    report(node, `ApiMethod needs a method: one of ${BADGE_METHODS.join(', ')}`);
     return;
   }
   const method = attrs.get('method');
   if (method !== NOT_LITERAL && !normalizeMethod(method)) {
-    report(node, `ApiMethod method ${JSON.stringify(method)} is not one of ${HTTP_METHODS.join(', ')} (case-insensitive)`);
+    report(node, `ApiMethod method ${JSON.stringify(method)} is not one of ${BADGE_METHODS.join(', ')} (case-insensitive)`);
   }
 }
 

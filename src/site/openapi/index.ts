@@ -9,7 +9,7 @@
  * uses `operationToMarkdown`. Page models are plain JSON.
  */
 import type { LoadedDocument } from './load.ts';
-import type { NavGroup, OpenApiPages } from './model.ts';
+import type { OperationGroup, OpenApiPages } from './model.ts';
 import { buildOperationPages, UNTAGGED_GROUP } from './operations.ts';
 import type { BuildOptions } from './operations.ts';
 import { specLoader } from './sources.ts';
@@ -54,7 +54,7 @@ export async function loadOpenApiPages(
   return result;
 }
 
-function mergeGroups(into: NavGroup[], groups: NavGroup[]): void {
+function mergeGroups(into: OperationGroup[], groups: OperationGroup[]): void {
   for (const group of groups) {
     const existing = into.find((candidate) => candidate.label === group.label);
     if (existing) existing.items.push(...group.items);

@@ -3,8 +3,8 @@
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type OperationMethod = (typeof OPERATION_METHODS)[number];
 
 export const PARAMETER_LOCATIONS = ['path', 'query', 'header', 'cookie'] as const;
 export type ParameterLocation = (typeof PARAMETER_LOCATIONS)[number];
@@ -173,7 +173,7 @@ export interface OperationPageModel {
   /** Last segment of `path`. */
   slug: string;
   title: string;
-  method: HttpMethod;
+  method: OperationMethod;
   /** The path template as written in the document: `/v1/projects/{id}`. */
   apiPath: string;
   pathSegments: PathSegment[];
@@ -200,21 +200,21 @@ export interface OperationPageModel {
   playground?: PlaygroundModel;
 }
 
-export interface NavItem {
+export interface OperationLink {
   path: string;
   hidden?: boolean;
   webhook?: string;
   title: string;
-  method: HttpMethod;
+  method: OperationMethod;
   deprecated: boolean;
 }
 
-export interface NavGroup {
+export interface OperationGroup {
   label: string;
-  items: NavItem[];
+  items: OperationLink[];
 }
 
 export interface OpenApiPages {
   pages: OperationPageModel[];
-  groups: NavGroup[];
+  groups: OperationGroup[];
 }

@@ -3,13 +3,13 @@ import { codeSamples } from './code-samples.ts';
 import { curlCommand } from './curl.ts';
 import type { CurlInput } from './curl.ts';
 import { mediaTypeExamples, sampleOf } from './example.ts';
-import { HTTP_METHODS, PARAMETER_LOCATIONS } from './model.ts';
+import { OPERATION_METHODS, PARAMETER_LOCATIONS } from './model.ts';
 import type {
   HeaderModel,
-  HttpMethod,
+  OperationMethod,
   JsonValue,
   MediaTypeModel,
-  NavGroup,
+  OperationGroup,
   OpenApiPages,
   OperationPageModel,
   ParameterLocation,
@@ -52,7 +52,7 @@ export interface BuildOptions {
 
 /** An operation found in a document: under `paths`, or a webhook. */
 export interface FoundOperation {
-  method: HttpMethod;
+  method: OperationMethod;
   apiPath: string;
   pathItem: Schema;
   operation: Schema;
@@ -94,7 +94,7 @@ export function findOperations(document: Schema): FoundOperation[] {
     const items = isSchema(document[key]) ? document[key] : {};
     for (const [name, pathItem] of Object.entries(items)) {
       if (!isSchema(pathItem)) continue;
-      for (const method of HTTP_METHODS) {
+      for (const method of OPERATION_METHODS) {
         const operation = pathItem[method];
         if (!isSchema(operation)) continue;
         found.push({ method, apiPath: webhook ? name : name, pathItem, operation, ...(webhook ? { webhook: name } : {}) });
@@ -480,7 +480,7 @@ function authOf(document: Schema, operation: Schema): PlaygroundAuth[] {
 
 // One group per tag in the document's tag order (tags only used by operations follow in order of
 // first use), then the untagged operations. An operation is listed under its first tag.
-function navigationGroups(document: Schema, pages: OperationPageModel[], untagged: string): NavGroup[] {
+function navigationGroups(document: Schema, pages: OperationPageModel[], untagged: string): OperationGroup[] {
   const declared = Array.isArray(document.tags) ? document.tags.filter(isSchema).map((tag) => String(tag.name)) : [];
   const used = pages.flatMap((page) => (page.tags[0] ? [page.tags[0]] : []));
   const order = [...new Set([...declared, ...used])];

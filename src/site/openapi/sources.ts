@@ -9,8 +9,8 @@ import { openApiRelativePath } from '../docs-config.ts';
 import { OpenApiError } from './errors.ts';
 import { loadOpenApiDocument } from './load.ts';
 import type { LoadedDocument } from './load.ts';
-import { HTTP_METHODS } from './model.ts';
-import type { HttpMethod } from './model.ts';
+import { OPERATION_METHODS } from './model.ts';
+import type { OperationMethod } from './model.ts';
 import { DEFAULT_DIRECTORY, findOperations, operationKey } from './operations.ts';
 
 /** Spec files and the folder their generated pages go to. */
@@ -54,7 +54,7 @@ export function navigationSources(config: DocsConfig): Array<{ entry: Record<str
 export interface OperationReference {
   /** The spec file, when the reference names one. */
   file?: string;
-  method?: HttpMethod;
+  method?: OperationMethod;
   apiPath?: string;
   webhook?: string;
   /** `get /users` or `webhook user.created` (operations.ts operationKey). */
@@ -71,8 +71,8 @@ export function parseOperationReference(text: string): OperationReference | unde
   const [, file, verb, target] = match;
   const lower = verb.toLowerCase();
   if (lower === 'webhook') return { ...(file ? { file } : {}), webhook: target, key: `webhook ${target}` };
-  if (!(HTTP_METHODS as readonly string[]).includes(lower) || !target.startsWith('/')) return undefined;
-  return { ...(file ? { file } : {}), method: lower as HttpMethod, apiPath: target, key: `${lower} ${target}` };
+  if (!(OPERATION_METHODS as readonly string[]).includes(lower) || !target.startsWith('/')) return undefined;
+  return { ...(file ? { file } : {}), method: lower as OperationMethod, apiPath: target, key: `${lower} ${target}` };
 }
 
 // Mintlify finds spec files anywhere in the repository. Folio looks at JSON and YAML files outside

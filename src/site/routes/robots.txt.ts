@@ -1,6 +1,6 @@
-// /robots.txt of the site (see site-files.ts).
-import { robotsTxt } from '../site-files.ts';
+// /robots.txt of the site (see machine-readable.ts).
+import { robotsTxt } from '../machine-readable.ts';
 
-export async function GET(): Promise<Response> {
-  return new Response(await robotsTxt(), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+export function GET(): Response {
+  return new Response(robotsTxt(), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
