@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Two test files at a time even on a 2-core machine (vitest's default there is one): most of a
+    // file's time is spent waiting on child processes (servers, builds, git, Chromium), so two
+    // overlap well and keep the suite within CI's 20 minutes.
+    maxWorkers: 2,
     // Builds the service role once for all service tests (skipped when dist/service is fresh).
     globalSetup: ['test/helpers/global-setup.ts'],
     // Fails a test that received an API answer the OpenAPI document does not describe.
