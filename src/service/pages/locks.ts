@@ -24,3 +24,32 @@ export function createLocks(): Locks {
     },
   };
 }
+
+/**
+ * Writes in flight per project, so that a project's files are removed only after its last write:
+ * `track` wraps a write, `settled` waits for every write of a project that started before it.
+ */
+export interface WriteTracker {
+  track<T>(projectId: string, work: Promise<T>): Promise<T>;
+  settled(projectId: string): Promise<void>;
+}
+
+export function createWriteTracker(): WriteTracker {
+  const writing = new Map<string, Set<Promise<unknown>>>();
+  return {
+    track(projectId, work) {
+      let set = writing.get(projectId);
+      if (!set) writing.set(projectId, (set = new Set()));
+      set.add(work);
+      const done = () => {
+        set.delete(work);
+        if (set.size === 0 && writing.get(projectId) === set) writing.delete(projectId);
+      };
+      work.then(done, done);
+      return work;
+    },
+    async settled(projectId) {
+      await Promise.allSettled([...(writing.get(projectId) ?? [])]);
+    },
+  };
+}

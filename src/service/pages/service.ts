@@ -9,7 +9,7 @@ import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './cat
 import { checkPageContent } from './content-check.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { editFrontmatter, findPageFile, makeFolders, pageFileText, parsePage, readPageText, removeEmptyFolders, removeFile, summaryOf, type ParsedPage } from './files.ts';
-import { createLocks } from './locks.ts';
+import { createLocks, createWriteTracker } from './locks.ts';
 import { pageAddress, pagePathProblem, sameAddressPath } from './paths.ts';
 import type { CreatePageInput, UpdatePageInput } from './rules.ts';
 
@@ -85,18 +85,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
   const contentOf = (projectId: string) => path.join(rootOf(projectId), 'content');
   // Writes in flight per project, so a project's files are removed only after its last write.
-  const writing = new Map<string, Set<Promise<unknown>>>();
-  const tracked = <T>(projectId: string, work: Promise<T>): Promise<T> => {
-    let set = writing.get(projectId);
-    if (!set) writing.set(projectId, (set = new Set()));
-    set.add(work);
-    const done = () => {
-      set.delete(work);
-      if (set.size === 0 && writing.get(projectId) === set) writing.delete(projectId);
-    };
-    work.then(done, done);
-    return work;
-  };
+  const writes = createWriteTracker();
 
   /** A page as answered: `page` carries what lists show, `content` is added for single pages. */
   const view = (project: Project, page: Omit<ListedPage, 'file'>, content?: string, frontmatter?: Record<string, unknown>): Page => {
@@ -156,19 +145,19 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     },
 
     create(orgId, projectId, input) {
-      return tracked(projectId, create(orgId, projectId, input));
+      return writes.track(projectId, create(orgId, projectId, input));
     },
 
     update(orgId, projectId, pagePath, input) {
-      return tracked(projectId, update(orgId, projectId, pagePath, input));
+      return writes.track(projectId, update(orgId, projectId, pagePath, input));
     },
 
     delete(orgId, projectId, pagePath) {
-      return tracked(projectId, remove(orgId, projectId, pagePath));
+      return writes.track(projectId, remove(orgId, projectId, pagePath));
     },
 
     async forgetProject(projectId) {
-      await Promise.allSettled([...(writing.get(projectId) ?? [])]);
+      await writes.settled(projectId);
       catalog.forget(contentOf(projectId));
     },
   };

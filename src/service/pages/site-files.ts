@@ -19,7 +19,7 @@ import { navigationEntries } from '../../site/navigation.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { updatedAt } from './catalog.ts';
 import { foldersAreReal, makeFolders, readPageText, removeEmptyFolders, removeFile } from './files.ts';
-import { createLocks } from './locks.ts';
+import { createLocks, createWriteTracker } from './locks.ts';
 import { writableProject } from './service.ts';
 
 export const MAX_SNIPPETS_PER_PROJECT = 1000;
@@ -80,18 +80,8 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
   const locks = createLocks();
   const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
   const snippetsOf = (projectId: string) => path.join(rootOf(projectId), SNIPPETS_DIR);
-  const writing = new Map<string, Set<Promise<unknown>>>();
-  const tracked = <T>(projectId: string, work: Promise<T>): Promise<T> => {
-    let set = writing.get(projectId);
-    if (!set) writing.set(projectId, (set = new Set()));
-    set.add(work);
-    const done = () => {
-      set.delete(work);
-      if (set.size === 0 && writing.get(projectId) === set) writing.delete(projectId);
-    };
-    work.then(done, done);
-    return work;
-  };
+  // Writes in flight per project, so a project's files are removed only after its last write.
+  const writes = createWriteTracker();
 
   /** The regular file `rel` under `dir`, reached without a link, or undefined. */
   const regularFile = async (dir: string, rel: string) => {
@@ -165,23 +155,23 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     getSnippet,
 
     putDocsJson(orgId, projectId, content) {
-      return tracked(projectId, putDocsJson(orgId, projectId, content));
+      return writes.track(projectId, putDocsJson(orgId, projectId, content));
     },
 
     deleteDocsJson(orgId, projectId) {
-      return tracked(projectId, deleteDocsJson(orgId, projectId));
+      return writes.track(projectId, deleteDocsJson(orgId, projectId));
     },
 
     putSnippet(orgId, projectId, snippetPath, content) {
-      return tracked(projectId, putSnippet(orgId, projectId, snippetPath, content));
+      return writes.track(projectId, putSnippet(orgId, projectId, snippetPath, content));
     },
 
     deleteSnippet(orgId, projectId, snippetPath) {
-      return tracked(projectId, deleteSnippet(orgId, projectId, snippetPath));
+      return writes.track(projectId, deleteSnippet(orgId, projectId, snippetPath));
     },
 
     async forgetProject(projectId) {
-      await Promise.allSettled([...(writing.get(projectId) ?? [])]);
+      await writes.settled(projectId);
     },
   };
 
