@@ -114,7 +114,7 @@ describe('components in a browser', () => {
     expect(await group.locator('pre').filter({ visible: true }).innerText()).toContain('npm install gizmo');
     await group.locator('[role="tab"]').nth(1).click();
     expect(await group.locator('pre').filter({ visible: true }).innerText()).toContain('print("gizmo")');
-    const copy = group.locator('.copy-button').filter({ visible: true });
+    const copy = group.locator('.code-block-copy').filter({ visible: true });
     expect(await copy.count()).toBe(1);
     await copy.click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('print("gizmo")');
