@@ -22,21 +22,14 @@ import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
 import { isFolioError } from '../src/service/errors.ts';
 import { migrateDatabase, openPostgresStore } from '../src/service/postgres/store.ts';
 import { restoreStore } from '../src/service/store-backups.ts';
-import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError } from '../src/service/store.ts';
+import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError, type Store } from '../src/service/store.ts';
 
 const RETRY_MS = 10_000;
 
 async function runLocally(config: Config, command: AdminCommand): Promise<AdminResult> {
   const lock = await acquireLock(config.dataDir, 'admin');
   try {
-    const store = await openStore(config.dataDir);
-    const limiter = createMemoryRateLimiter();
-    try {
-      return await runAdminCommand(store, command, { accounts: createAccounts(store, limiter), consoleOrigin: consoleOrigin(config) });
-    } finally {
-      limiter.close();
-      await store.close();
-    }
+    return await runAndClose(config, await openStore(config.dataDir), command);
   } finally {
     await lock.release();
   }
@@ -96,7 +89,11 @@ async function restore(dataDir: string, command: Extract<OfflineCommand, { name:
 
 /** Runs a command against PostgreSQL directly: the database serialises it with every node's writes. */
 async function runOnDatabase(config: Config, url: string, command: AdminCommand): Promise<AdminResult> {
-  const store = await openPostgresStore(url, { poolSize: 1 });
+  return runAndClose(config, await openPostgresStore(url, { poolSize: 1 }), command);
+}
+
+/** Runs a command on a store this CLI opened, then closes it (the JSON file or PostgreSQL). */
+async function runAndClose(config: Config, store: Store, command: AdminCommand): Promise<AdminResult> {
   const limiter = createMemoryRateLimiter();
   try {
     return await runAdminCommand(store, command, { accounts: createAccounts(store, limiter), consoleOrigin: consoleOrigin(config) });
