@@ -12,7 +12,7 @@ type RouteModule = NonNullable<FetchState['componentInstance']>;
 
 /**
  * Each route's module, once loaded. Astro otherwise looks a route's module up with a dynamic
- * `import()` on every request, which costs more than Folio's whole handling of a GET.
+ * `import()` on every request: a trip through Node's module loader and several promise turns.
  */
 const routeModules = new Map<string, RouteModule>();
 
