@@ -1,8 +1,8 @@
 // `npm run bench:api`: load-tests the real server with autocannon and compares it with a bare
 // node:http JSON endpoint measured in the same run: the bare server and the authenticated
 // GET /v1/projects/{id} take turns for BENCH_ROUNDS rounds (default 2; medians compared), so both
-// see the same machine load. BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS (default 50)
-// shorten or change a run. BENCH_PROFILE=1 runs the server under `node --cpu-prof`, measures only
+// see the same machine load, after a short unmeasured warm-up of each. BENCH_DURATION_S (default
+// 10) and BENCH_CONNECTIONS (default 50) shorten or change a run. BENCH_PROFILE=1 runs the server under `node --cpu-prof`, measures only
 // the GET rounds, and prints the functions that took the most CPU time (self time), with their file.
 // The same GET is measured on a second server whose store is PostgreSQL (FOLIO_DATABASE_URL), on a
 // throwaway cluster started the way the tests start theirs (test/helpers/postgres.ts), in the same
@@ -43,6 +43,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EXISTING_PROJECTS = 10_000;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Seconds of unmeasured load on each server before the first round (a fresh process runs unoptimised code at first). */
+const WARM_UP_S = 2;
 
 /** A bare node:http server answering a project-sized JSON body: the baseline. */
 const BARE_SERVER = `
@@ -110,6 +112,11 @@ async function load(name: string, options: LoadOptions, server?: ChildProcess): 
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/** Runs load that is not measured, so that the rounds measure servers whose code is already compiled and optimised. */
+async function warmUp(options: LoadOptions): Promise<void> {
+  await autocannon({ connections: CONNECTIONS, duration: WARM_UP_S, ...options });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -211,16 +218,16 @@ async function main(): Promise<void> {
     const bareRounds: Figures[] = [];
     const getRounds: Figures[] = [];
     const pgRounds: Figures[] = [];
+    const pgGet = pgFolio && pgSeed && { url: `http://127.0.0.1:${pgFolio.port}/v1/projects/${pgSeed.projectId}`, headers: { authorization: `Bearer ${pgSeed.key}` } };
+    console.log(`warming up each server for ${WARM_UP_S} s (not measured)`);
+    await warmUp({ url: `http://127.0.0.1:${bare.port}/` });
+    await warmUp({ url: `${base}/v1/projects/${projectId}`, headers });
+    if (pgGet) await warmUp(pgGet);
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round}/${ROUNDS}: bare node:http, then Folio GET /v1/projects/{id}${pgFolio ? ' (JSON file, then PostgreSQL)' : ''}: ${CONNECTIONS} connections, ${DURATION} s each`);
       bareRounds.push(await load('bare node:http GET (baseline)', { url: `http://127.0.0.1:${bare.port}/` }, bare.child));
       getRounds.push(await load('Folio GET /v1/projects/{id}', { url: `${base}/v1/projects/${projectId}`, headers }, folio.child));
-      if (pgFolio && pgSeed) {
-        pgRounds.push(await load('Folio GET /v1/projects/{id}, PostgreSQL store', {
-          url: `http://127.0.0.1:${pgFolio.port}/v1/projects/${pgSeed.projectId}`,
-          headers: { authorization: `Bearer ${pgSeed.key}` },
-        }, pgFolio.child));
-      }
+      if (pgFolio && pgGet) pgRounds.push(await load('Folio GET /v1/projects/{id}, PostgreSQL store', pgGet, pgFolio.child));
       console.log(`  bare ${bareRounds.at(-1)!.rps.toFixed(0)} req/s, GET ${getRounds.at(-1)!.rps.toFixed(0)} req/s (p99 ${getRounds.at(-1)!.p99} ms)` +
         (pgRounds.length ? `, PostgreSQL GET ${pgRounds.at(-1)!.rps.toFixed(0)} req/s (p99 ${pgRounds.at(-1)!.p99} ms)` : ''));
     }
