@@ -8,6 +8,10 @@
 //    a signed push webhook delivery (POST /hooks/git/{id}) instead of the API trigger, then the site
 //    host polled until the changed page answers with the new text; printed beside the full-rebuild
 //    figure of step 1 measured in the same run. Goal: ≤ 3 s median.
+// 1c. The same trigger-to-live runs with the store in PostgreSQL (FOLIO_DATABASE_URL, a throwaway
+//    cluster started as the tests start theirs: test/helpers/postgres.ts), printed beside the
+//    JSON-file figures of step 1 with their ratio. BENCH_ONLY=store runs steps 1 and 1c alone
+//    (no push, build, serving or redirect parts).
 // 2. The build step alone, cold (a fresh Astro process per build) against a warm worker, on the
 //    10-page site, in this process: the ratio is what the warm worker saves. Each is measured with
 //    the build sandbox (FOLIO_SANDBOX=required) and without (off), the two taking turns run by run,
@@ -36,6 +40,7 @@ import { buildSite, type AstroRunner } from '../src/site/build.ts';
 import type { SandboxMode } from '../src/site/sandbox.ts';
 import { WarmWorker } from '../src/site/warm-worker.ts';
 import { startDeployingServer } from '../test/helpers/deployments.ts';
+import { createTestDatabase, startPostgres } from '../test/helpers/postgres.ts';
 import type { TestRepo } from '../test/helpers/git-repos.ts';
 import { client, getWithHost, type TestServer } from '../test/helpers/server.ts';
 import { serveWithFolio } from '../test/site/helpers.ts';
@@ -99,7 +104,7 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 600_000): Pr
 }
 
 /** Trigger-to-live latencies of one site size; returns the live build dir of the project. */
-async function deployLatency(server: TestServer, repo: TestRepo, pages: number): Promise<{ times: number[]; liveDir: string; slug: string; projectId: string }> {
+async function deployLatency(server: TestServer, repo: TestRepo, pages: number, label = ''): Promise<{ times: number[]; liveDir: string; slug: string; projectId: string }> {
   const api = client(server.url, server.defaultKey);
   const slug = `bench-${pages}`;
   repo.commit(pagesOf(pages));
@@ -118,10 +123,31 @@ async function deployLatency(server: TestServer, repo: TestRepo, pages: number):
       return page.status === 200 && page.text.includes(marker);
     });
     times.push(performance.now() - started);
-    console.log(`  ${pages} pages, run ${run}: ${seconds(times.at(-1)!)} (load ${load()})`);
+    console.log(`  ${pages} pages${label}, run ${run}: ${seconds(times.at(-1)!)} (load ${load()})`);
   }
   const liveDir = fs.realpathSync(path.join(server.dataDir, 'projects', project.id, 'live'));
   return { times, liveDir, slug, projectId: project.id };
+}
+
+/** Step 1c: median trigger-to-live latency per size with the store in PostgreSQL (one node, every role). */
+async function postgresLatency(sizes: number[]): Promise<Map<number, number>> {
+  console.log('\nTrigger-to-live latency with FOLIO_DATABASE_URL (a throwaway PostgreSQL cluster on this machine):');
+  const medians = new Map<number, number>();
+  const cluster = await startPostgres();
+  try {
+    const fixture = await startDeployingServer({ FOLIO_BUILD_CONCURRENCY: '1', FOLIO_DATABASE_URL: await createTestDatabase(cluster.url) });
+    try {
+      for (const pages of sizes) {
+        const { times } = await deployLatency(fixture.server, fixture.host.repo('bench', `pg-site-${pages}`), pages, ', PostgreSQL');
+        medians.set(pages, median(times)!);
+      }
+    } finally {
+      await fixture.close();
+    }
+  } finally {
+    await cluster.stop();
+  }
+  return medians;
 }
 
 /** Push-to-live latencies of a one-page change: a signed push delivery, then the page polled until it has the change. */
@@ -358,6 +384,8 @@ async function main(): Promise<void> {
   const fixture = await startDeployingServer({ FOLIO_BUILD_CONCURRENCY: '1' });
   const { server, host } = fixture;
   const summary: string[] = [];
+  const storeOnly = process.env.BENCH_ONLY === 'store';
+  const jsonMedians = new Map<number, number>();
   let served: { liveDir: string; slug: string } | undefined;
   try {
     console.log('\nTrigger-to-live latency (POST …/deployments → first 200 of the new content):');
@@ -367,8 +395,9 @@ async function main(): Promise<void> {
       served ??= { liveDir, slug };
       const goal = GOALS_S[pages];
       const m = median(times);
+      jsonMedians.set(pages, m!);
       summary.push(`deploy ${pages} pages: median ${seconds(m)} of ${times.length}${goal ? ` (goal < ${goal} s: ${m < goal * 1000 ? 'met' : 'NOT met'})` : ''}`);
-      if (pages === 1000) {
+      if (pages === 1000 && !storeOnly) {
         console.log('\nPush-to-live latency, one page of the 1,000-page site changed (signed POST /hooks/git/{id} → first 200 of the new text):');
         const pushed = median(await pushLatency(server, repo, projectId, slug));
         summary.push(
@@ -378,7 +407,12 @@ async function main(): Promise<void> {
       }
     }
 
-    summary.push(...(await buildStep()));
+    for (const [pages, pg] of await postgresLatency(SIZES)) {
+      const json = jsonMedians.get(pages)!;
+      summary.push(`deploy ${pages} pages with PostgreSQL: median ${seconds(pg)} of ${RUNS}; JSON file in this run ${seconds(json)} (PostgreSQL / JSON file ${(pg / json).toFixed(2)}×)`);
+    }
+    if (storeOnly) served = undefined;
+    else summary.push(...(await buildStep()));
 
     if (served) {
       console.log(`\nServing ${served.slug}'s home page: ${CONNECTIONS} connections, ${DURATION} s each:`);
