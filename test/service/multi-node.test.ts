@@ -131,17 +131,29 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect((await api('b')('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
   });
 
-  it('loses nothing when a node is killed and restarted', async () => {
+  it('loses nothing when a node is killed and restarted; the admin CLI works on the database with no server running', async () => {
     const created = await api('a')('POST', '/v1/projects', { body: { name: 'Kept', slug: uniqueSlug('kept') } });
     expect(created.status).toBe(201);
     // Killed right after the answer: what it acknowledged is in the database.
     node('a').process.kill('SIGKILL');
     await node('a').exited;
+    expect((await api('b')('GET', `/v1/projects/${created.body.id}`)).body.name).toBe('Kept');
+    for (const name of [...nodes.keys()].filter((n) => n !== 'a')) {
+      expect(await node(name).stop()).toBe(0);
+      nodes.delete(name);
+    }
+    // No node runs now: the CLI edits the database directly.
+    const cli = await runNode(ADMIN, ['key', 'create', '--org', 'default', '--scopes', 'projects:read', '--json'], { FOLIO_DATABASE_URL: databaseUrl, FOLIO_DATA_DIR: dirs.get('cli')! });
+    expect(cli.code).toBe(0);
+    const readOnly = JSON.parse(cli.stdout).key;
+
     const restarted = await startNode('a', 'api,sites');
     expect(restarted.defaultKey).toBeUndefined(); // the same organizations: no new default key
     const got = await api('a')('GET', `/v1/projects/${created.body.id}`);
     expect(got.status).toBe(200);
     expect(got.body.name).toBe('Kept');
-    expect((await api('b')('GET', `/v1/projects/${created.body.id}`)).status).toBe(200);
+    const listed = await request(restarted.url, 'GET', '/v1/projects?limit=100', { key: readOnly });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((p: { id: string }) => p.id)).toContain(created.body.id);
   });
 });

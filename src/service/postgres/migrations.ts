@@ -1,4 +1,4 @@
-// The PostgreSQL schema as an ordered list of migrations (docs/running-on-several-machines.md).
+// The PostgreSQL schema as an ordered list of migrations (content/operating/several-machines.mdx).
 // A migration is never edited once released: a change to the schema is a new entry at the end.
 // Constraints carry the rules the JSON-file store enforces in memory, so that several Folio nodes
 // writing at once cannot break them: one slug per project, one verified holder per custom domain,
