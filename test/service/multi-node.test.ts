@@ -2,11 +2,14 @@
 // nodes (A, B) and two worker nodes sharing one PostgreSQL database, each with its own data dir.
 // Real server processes speak HTTP; builds clone real repositories over file://. A worker killed
 // with SIGKILL mid-build leaves its deployment to the lease (FOLIO_BUILD_LEASE_S, short here):
-// another node ends it `interrupted` and the other worker builds the next one.
+// another node ends it `interrupted` and the other worker builds the next one; a cancel answered
+// by an API node stops a build running on a worker.
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
 import { latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
+import { deploymentLogFile } from '../../src/service/project-files.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { ADMIN, client, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
@@ -65,6 +68,17 @@ async function builder(deploymentId: string): Promise<string | undefined> {
   }
 }
 
+/** Waits until a worker builds the deployment; returns that node's name. */
+async function waitForBuilder(deploymentId: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const name = await builder(deploymentId);
+    if (name) return name;
+    if (Date.now() > deadline) throw new Error(`no worker started building deployment ${deploymentId}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('two api+sites nodes and two workers on one database', () => {
   it('splits the roles: only the API nodes answer /v1, a worker answers /healthz only', async () => {
     expect((await request(node('worker-1').url, 'GET', '/healthz')).status).toBe(200);
@@ -109,12 +123,7 @@ describe('two api+sites nodes and two workers on one database', () => {
     const project = (await api('a')('POST', '/v1/projects', { body: { name: 'Multi', slug: uniqueSlug('multi'), source_repo: repo.slug } })).body;
     // Connecting the repository queued the first deployment; a worker claims it at once (LISTEN).
     const first = await latestDeployment(api('a'), project.id);
-    let victim: string | undefined;
-    const deadline = Date.now() + 60_000;
-    while (!(victim = await builder(first.id))) {
-      if (Date.now() > deadline) throw new Error('no worker started building the deployment');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const victim = await waitForBuilder(first.id);
     expect(victim).toMatch(/^worker-/);
     node(victim).process.kill('SIGKILL');
     await node(victim).exited;
@@ -128,6 +137,18 @@ describe('two api+sites nodes and two workers on one database', () => {
     const next = await api('b')('POST', `/v1/projects/${project.id}/deployments`);
     expect(next.status).toBe(202);
     expect((await waitForDeployment(api('a'), project.id, next.body.id)).status).toBe('succeeded');
+    expect((await api('b')('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
+
+    // A cancel answered by node A stops the build running on the worker at once: its log says so.
+    repo.commit({ 'content/index.mdx': '# Several machines\n\nCanceled.\n' });
+    const doomed = (await api('b')('POST', `/v1/projects/${project.id}/deployments`)).body;
+    const worker = await waitForBuilder(doomed.id);
+    const canceled = await api('a')('POST', `/v1/projects/${project.id}/deployments/${doomed.id}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.status).toBe('canceled');
+    const log = deploymentLogFile(dirs.get(worker)!, project.id, doomed.id);
+    await expect.poll(() => readFile(log, 'utf8').catch(() => ''), { timeout: 60_000 }).toContain('canceled: the deployment was stopped by a client');
+    expect((await waitForDeployment(api('b'), project.id, doomed.id)).status).toBe('canceled');
     expect((await api('b')('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
   });
 
