@@ -1061,6 +1061,8 @@ class JsonFileStore implements Store {
 
   async takeExpiredLeases(owner: string, leaseMs: number): Promise<DeploymentRecord[]> {
     const now = Date.now();
+    // Leases of deployments that have ended are dropped here, so the map holds only live builds.
+    for (const id of this.leases.keys()) if (own(this.db.data.deployments, id)?.status !== 'building') this.leases.delete(id);
     const expired = Object.values(this.db.data.deployments).filter((d) => d.status === 'building' && (this.leases.get(d.id)?.expiresAt ?? 0) < now);
     for (const d of expired) this.leases.set(d.id, { owner, expiresAt: now + leaseMs });
     return expired.map((d) => ({ ...d }));
