@@ -29,8 +29,12 @@ export interface RunContext {
   onEvent?(event: WebhookEvent, deployment: DeploymentRecord): void;
 }
 
-/** Why a run was stopped from outside: the project was deleted, the server is stopping, or a client canceled it. */
-export type StopCause = 'deleted' | 'shutdown' | 'canceled';
+/**
+ * Why a run was stopped from outside: the project was deleted, the server is stopping, a client
+ * canceled it, or this process lost its claim (another node ended the deployment after its lease
+ * ran out: see queue.ts).
+ */
+export type StopCause = 'deleted' | 'shutdown' | 'canceled' | 'lease_lost';
 
 /** A failed deployment: the one error type (src/service/errors.ts), with a deployment's code. */
 type DeploymentFailure = FolioError & { code: DeploymentErrorCode };
@@ -63,7 +67,10 @@ async function untilStored(write: () => Promise<void>, signal: AbortSignal): Pro
   }
 }
 
-/** Runs a queued deployment to its end. Never throws for a failed deployment: it records it. */
+/**
+ * Runs a deployment the queue claimed (already `building`, its project too: Store.claimDeployment)
+ * to its end. Never throws for a failed deployment: it records it.
+ */
 export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, astro: AstroRunner, signal: AbortSignal): Promise<void> {
   const { config, store } = ctx;
   const projectId = queued.project_id;
@@ -80,14 +87,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   };
   try {
     const project = await store.getProject(projectId);
-    // Canceled while it waited (cancel marks a deployment that is not running yet).
-    const current = await store.getDeployment(queued.id);
-    if (!project || current?.status !== 'queued') return;
-    const startedAt = new Date().toISOString();
-    // The project first, then the deployment, at every step: a client that sees the deployment's
-    // new status sees the project's too. A preview leaves the project's status alone.
-    if (!preview) await store.updateProject(projectId, { status: 'building' });
-    await store.updateDeployment(queued.id, { status: 'building', started_at: startedAt });
+    if (!project) return;
     log.line(`deployment ${queued.id} (${queued.trigger}${preview ? `, preview of branch ${queued.branch}` : ''}) started`);
     await event('deployment.started');
     try {
@@ -99,6 +99,12 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     } catch (error) {
       await rm(output, { recursive: true, force: true });
       if (signal.aborted && signal.reason === 'deleted') return;
+      if (signal.aborted && signal.reason === 'lease_lost') {
+        // Another node already recorded how it ended: nothing is written over that.
+        log.line('stopped: this worker lost its claim on the deployment (its lease ran out); another node ended it');
+        await log.flush();
+        return;
+      }
       if (signal.aborted && signal.reason === 'canceled') {
         log.line('canceled: the deployment was stopped by a client; the previous site stays live');
         await log.flush();
@@ -134,10 +140,14 @@ export async function recordFailure(store: Store, deploymentId: string, projectI
   await store.updateDeployment(deploymentId, { status: 'failed', finished_at: new Date().toISOString(), error: { code, message } });
 }
 
-/** Marks a deployment canceled; the project returns to where it was before it started. */
+/**
+ * Marks a building deployment canceled; the project returns to where it was before it started.
+ * Once only: the node that answered the cancel and the worker that stops the build both call it.
+ */
 export async function recordCanceled(store: Store, deploymentId: string, projectId: string, preview = false): Promise<void> {
   const project = await store.getProject(projectId);
   if (project && !preview && project.status === 'building') await store.updateProject(projectId, { status: project.last_deploy_at ? 'active' : 'pending' });
+  if ((await store.getDeployment(deploymentId))?.status === 'canceled') return;
   await store.updateDeployment(deploymentId, { status: 'canceled', finished_at: new Date().toISOString() });
 }
 
