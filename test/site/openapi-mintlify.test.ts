@@ -23,6 +23,9 @@ beforeAll(async () => {
     'specs/warehouse.yaml': LENIENT_30_YAML,
     // Named nowhere: found by itself for the frontmatter that names no file.
     'extra/billing.yaml': BILLING_31_YAML,
+    // Also has GET /invoices and comes first in path order, but .mintignore leaves it out.
+    '.mintignore': 'drafts/\n',
+    'drafts/billing-old.yaml': BILLING_31_YAML.replace('summary: List invoices', 'summary: Old invoices'),
     'docs.json': JSON.stringify({
       name: 'Shop',
       api: {
@@ -117,7 +120,7 @@ describe('openapi: frontmatter pages', () => {
     expect(article(order)).toContain('id="path-parameters"');
     expect(h1(page('restock'))).toBe('POST Restock');
     expect(h1(page('shipped'))).toBe('WEBHOOK Order shipped');
-    // Found in extra/billing.yaml, which nothing names; frontmatter asks for the simple playground.
+    // Found in extra/billing.yaml, which nothing names (drafts/ is in .mintignore); frontmatter asks for the simple playground.
     const invoices = page('invoices');
     expect(h1(invoices)).toBe('GET List invoices');
     expect(article(invoices)).toContain('<p class="playground-simple"><code>GET https://billing.example.com/invoices</code></p>');
