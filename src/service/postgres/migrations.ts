@@ -152,6 +152,11 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
     `,
   },
+  {
+    version: 5,
+    name: 'fast redeploys: a deployment can ask for a full build',
+    sql: `ALTER TABLE deployments ADD COLUMN full_build boolean;`,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */
