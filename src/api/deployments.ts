@@ -1,7 +1,7 @@
 // /v1/projects/{id}/deployments endpoints (docs/decisions.md#deployments): thin adapters from HTTP to the
 // deployments service. A trigger needs no body; one sent is a JSON object of its options.
 import { z } from 'zod';
-import { FolioError, parseBody, readOptionalJsonObject } from './http.ts';
+import { FolioError, MAX_BODY_BYTES, parseBody } from './http.ts';
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';
 
@@ -23,10 +23,10 @@ export const deploymentRoutes: Route[] = [
     method: 'POST',
     path: '/v1/projects/:id/deployments',
     scope: 'deployments:trigger',
-    async handler({ folio, principal, params, request }) {
-      // No body (most clients) triggers as before; a body must be this object (docs/decisions.md#fast-redeploys).
-      const sent = await readOptionalJsonObject(request, 4096);
-      const options = sent ? parseBody(triggerBody, sent) : {};
+    // No body (most clients) triggers as before; a body must be this object (docs/decisions.md#fast-redeploys).
+    body: { maxBytes: MAX_BODY_BYTES, optional: true },
+    async handler({ folio, principal, params, body }) {
+      const options = parseBody(triggerBody, body);
       return { status: 202, body: await folio.deployments.trigger(principal.orgId, params.id, { fullBuild: options.full_build === true }) };
     },
   },

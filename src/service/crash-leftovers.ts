@@ -17,8 +17,7 @@ import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
-import { buildIdOfEntry } from './deployments/fast-redeploy.ts';
+import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 

@@ -10,7 +10,7 @@ import { contentLayout, listRootFiles } from '../../site/layout.ts';
 import { repoRoot } from '../../site/settings.ts';
 import { git, type GitOptions } from '../git.ts';
 import { parsePage } from '../pages/files.ts';
-import { buildDir } from '../project-files.ts';
+import { buildDir, buildInputsFile } from '../project-files.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 
 /** Past this many pages to render, a full build costs about the same: it is one. */
@@ -35,18 +35,6 @@ export interface BuildSettingsKey {
 export type RedeployPlan =
   | { kind: 'full'; reason: string }
   | { kind: 'fast'; previousBuild: string; pageFiles: string[]; changed: number };
-
-const INPUTS_SUFFIX = '.inputs.json';
-
-/** The file beside a build's directory that records what it was made from. */
-export function buildInputsFile(dataDir: string, projectId: string, deploymentId: string): string {
-  return `${buildDir(dataDir, projectId, deploymentId)}${INPUTS_SUFFIX}`;
-}
-
-/** The build id an entry of a project's builds folder belongs to (a build dir or its inputs file). */
-export function buildIdOfEntry(name: string): string {
-  return name.endsWith(INPUTS_SUFFIX) ? name.slice(0, -INPUTS_SUFFIX.length) : name;
-}
 
 export async function writeBuildInputs(dataDir: string, projectId: string, deploymentId: string, inputs: BuildInputs): Promise<void> {
   await writeFile(buildInputsFile(dataDir, projectId, deploymentId), JSON.stringify(inputs));
@@ -130,6 +118,7 @@ export async function planRedeploy(input: {
   const previousBuild = buildDir(dataDir, deployment.project_id, previous.id);
   if (!before || !(await stat(previousBuild).catch(() => undefined))?.isDirectory()) return full('the previous build is no longer kept');
   if (before.fingerprint !== inputs.fingerprint) return full('Folio or the build settings changed since the previous build');
+  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(before.commit)) return full('the previous build\'s commit is not known');
 
   let diff: string;
   try {

@@ -4,9 +4,8 @@
 // earlier build (docs/decisions.md#continuous-deployment).
 import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { buildDir, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
+import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
-import { buildIdOfEntry } from './fast-redeploy.ts';
 
 /** Successful builds kept per project by default (FOLIO_KEEP_BUILDS): the live one and the ones before it. */
 export const KEPT_BUILDS = 10;

@@ -222,7 +222,8 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   if (commitSha) {
     const fingerprint = await buildFingerprint({ siteUrl, allowCode, editUrl: pageHistory?.editUrl });
     inputs = { commit: commitSha, fingerprint, lastUpdated: pageHistory?.lastUpdated ?? {} };
-    plan = await planRedeploy({ store, dataDir: config.dataDir, deployment, root: snapshot, gitDir: gitDir(config.dataDir, project.id), gitOptions, inputs, allowCode });
+    plan = await planRedeploy({ store, dataDir: config.dataDir, deployment, root: snapshot, gitDir: gitDir(config.dataDir, project.id), gitOptions, inputs, allowCode })
+      .catch((): RedeployPlan => ({ kind: 'full', reason: 'the change could not be compared with the previous build' }));
   }
   log.line(plan.kind === 'fast' ? `build: fast (${plan.changed} page${plan.changed === 1 ? '' : 's'} changed)` : `build: full (${plan.reason})`);
   let ranOutOfSpace = false;
@@ -247,6 +248,12 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   let result: BuildSiteResult = await build(plan.kind === 'fast' ? { previousOutDir: plan.previousBuild, pageFiles: plan.pageFiles } : undefined);
   if (result.error?.code === 'reuse_refused') {
     log.line(`build: full (the partial build cannot be reused: ${result.error.message})`);
+    result = await build();
+  } else if (plan.kind === 'fast' && result.error?.code === 'build_failed') {
+    // Whatever made the partial build fail, a full build is the answer that counts.
+    log.line('build: full (the partial build failed)');
+    await rm(output, { recursive: true, force: true });
+    await mkdir(output, { recursive: true });
     result = await build();
   }
   if (!result.ok) {
