@@ -239,7 +239,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
-    const report = await checkContentRoot(contentRoot, { allowCode: options.allowCode });
+    const report = await checkContentRoot(contentRoot, { allowCode: options.allowCode, onlyPages: reuse?.pageFiles });
     if (report.problems.length) {
       worker.cancel();
       await worker.done;
