@@ -144,6 +144,8 @@ export interface DeploymentRecord {
   preview_label?: string;
   /** A promote: the earlier deployment whose build it made live again. */
   promoted_from?: string;
+  /** Asked to build every page, never reusing the previous build (docs/decisions.md#fast-redeploys). */
+  full_build?: boolean;
 }
 
 /** An event subscription of a project (docs/decisions.md#continuous-deployment). */
