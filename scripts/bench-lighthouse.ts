@@ -212,7 +212,11 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
 };
 
+/** Other work on the machine stretches main-thread tasks, so Total Blocking Time moves with it. */
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
 async function main() {
+  const startLoad = loadAverage();
   fs.mkdirSync(benchDir, { recursive: true });
   const folio = await startHosting(false);
   const starlight = await startHosting(true);
@@ -234,7 +238,7 @@ async function main() {
         }
       }
     }
-    console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile defaults, median of ${RUNS} run(s):\n`);
+    console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile defaults, median of ${RUNS} run(s); load average ${loadAverage()} on ${os.availableParallelism()} cores (${startLoad} at the start):\n`);
     console.log(`${'page'.padEnd(24)}${'category'.padEnd(16)}${'Folio'.padStart(7)}${'Starlight'.padStart(11)}  goal (≥ ${GOAL}, ≥ Starlight)`);
     let missed = 0;
     for (const page of AUDITED) {
