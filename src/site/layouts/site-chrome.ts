@@ -84,9 +84,10 @@ const THEME_FONTS = "'Inter Variable', 'Inter Fallback', system-ui, -apple-syste
  */
 function fontsAndBackground(config: DocsConfig): Pick<SiteChrome, 'themeCss' | 'fontPreloads' | 'usesThemeFont'> {
   const fonts: FontSpec = config.fonts ?? {};
+  // `heading` and `body` are whole fonts of their own: nothing of the top-level font mixes in.
   const all: Face = { family: fonts.family, weight: fonts.weight, source: fonts.source, format: fonts.format };
-  const body: Face = { ...all, ...fonts.body };
-  const heading: Face = { ...all, ...fonts.heading };
+  const body: Face = fonts.body ?? all;
+  const heading: Face = fonts.heading ?? all;
   const rules: string[] = [];
   const light: string[] = [];
   const dark: string[] = [];
