@@ -247,6 +247,7 @@ export const docsConfigSchema = z.object({
         .looseObject({
           languages: z.array(z.string().min(1).max(40)).optional(),
           defaults: z.enum(['required', 'all'], 'must be "required" or "all"').optional(),
+          prefill: z.boolean('must be true or false').optional(),
         })
         .optional(),
     })
