@@ -397,7 +397,7 @@ async function main(): Promise<void> {
     throw err;
   });
   try {
-    console.log('\nTrigger-to-live latency (POST …/deployments → first 200 of the new content), the JSON file and PostgreSQL taking turns run by run:');
+    console.log(`\nTrigger-to-live latency of a full rebuild (POST …/deployments → first 200 of the new content)${postgres ? ', the JSON file and PostgreSQL taking turns run by run' : ''}:`);
     for (const pages of pushOnly ? [1000] : SIZES) {
       const repo = host.repo('bench', `site-${pages}`);
       const json = await benchProject(server, repo, pages);
