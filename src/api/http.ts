@@ -86,7 +86,20 @@ export async function readJsonObject(request: Request, limit = MAX_BODY_BYTES): 
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new FolioError('unsupported_media_type', 'Content-Type header must be application/json');
   }
+  return jsonObjectOf(await readLimited(request, limit));
+}
+
+/** Like readJsonObject for a route whose body is optional: undefined when none (or only blanks) was sent. */
+export async function readOptionalJsonObject(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown> | undefined> {
   const bytes = await readLimited(request, limit);
+  if (bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) return undefined;
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    throw new FolioError('unsupported_media_type', 'Content-Type header must be application/json');
+  }
+  return jsonObjectOf(bytes);
+}
+
+function jsonObjectOf(bytes: Uint8Array): Record<string, unknown> {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
