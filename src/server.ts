@@ -145,10 +145,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const folio = createFolio({ ...config, port }, store, {}, rateLimiter);
     const handle = createRequestHandler(folio, createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
     let stopping = false;
+    // Requests still being handled: a client that hung up closes its connection, but its request
+    // runs on, and must finish before the store closes.
+    const handling = new Set<Promise<void>>();
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       // While stopping, finished requests must not keep their connection open.
       if (stopping) res.setHeader('connection', 'close');
-      void handle(req, res);
+      const handled = handle(req, res);
+      handling.add(handled);
+      const done = () => void handling.delete(handled);
+      handled.then(done, done);
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
     // On a worker node: checks the build sandbox, then queued deployments resume.
@@ -165,6 +171,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         await Promise.all([closed, closeAdmin()]);
         clearInterval(sweep);
+        await Promise.allSettled(handling);
         await folio.close();
         await lock.release();
       },

@@ -31,8 +31,8 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
-/** Writes `text` to `abs` durably and atomically; returns once the change is on disk. */
-export async function writeFileAtomic(abs: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
+/** Writes `text` (or UTF-8 bytes) to `abs` durably and atomically; returns once the change is on disk. */
+export async function writeFileAtomic(abs: string, text: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(abs);
   const tmp = path.join(dir, `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
   const mode = options.mode ?? 0o644;
@@ -40,7 +40,7 @@ export async function writeFileAtomic(abs: string, text: string, options: Atomic
   let renamed = false;
   try {
     try {
-      await handle.writeFile(text, 'utf8');
+      await handle.writeFile(text);
       await handle.chmod(mode); // whatever the umask
       await handle.sync();
     } finally {

@@ -27,11 +27,11 @@ export function parseJsonFile<T>(file: string, text: string): T {
 
 export class DurableJsonFile<T> implements Adapter<T> {
   file: string;
-  private serialize: (data: T) => string;
-  /** Told the text of every write once it is on disk. */
-  onWritten?: (text: string) => void;
+  private serialize: (data: T) => string | Buffer;
+  /** Told the text (or its UTF-8 bytes) of every write once it is on disk. */
+  onWritten?: (text: string | Buffer) => void;
 
-  constructor(file: string, serialize: (data: T) => string = (data) => JSON.stringify(data)) {
+  constructor(file: string, serialize: (data: T) => string | Buffer = (data) => JSON.stringify(data)) {
     this.file = file;
     this.serialize = serialize;
   }

@@ -65,7 +65,7 @@ export async function newestGoodBackup(dataDir: string): Promise<(StoreBackup & 
 }
 
 /** Writes one backup of `text` (taken at `at`) and removes the oldest beyond KEPT_BACKUPS. */
-async function writeBackup(dataDir: string, text: string, at: Date): Promise<void> {
+async function writeBackup(dataDir: string, text: string | Uint8Array, at: Date): Promise<void> {
   const dir = backupDir(dataDir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeFileAtomic(path.join(dir, backupName(at)), text, { mode: 0o600 });
@@ -77,8 +77,8 @@ export class StoreBackups {
   private dataDir: string;
   private lastAt = 0;
   private writesSince = 0;
-  /** The text of the newest write not yet backed up. */
-  private pending: string | undefined;
+  /** The text (or its UTF-8 bytes) of the newest write not yet backed up. */
+  private pending: string | Uint8Array | undefined;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(dataDir: string) {
@@ -95,7 +95,7 @@ export class StoreBackups {
   }
 
   /** After each store write: a backup when one is due. */
-  written(text: string): void {
+  written(text: string | Uint8Array): void {
     this.pending = text;
     this.writesSince++;
     if (this.lastAt === 0 || Date.now() - this.lastAt >= BACKUP_EVERY_MS || this.writesSince >= BACKUP_EVERY_WRITES) {
@@ -109,7 +109,7 @@ export class StoreBackups {
     await this.chain;
   }
 
-  private take(text: string): Promise<void> {
+  private take(text: string | Uint8Array): Promise<void> {
     this.pending = undefined;
     this.writesSince = 0;
     // Never two backups in one millisecond: the name is the time.

@@ -426,14 +426,19 @@ export interface StoreRecords {
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const shards = { projects: new RecordShards(), deployments: new RecordShards(), deliveries: new RecordShards() };
-  // Projects and deployments are the big collections: serialised incrementally. The rest is small.
-  const serialize = (data: StoreData) =>
-    `{${Object.entries(data)
-      .map(([name, value]) => {
-        const sharded = name === 'projects' || name === 'deployments' || name === 'deliveries' ? shards[name] : undefined;
-        return `${JSON.stringify(name)}:${sharded ? sharded.serialize(value) : JSON.stringify(value)}`;
-      })
-      .join(',')}}`;
+  // Projects and deployments are the big collections: serialised incrementally, as bytes that are
+  // only copied into the file's buffer. The rest is small.
+  const serialize = (data: StoreData) => {
+    const parts: Buffer[] = [];
+    for (const [name, value] of Object.entries(data)) {
+      parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}${JSON.stringify(name)}:`));
+      const sharded = name === 'projects' || name === 'deployments' || name === 'deliveries' ? shards[name] : undefined;
+      if (sharded) parts.push(...sharded.serializeBytes(value));
+      else parts.push(Buffer.from(JSON.stringify(value)));
+    }
+    parts.push(Buffer.from(parts.length === 0 ? '{}' : '}'));
+    return Buffer.concat(parts);
+  };
   const file = new DurableJsonFile<StoreData>(path.join(dataDir, STORE_FILE), serialize);
   const text = await readFile(file.file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
@@ -450,12 +455,12 @@ export async function openStore(dataDir: string): Promise<Store> {
   const backups = new StoreBackups(dataDir);
   await backups.opened(text);
   // The text last written whole: what the store goes back to after a failed write.
-  let durable = text;
+  let durable: string | Buffer | undefined = text;
   file.onWritten = (written) => {
     durable = written;
     backups.written(written);
   };
-  const durableData = () => (durable === undefined ? emptyData() : parseStore(file.file, durable));
+  const durableData = () => (durable === undefined ? emptyData() : parseStore(file.file, durable.toString('utf8')));
   const db = new Low<StoreData>(file, data);
   return new JsonFileStore(db, file, shards.projects, shards.deployments, backups, durableData, shards.deliveries);
 }
