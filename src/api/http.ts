@@ -1,19 +1,8 @@
 // HTTP conventions of the API (docs/decisions.md#http-conventions): the one error type, JSON responses and body reading.
 import type { z } from 'zod';
-import { asStorageError, ERROR_STATUS, FolioError, formatIssues, isOutOfSpace, type ErrorCode } from '../service/errors.ts';
+import { asStorageError, FolioError, formatIssues, isOutOfSpace } from '../service/errors.ts';
 
 export { FolioError };
-
-/**
- * @deprecated Throw FolioError(code, message): its status comes from ERROR_STATUS. Kept so call
- * sites written as `new ApiError(status, code, message)` still read the same; the status must match.
- */
-export class ApiError extends FolioError {
-  constructor(status: number, code: ErrorCode, message: string, headers?: Record<string, string>) {
-    super(code, message, headers);
-    if (status !== ERROR_STATUS[code]) throw new Error(`${code} is answered with HTTP ${ERROR_STATUS[code]}, not ${status} (src/service/errors.ts)`);
-  }
-}
 
 /** Turns any thrown value into the FolioError the API answers; unknown errors become a 500 without details. */
 export function toApiError(err: unknown): FolioError {

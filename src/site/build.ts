@@ -12,6 +12,7 @@ import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
 import type { DocsConfig } from './docs-config.ts';
 import { REDIRECTS_FILE, type RedirectsFile } from './redirects-file.ts';
 import { formatProblem, type Problem } from './content-check/check-content.ts';
+import { writeCheckedFile } from './content-check/checked-files.ts';
 import {
   DEFAULT_SANDBOX,
   folioMounts,
@@ -239,6 +240,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
     }
+    // What the check passed: the build's own check skips the walk of exactly that text (checked-files.ts).
+    if (!options.allowCode) await writeCheckedFile(worker.buildRoot, report.checked);
     if (options.pageHistory?.lastUpdated) {
       // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
       await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });

@@ -10,6 +10,8 @@ import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
 import { docsJsonSources, navigationSources } from './openapi/sources.ts';
 import { REDIRECTS_FILE, writeRedirectPages } from './redirects.ts';
 import { fileURLToPath } from 'node:url';
+import { contentLayout } from './layout.ts';
+import { mintlifyStaticFiles } from './dev-static-files.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -57,6 +59,8 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
       // root, so Vite's watcher must be told to watch these files at all.
       'astro:server:setup': ({ server }) => {
         server.watcher.add(watched);
+        // A build copies Mintlify's static files after Astro (build.ts); the preview serves them itself.
+        if (contentLayout(settings.contentRoot).kind === 'mintlify') server.middlewares.use(mintlifyStaticFiles(settings.contentRoot));
       },
       // Content collections render Markdown while syncing, before this hook, and only log a
       // failure there: a file the content check refused must stop the build here.

@@ -102,6 +102,13 @@ interface Section {
   trail: Option[];
   node: ContainerNode;
   order: string[];
+  /** Each page of `order` once, and its index there (computed once, on first use: every page reads it). */
+  reading?: { pages: string[]; index: Map<string, number> };
+}
+/** `order` with each page once (its first place), and each page's index in that list. */
+function readingOf(order: string[]): NonNullable<Section['reading']> {
+  const pages = [...new Set(order)];
+  return { pages, index: new Map(pages.map((p, i) => [p, i])) };
 }
 interface ContainerNode {
   levels: Level[];
@@ -354,8 +361,9 @@ export class SiteNavigation {
         if (current && level.kind === 'versions') result.version = current.label;
       }
     }
-    const order = section.order.filter((p, i, all) => all.indexOf(p) === i);
-    const index = pagePath === undefined ? -1 : order.indexOf(pagePath);
+    section.reading ??= readingOf(section.order);
+    const order = section.reading.pages;
+    const index = pagePath === undefined ? -1 : (section.reading.index.get(pagePath) ?? -1);
     if (index > 0) result.prev = order[index - 1];
     if (index >= 0 && index + 1 < order.length) result.next = order[index + 1];
     result.alternates = this.alternates(section, pagePath);
