@@ -222,19 +222,30 @@ function generateComponentSite(pages: number, withComponents: boolean, format: '
   return root;
 }
 
-/** Peak RSS (MB) of this process (which checks the content) and every process below it, sampled every 50 ms while `run` is pending. */
-async function withPeakRss<T>(run: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
+/**
+ * Peak RSS (MB) of this process (which checks the content) and every process below it, sampled every
+ * 50 ms while `run` is pending, and the CPU seconds they spent on it: this process's own (less the
+ * sampling) and the most each process below it was seen to have used since the start (a process
+ * that ends loses at most its last 50 ms; the sandbox does not hand its children's times back to
+ * us). CPU time barely moves when other programs load the machine; wall time does.
+ */
+async function withPeakRss<T>(run: () => Promise<T>): Promise<{ value: T; peakMb: number; cpuS: number }> {
   const pageKb = 4;
+  const ticksPerS = 100; // USER_HZ, which Linux fixes at 100 for /proc
   let peak = 0;
-  const sample = () => {
+  /** CPU ticks of each process below this one: at the start (processes already running), and the most seen. */
+  const ticks = new Map<number, { start: number; max: number }>();
+  const sample = (first: boolean) => {
     const parents = new Map<number, number>();
     const rss = new Map<number, number>();
+    const cpu = new Map<number, number>();
     for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         parents.set(Number(pid), Number(fields[1]));
         rss.set(Number(pid), Number(fields[21]) * pageKb);
+        cpu.set(Number(pid), Number(fields[11]) + Number(fields[12]));
       } catch {
         // the process ended while we looked
       }
@@ -244,13 +255,36 @@ async function withPeakRss<T>(run: () => Promise<T>): Promise<{ value: T; peakMb
       return false;
     };
     let total = 0;
-    for (const [pid, kb] of rss) if (pid === process.pid || isDescendant(pid)) total += kb;
+    for (const [pid, kb] of rss) {
+      if (pid !== process.pid && !isDescendant(pid)) continue;
+      total += kb;
+      if (pid === process.pid) continue;
+      const now = cpu.get(pid)!;
+      const known = ticks.get(pid);
+      if (known) known.max = Math.max(known.max, now);
+      else ticks.set(pid, { start: first ? now : 0, max: now });
+    }
     peak = Math.max(peak, total / 1024);
   };
-  const timer = setInterval(sample, 50);
+  let samplingUs = 0;
+  const timed = (first = false) => {
+    const before = process.cpuUsage();
+    sample(first);
+    const spent = process.cpuUsage(before);
+    samplingUs += spent.user + spent.system;
+  };
+  const ownBefore = process.cpuUsage();
+  timed(true);
+  const timer = setInterval(timed, 50);
   try {
     const value = await run();
-    return { value, peakMb: peak };
+    clearInterval(timer);
+    timed();
+    const own = process.cpuUsage(ownBefore);
+    let below = 0;
+    for (const { start, max } of ticks.values()) below += max - start;
+    const cpuS = below / ticksPerS + Math.max(0, own.user + own.system - samplingUs) / 1e6;
+    return { value, peakMb: peak, cpuS };
   } finally {
     clearInterval(timer);
   }
@@ -263,31 +297,35 @@ interface Measured {
   wallS: number;
   rssMb: number;
   walls: number[];
+  /** Median CPU seconds of the build's processes. */
+  cpuS: number;
+  cpus: number[];
 }
 
-/** One build of `root` into a fresh `out-<name>`: wall seconds and peak RSS. */
-async function buildOnce(root: string, name: string): Promise<{ wall: number; peakMb: number }> {
+/** One build of `root` into a fresh `out-<name>`: wall seconds, peak RSS and CPU seconds. */
+async function buildOnce(root: string, name: string): Promise<{ wall: number; peakMb: number; cpuS: number }> {
   const out = path.join(benchDir, `out-${name}`);
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const started = performance.now();
-  const { value: result, peakMb } = await withPeakRss(() => buildSite({ contentRoot: root, outDir: out, timeoutMs: 600_000 }));
+  const { value: result, peakMb, cpuS } = await withPeakRss(() => buildSite({ contentRoot: root, outDir: out, timeoutMs: 600_000 }));
   const wall = (performance.now() - started) / 1000;
   if (!result.ok) throw new Error(`bench build of ${name} failed:\n${result.error?.message}\n${result.log.slice(-20).join('\n')}`);
-  return { wall, peakMb };
+  return { wall, peakMb, cpuS };
 }
 
 /** Builds each case once per run, the cases taking turns, and returns the medians per case. */
 async function bench(cases: Array<{ pages: number; root: string; name: string }>): Promise<Measured[]> {
-  const runs = cases.map(() => ({ walls: [] as number[], rsses: [] as number[] }));
+  const runs = cases.map(() => ({ walls: [] as number[], rsses: [] as number[], cpus: [] as number[] }));
   for (let run = 0; run < RUNS; run++) {
     for (const [i, c] of cases.entries()) {
-      const { wall, peakMb } = await buildOnce(c.root, c.name);
+      const { wall, peakMb, cpuS } = await buildOnce(c.root, c.name);
       runs[i]!.walls.push(wall);
       runs[i]!.rsses.push(peakMb);
+      runs[i]!.cpus.push(cpuS);
     }
   }
-  return cases.map((c, i) => ({ pages: c.pages, wallS: median(runs[i]!.walls), rssMb: median(runs[i]!.rsses), walls: runs[i]!.walls }));
+  return cases.map((c, i) => ({ pages: c.pages, wallS: median(runs[i]!.walls), rssMb: median(runs[i]!.rsses), walls: runs[i]!.walls, cpuS: median(runs[i]!.cpus), cpus: runs[i]!.cpus }));
 }
 
 const mdxCase = (pages: number) => ({ pages, root: generate(pages), name: String(pages) });
@@ -330,9 +368,19 @@ if (OPENAPI_OPS > 0) {
   console.log(`OpenAPI vs MDX per page: ${ratio.toFixed(2)}x | goal <= 1.00x: ${ratio <= 1 ? 'met' : 'MISSED'}`);
   // Issue 11: the playground, request examples in four languages and the redirects from the old
   // addresses must keep a generated page within 5 ms (it was 4.6 ms before them).
+  // Wall time stretches with the machine's load; CPU time (all the build's processes) barely does,
+  // and on an idle machine a build's wall time is about its CPU time (Astro renders on one core).
+  // The goal is judged on wall time when the machine was idle enough (load below its cores), else
+  // on CPU time.
   const perOperation = perPageMs(api);
-  missed ||= !(perOperation <= OPENAPI_MS_PER_PAGE);
-  console.log(`OpenAPI per operation page: ${perOperation.toFixed(2)} ms | goal <= ${OPENAPI_MS_PER_PAGE} ms: ${perOperation <= OPENAPI_MS_PER_PAGE ? 'met' : 'MISSED'}`);
+  const cpuPerPageMs = (r: Measured) => ((r.cpuS - base.cpuS) * 1000) / OPENAPI_OPS;
+  const cpuText = (r: Measured) => `cpu ${r.cpus.map((c) => c.toFixed(2)).join(', ')} s`;
+  console.log(`  CPU: baseline ${base.cpuS.toFixed(2)} s (${cpuText(base)}), MDX ${mdx.cpuS.toFixed(2)} s (${cpuText(mdx)}), OpenAPI ${api.cpuS.toFixed(2)} s (${cpuText(api)})`);
+  console.log(`  CPU per page over the baseline: MDX ${cpuPerPageMs(mdx).toFixed(2)} ms, OpenAPI ${cpuPerPageMs(api).toFixed(2)} ms (ratio ${(cpuPerPageMs(api) / cpuPerPageMs(mdx)).toFixed(2)}x)`);
+  const idle = os.loadavg()[0]! < os.availableParallelism();
+  const judged = idle ? perOperation : cpuPerPageMs(api);
+  missed ||= !(judged <= OPENAPI_MS_PER_PAGE);
+  console.log(`OpenAPI per operation page: ${perOperation.toFixed(2)} ms wall, ${cpuPerPageMs(api).toFixed(2)} ms CPU | goal <= ${OPENAPI_MS_PER_PAGE} ms (${idle ? 'wall' : 'CPU: the machine is loaded'}): ${judged <= OPENAPI_MS_PER_PAGE ? 'met' : 'MISSED'}`);
 }
 if (COMPONENT_PAGES > 0) {
   // Mintlify's components against the same text as plain Markdown and as MDX, the cases taking turns.
