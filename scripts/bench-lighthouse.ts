@@ -201,8 +201,10 @@ async function audit(url: string, port: number, name = ''): Promise<Scores> {
     .map((id) => audits[id]!)
     .filter((a) => a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
     .map((a) => ({ id: a.id, title: a.title, value: a.displayValue ?? '' }));
-  const lcp = audits['largest-contentful-paint-element']?.details as { items?: Array<{ items?: Array<{ node?: { snippet?: string } }> }> } | undefined;
-  const lcpElement = lcp?.items?.[0]?.items?.[0]?.node?.snippet;
+  // The LCP element: the node item of Lighthouse's LCP breakdown (its selector and the start of its text).
+  const lcp = audits['lcp-breakdown-insight']?.details as { items?: Array<{ type?: string; selector?: string; nodeLabel?: string }> } | undefined;
+  const node = lcp?.items?.find((i) => i.type === 'node');
+  const lcpElement = node ? `${node.selector ?? ''} “${(node.nodeLabel ?? '').slice(0, 40)}”` : undefined;
   return { ...scores, metrics, lost, lcpElement } as Scores;
 }
 
@@ -256,7 +258,7 @@ async function main() {
       const runs = samples.Folio![page]!;
       const failed = new Map<string, { lost: Lost; runs: number }>();
       for (const run of runs) for (const lost of run.lost) failed.set(lost.id, { lost, runs: (failed.get(lost.id)?.runs ?? 0) + 1 });
-      const lcp = [...new Set(runs.map((r) => r.lcpElement).filter(Boolean))].map((e) => e!.slice(0, 80));
+      const lcp = [...new Set(runs.map((r) => r.lcpElement).filter(Boolean))];
       console.log(`${page}: ${failed.size ? '' : 'none'}${lcp.length ? `(LCP element: ${lcp.join(' | ')})` : ''}`);
       for (const { lost, runs: n } of failed.values()) console.log(`  ${lost.id} (${n}/${runs.length}): ${lost.title}${lost.value ? ` — ${lost.value}` : ''}`);
     }

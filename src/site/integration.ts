@@ -60,12 +60,12 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
       },
       // addWatchFile only says which changes restart; the content root lies outside the Astro
       // root, so Vite's watcher must be told to watch these files at all.
-      // The dev server answers docs.json redirects as the live site does (dev-redirects.ts).
       'astro:server:setup': ({ server }) => {
         server.watcher.add(watched);
+        // docs.json redirects first, as on the live site, where they answer before the site's files (dev-redirects.ts).
+        server.middlewares.use(devRedirects(redirects));
         // A build copies Mintlify's static files after Astro (build.ts); the preview serves them itself.
         if (contentLayout(settings.contentRoot).kind === 'mintlify') server.middlewares.use(mintlifyStaticFiles(settings.contentRoot));
-        server.middlewares.use(devRedirects(redirects));
       },
       // Content collections render Markdown while syncing, before this hook, and only log a
       // failure there: a file the content check refused must stop the build here.
