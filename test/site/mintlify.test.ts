@@ -83,6 +83,13 @@ describe('snippets the Mintlify way', () => {
     expect(text(article(site.read('guides/setup/index.html')))).toContain('Hello Grace, welcome to the workshop.');
   });
 
+  it('places the content between a snippet\'s tags where the snippet writes {children}, as Markdown', () => {
+    const callout = /<aside[^>]*callout-note[\s\S]*?<\/aside>/.exec(article(site.read('guides/setup/index.html')))?.[0] ?? '';
+    expect(callout).toContain('Unplug it <strong>first</strong> when you move it.');
+    expect(text(callout)).toContain('Questions go to the workshop lead.');
+    expect(callout.indexOf('Unplug it')).toBeLessThan(callout.indexOf('Questions go to'));
+  });
+
   it('inlines named imports of a snippet\'s export const literals and the page\'s own', () => {
     expect(text(article(site.read('index.html')))).toContain('The current model is L-200 and it gives 1200 lumens. Ask the help desk.');
   });
@@ -107,7 +114,8 @@ describe('snippets the Mintlify way', () => {
       'snippets/greeting.mdx': 'Hello {who}, welcome to {place}.\n',
       'snippets/values.mdx': 'export const lampModel = "L-200";\n',
     });
-    const out = fs.mkdtempSync(path.join(root, '..', 'folio-out-'));
+    // An output directory that does not exist yet (as `npm run build:site -- <root> <new dir>` names one).
+    const out = path.join(fs.mkdtempSync(path.join(root, '..', 'folio-out-')), 'site');
     const result = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
     expect(result.error).toBeUndefined();
     const home = text(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8')));
