@@ -51,6 +51,10 @@ function dnsServerProblem(server: string): string | undefined {
 
 const GIT_PROTOCOLS = ['https', 'http', 'ssh', 'git', 'file'] as const;
 
+/** What a node does (FOLIO_ROLES): the API and hooks, tenant sites, the console, builds. */
+export const ROLES = ['api', 'sites', 'console', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
 const envSchema = z.object({
   PORT: integer(0, 65535).default(4321),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
@@ -107,6 +111,12 @@ const envSchema = z.object({
     .string()
     .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
     .optional(),
+  // Several machines (content/operating/several-machines.mdx): what this node does, and how long
+  // a build's claim holds without renewal before another node ends it `interrupted`.
+  FOLIO_ROLES: list
+    .pipe(z.array(z.enum(ROLES, `each role must be one of ${ROLES.join(', ')}`)).min(1, `must name at least one role of ${ROLES.join(', ')}`))
+    .default([...ROLES]),
+  FOLIO_BUILD_LEASE_S: integer(2, 3600).default(60),
   // Browser origins (docs sites with an API playground) allowed to call /v1 (docs/decisions.md#cors).
   FOLIO_CORS_ORIGINS: list.superRefine((origins, ctx) => {
     const bad = origins.find((origin) => !isOrigin(origin));
@@ -163,6 +173,10 @@ export interface Config {
   databaseUrl?: string;
   /** Origins whose pages may call /v1 from a browser (CORS); empty: none. */
   corsOrigins: string[];
+  /** What this node does (FOLIO_ROLES); every role unless set. */
+  roles: Role[];
+  /** Seconds a build's claim holds without renewal (FOLIO_BUILD_LEASE_S). */
+  buildLeaseS: number;
 }
 
 /**
@@ -190,10 +204,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const name = issuePath(issue);
+    // The variable, not the position in a list (FOLIO_GIT_PROTOCOLS.1): the message names the item.
+    const name = String(issue.path[0] ?? issuePath(issue));
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
+  const roles = [...new Set(e.FOLIO_ROLES)];
+  if (roles.length < ROLES.length && !e.FOLIO_DATABASE_URL) {
+    throw new ConfigError(`Invalid FOLIO_ROLES=${JSON.stringify(env.FOLIO_ROLES)}: a node with only some roles needs FOLIO_DATABASE_URL (PostgreSQL shared by the nodes); with the JSON file one node runs every role, so leave FOLIO_ROLES unset`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -220,5 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: e.FOLIO_WEBHOOK_ALLOW_PRIVATE,
     databaseUrl: e.FOLIO_DATABASE_URL,
     corsOrigins: e.FOLIO_CORS_ORIGINS,
+    roles,
+    buildLeaseS: e.FOLIO_BUILD_LEASE_S,
   };
 }

@@ -4,7 +4,7 @@
 // order. Every page belongs to the first section that lists it; what a page shows (its sidebar,
 // the tabs and switchers above it with the current one marked, its language, its previous and
 // next pages, its hreflang alternates) is worked out once per page from its section.
-import type { NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig } from './docs-config.ts';
+import type { NavChromeOverrides, NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig } from './docs-config.ts';
 
 export interface NavLink {
   type: 'link';
@@ -72,6 +72,11 @@ export interface PageNavigation {
   next?: string;
   /** Whether the page appears in some sidebar (seo.indexing "navigable" indexes only those). */
   listed: boolean;
+  /**
+   * The header links, footer and banner of the page's language or version when it sets its own
+   * (the innermost wins, key by key); the layout uses the site's for the keys not here.
+   */
+  overrides: NavChromeOverrides;
 }
 
 /** What navigation needs to know of a page. */
@@ -345,8 +350,14 @@ export class SiteNavigation {
   private compute(pagePath: string | undefined): PageNavigation {
     const placed = pagePath === undefined ? undefined : this.placedIn.get(pagePath);
     const section = placed ?? this.defaultSection;
-    const result: PageNavigation = { sidebar: section?.sidebar ?? [], levels: [], alternates: [], listed: !!placed };
+    const result: PageNavigation = { sidebar: section?.sidebar ?? [], levels: [], alternates: [], listed: !!placed, overrides: {} };
     if (!section) return this.withGlobals(result);
+    for (const option of section.trail) {
+      if (option.kind !== 'languages' && option.kind !== 'versions') continue;
+      for (const key of ['navbar', 'footer', 'banner'] as const) {
+        if (option.config[key] !== undefined) (result.overrides as Record<string, unknown>)[key] = option.config[key];
+      }
+    }
     const chosen = new Set(section.trail);
     // Levels from the root down the trail, then the section's own (links only, none current).
     const nodes = [this.root, ...section.trail.map((o) => o.node)];

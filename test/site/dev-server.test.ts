@@ -68,7 +68,16 @@ async function startDev(contentRoot: string, name: string): Promise<DevServer> {
 
 beforeAll(async () => {
   root = makeContentRoot({
-    'docs.json': JSON.stringify({ name: 'Preview One', openapi: 'api.json' }),
+    'docs.json': JSON.stringify({
+      name: 'Preview One',
+      openapi: 'api.json',
+      redirects: [
+        { source: '/old-home', destination: '/' },
+        { source: '/moved/:slug*', destination: '/api-reference/:slug*', permanent: false },
+        // The dev server's own files are never redirected, whatever the rules say.
+        { source: '/@vite/*', destination: '/' },
+      ],
+    }),
     'api.json': openapi('List items'),
     'content/index.mdx': '# Home\n\n<Snippet file="greet.mdx" vars={{ name: "Ada" }} />\n',
     '_snippets/greet.mdx': 'Hello {name} from the first snippet.\n',
@@ -85,6 +94,19 @@ afterAll(() => {
 });
 
 describe('dev preview', () => {
+  it('answers docs.json redirects as the live site does, before rendering, and never for its own files', async () => {
+    await eventually('/', 'Hello Ada');
+    const old = await fetch(`${base}/old-home?ref=mail`, { redirect: 'manual' });
+    expect(old.status).toBe(308);
+    expect(old.headers.get('location')).toBe('/?ref=mail');
+    const moved = await fetch(`${base}/moved/list-items/`, { redirect: 'manual' });
+    expect(moved.status).toBe(307);
+    expect(moved.headers.get('location')).toBe('/api-reference/list-items');
+    const client = await fetch(`${base}/@vite/client`, { redirect: 'manual' });
+    expect(client.status).toBe(200);
+    expect(client.headers.get('content-type')).toMatch(/javascript/);
+  });
+
   it('serves the content root and reloads after a snippet, a page or docs.json changes', async () => {
     expect(await eventually('/', 'Hello Ada from the first snippet.')).toContain('<title>Home · Preview One</title>');
 

@@ -37,6 +37,13 @@ export const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
 export interface CheckRootOptions {
   /** The project runs code (see CheckOptions.allowCode). */
   allowCode?: boolean;
+  /**
+   * A fast redeploy (docs/decisions.md#fast-redeploys): only these pages (and every snippet) are
+   * analyzed; the others passed this check in the previous build, with the same docs.json,
+   * snippets and Folio, so their problems and warnings cannot have changed. The root's listing,
+   * docs.json and the site-wide checks run as always.
+   */
+  onlyPages?: readonly string[];
 }
 
 const REFUSED: Record<RootFiles['refused'][number]['reason'], string> = {
@@ -90,7 +97,9 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const exportsOf = new Map<string, Record<string, unknown>>();
   // Each file is checked in the check processes (check-pool.ts), a batch at a time, in order.
   const checked: string[] = [];
-  const analyses = await inBatches([...pages, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked));
+  const only = options.onlyPages && new Set(options.onlyPages);
+  const analyzed = only ? pages.filter((page) => only.has(page)) : pages;
+  const analyses = await inBatches([...analyzed, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked));
   for (const [file, analysis] of analyses) if (file.startsWith(`${layout.snippetsDir}/`)) exportsOf.set(file.slice(layout.snippetsDir.length + 1), analysis.exports ?? {});
   for (const [file, analysis] of analyses) {
     problems.push(...analysis.problems);
