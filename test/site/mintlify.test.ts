@@ -97,11 +97,11 @@ describe('snippets the Mintlify way', () => {
     expect(lines.at(-1)).toBe('1 pages, 1 refused, 0 warnings');
   });
 
-  it('renders the same snippet imports in a project with code enabled (compiled as imports, props filling {prop})', async () => {
+  it('renders the same snippet imports in a project with code enabled (compiled as imports, props filling {prop}, built-in components inside)', async () => {
     const root = makeContentRoot({
       'docs.json': '{}',
       'index.mdx': 'import Greeting from "/snippets/greeting.mdx"\nimport { lampModel } from "/snippets/values.mdx"\n\n# Home\n\n<Greeting who="Ada" place="the lab" />\n\nModel {lampModel}.\n',
-      'snippets/greeting.mdx': 'Hello {who}, welcome to {place}.\n',
+      'snippets/greeting.mdx': '<Note>Hello {who}, welcome to {place}.</Note>\n',
       'snippets/values.mdx': 'export const lampModel = "L-200";\n',
     });
     // An output directory that does not exist yet (as `npm run build:site -- <root> <new dir>` names one).
@@ -111,6 +111,8 @@ describe('snippets the Mintlify way', () => {
     const home = text(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8')));
     expect(home).toContain('Hello Ada, welcome to the lab.');
     expect(home).toContain('Model L-200.');
+    // The snippet's <Note> is Folio's callout, as on the page itself.
+    expect(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8'))).toMatch(/<aside[^>]*callout-note[\s\S]*Hello Ada, welcome to the lab\.[\s\S]*<\/aside>/);
   }, 180_000);
 
   it('refuses an import of a snippet that does not exist, or of a name it does not export', async () => {
