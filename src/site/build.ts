@@ -298,6 +298,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       }
       if (outcome === 0) {
         try {
+          // `npm run build:site -- <root> <out>` may name an output directory that does not exist yet.
+          await fs.mkdir(outDir, { recursive: true });
           if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
             return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
           }

@@ -25,6 +25,7 @@ import {
 import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, type PageMeta } from './page-rules.ts';
 import { NavigationError, resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
 import { navigationErrorMessage } from './navigation-errors.ts';
+import { pageFileOf } from './layout.ts';
 
 export type { NavGroup, NavItem, NavLink } from './navigation.ts';
 
@@ -356,7 +357,7 @@ function link(page: SitePage): NavLink {
 
 function expectedSource(path: string): string {
   if (path.startsWith(`${API_REFERENCE_PREFIX}/`)) return 'no operation of the OpenAPI file has this page path';
-  return `expected a file content/${path}.mdx or .md`;
+  return `expected a file ${pageFileOf(path, siteBuild.layout).replace(/\.mdx$/, '')}.mdx or .md`;
 }
 
 /** Navigation from folders: top-level pages first, then one group per folder; `order`, then title. */

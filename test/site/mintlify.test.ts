@@ -73,6 +73,13 @@ describe('snippets the Mintlify way', () => {
     expect(text(article(site.read('guides/setup/index.html')))).toContain('Hello Grace, welcome to the workshop.');
   });
 
+  it('places the content between a snippet\'s tags where the snippet writes {children}, as Markdown', () => {
+    const callout = /<aside[^>]*callout-note[\s\S]*?<\/aside>/.exec(article(site.read('guides/setup/index.html')))?.[0] ?? '';
+    expect(callout).toContain('Unplug it <strong>first</strong> when you move it.');
+    expect(text(callout)).toContain('Questions go to the workshop lead.');
+    expect(callout.indexOf('Unplug it')).toBeLessThan(callout.indexOf('Questions go to'));
+  });
+
   it('inlines named imports of a snippet\'s export const literals and the page\'s own', () => {
     expect(text(article(site.read('index.html')))).toContain('The current model is L-200 and it gives 1200 lumens. Ask the help desk.');
   });
@@ -90,19 +97,22 @@ describe('snippets the Mintlify way', () => {
     expect(lines.at(-1)).toBe('1 pages, 1 refused, 0 warnings');
   });
 
-  it('renders the same snippet imports in a project with code enabled (compiled as imports, props filling {prop})', async () => {
+  it('renders the same snippet imports in a project with code enabled (compiled as imports, props filling {prop}, built-in components inside)', async () => {
     const root = makeContentRoot({
       'docs.json': '{}',
       'index.mdx': 'import Greeting from "/snippets/greeting.mdx"\nimport { lampModel } from "/snippets/values.mdx"\n\n# Home\n\n<Greeting who="Ada" place="the lab" />\n\nModel {lampModel}.\n',
-      'snippets/greeting.mdx': 'Hello {who}, welcome to {place}.\n',
+      'snippets/greeting.mdx': '<Note>Hello {who}, welcome to {place}.</Note>\n',
       'snippets/values.mdx': 'export const lampModel = "L-200";\n',
     });
-    const out = fs.mkdtempSync(path.join(root, '..', 'folio-out-'));
+    // An output directory that does not exist yet (as `npm run build:site -- <root> <new dir>` names one).
+    const out = path.join(fs.mkdtempSync(path.join(root, '..', 'folio-out-')), 'site');
     const result = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
     expect(result.error).toBeUndefined();
     const home = text(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8')));
     expect(home).toContain('Hello Ada, welcome to the lab.');
     expect(home).toContain('Model L-200.');
+    // The snippet's <Note> is Folio's callout, as on the page itself.
+    expect(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8'))).toMatch(/<aside[^>]*callout-note[\s\S]*Hello Ada, welcome to the lab\.[\s\S]*<\/aside>/);
   }, 180_000);
 
   it('refuses an import of a snippet that does not exist, or of a name it does not export', async () => {

@@ -69,6 +69,8 @@ export function pageCode(text: string, file: string, contentRoot: string, export
   }
   const edits: Edit[] = [];
   const codeNames = new Set<string>();
+  /** Local names of MDX snippets imported as components (`import Intro from '/snippets/intro.mdx'`). */
+  const mdxComponents = new Set<string>();
   const companionImports: string[] = [];
   const declarations: string[] = [];
   const declared: string[] = [];
@@ -94,6 +96,7 @@ export function pageCode(text: string, file: string, contentRoot: string, export
           }
         }
         if (written !== specifier) edits.push({ start: source.start, end: source.end, text: JSON.stringify(written) });
+        if (target?.endsWith('.mdx')) for (const s of statement.specifiers) if (s.type === 'ImportDefaultSpecifier') mdxComponents.add(s.local.name);
         const isCode = REACT_PACKAGES.has(specifier) || (target !== undefined && CODE_FILE.test(target));
         if (!isCode) continue;
         for (const s of statement.specifiers) codeNames.add(s.local.name);
@@ -118,6 +121,22 @@ export function pageCode(text: string, file: string, contentRoot: string, export
     // On the first declaration's first line; the lines it spanned stay (blank).
     firstDeclaration.text = line + firstDeclaration.text.slice(firstDeclaration.text.indexOf('\n') < 0 ? firstDeclaration.text.length : firstDeclaration.text.indexOf('\n'));
     companion = [...companionImports, ...declarations].join('\n') + '\n';
+  }
+
+  if (mdxComponents.size) {
+    // An imported MDX module renders with only the components it is given: the page hands on its
+    // own (Mintlify's built-in set), so a snippet's <Note> or <ResponseField> renders as on the page.
+    const visit = (node: Node) => {
+      if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name && mdxComponents.has(node.name)) {
+        const at = node.position?.start.offset;
+        if (at !== undefined && !node.attributes?.some((a) => a.name === 'components')) {
+          const nameEnd = text.indexOf(node.name, at) + node.name.length;
+          edits.push({ start: nameEnd, end: nameEnd, text: ' components={props.components}' });
+        }
+      }
+      for (const child of node.children ?? []) visit(child);
+    };
+    visit(tree);
   }
 
   if (codeNames.size) {

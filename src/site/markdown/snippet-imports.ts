@@ -1,6 +1,7 @@
 // Snippets the Mintlify way, built without running any code (docs/decisions.md#content-root):
 //
 //   import Intro from '/snippets/intro.mdx';          <Intro name="Ada" />  → <Snippet file=… vars={{ name: "Ada" }} />
+//                                                     <Intro>text</Intro>   → the snippet's {children} is that text
 //   import { version } from '/snippets/values.mdx';   {version}             → the literal the snippet exports
 //   export const plan = "Pro";                        {plan}, title={plan}  → "Pro"
 //
@@ -68,14 +69,18 @@ export function snippetImportsPlugin(contentRoot: string, allowCode: boolean): M
           else source = constant(value.value) ? JSON.stringify(constant(value.value)!.value) : value.value;
           vars.push(`${JSON.stringify(attr.name)}: (${source})`);
         }
+        // Content between the tags is the snippet's `{children}`, as MDX hands it to a component
+        // (<Intro>Some **text**</Intro>): rendered by the page, placed where the snippet says.
+        const withChildren = node.children.length > 0;
         c.replaceNode(node, {
           ...node,
           name: 'Snippet',
           attributes: [
             { type: 'mdxJsxAttribute', name: 'file', value: snippetFile(key, snippetsDir) },
             { type: 'mdxJsxAttribute', name: 'vars', value: { type: 'mdxJsxAttributeValueExpression', value: `{${vars.join(', ')}}` } },
+            ...(withChildren ? [{ type: 'mdxJsxAttribute' as const, name: 'withChildren', value: null }] : []),
           ],
-          children: [],
+          children: withChildren ? node.children : [],
         } as Element);
         return;
       }
