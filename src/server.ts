@@ -13,6 +13,7 @@ import { consoleProblem } from './console/middleware.ts';
 import { consoleHost, consoleOrigin } from './service/accounts.ts';
 import { errorResponse, FolioError, toApiError } from './api/http.ts';
 import { createApiRouter } from './api/routes.ts';
+import { createAstroHandler, writeResponse, type AstroApp, type AstroHandler } from './api/serve-astro.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
 import { ConfigError, loadConfig, type Config, type Role } from './service/config.ts';
@@ -27,7 +28,8 @@ import { openStorage } from './service/storage.ts';
 import { StoreDamagedError, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
+/** The largest request body Astro reads at all; each route enforces its own smaller limit while reading. */
+const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface RunningServer {
   port: number;
@@ -63,12 +65,6 @@ async function bootstrap(store: Store): Promise<void> {
   );
 }
 
-/** Writes an answer made outside the Astro handler (an API error: the one writer is errorResponse in src/api/http.ts). */
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
-}
-
 function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
   const apiHosts = new Set(folio.config.apiHosts);
@@ -83,8 +79,8 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   // FOLIO_ROLES (docs/decisions.md#job-queue-and-node-roles): what this node answers. /healthz
   // answers on every node, so a load balancer can check a worker-only node too.
   const roles = new Set(folio.config.roles);
-  const notServed = (res: ServerResponse, role: Role) => send(res, errorResponse(new FolioError('not_found',
-    `this Folio node does not serve the ${role} role (FOLIO_ROLES=${folio.config.roles.join(',')}): send the request to a node that does`)));
+  const notServed = (res: ServerResponse, role: Role) => writeResponse(errorResponse(new FolioError('not_found',
+    `this Folio node does not serve the ${role} role (FOLIO_ROLES=${folio.config.roles.join(',')}): send the request to a node that does`)), res);
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
   const isSiteHost = (host: string) => {
@@ -111,15 +107,15 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
         // A fresh object per request: Astro hands it to the request as is, and the console's
         // middleware stores the request's session and form in it.
         // A path no route matches, or a failure: still a console page with the console's headers.
-        return await astro(req, res, () => void send(res, consoleProblem(404)), { ...consoleLocals });
+        return await astro(req, res, { ...consoleLocals }, () => consoleProblem(404));
       }
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
       if (!roles.has('api') && new URL(req.url ?? '/', 'http://folio').pathname !== '/healthz') return await notServed(res, 'api');
-      await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1'))), locals);
+      await astro(req, res, locals, () => errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1')));
     } catch (err) {
       const answer = toApiError(err); // logs what it does not know
-      if (!res.headersSent) await send(res, host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer));
+      if (!res.headersSent) await writeResponse(host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer), res);
       else res.destroy();
     }
   };
@@ -137,8 +133,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
-    process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-    const { handler } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { handler: AstroHandler };
+    const { app } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { app: AstroApp };
 
     const server = http.createServer();
     server.keepAliveTimeout = 5_000;
@@ -148,7 +143,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const port = (server.address() as AddressInfo).port;
     const folio = createFolio({ ...config, port }, store, {}, rateLimiter);
-    const handle = createRequestHandler(folio, handler);
+    const handle = createRequestHandler(folio, createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
     let stopping = false;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       // While stopping, finished requests must not keep their connection open.

@@ -15,7 +15,7 @@ import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
 import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
-import { REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
+import { redirectable, REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -75,9 +75,6 @@ function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, fil
   stream.on('error', () => res.destroy());
   stream.pipe(res);
 }
-
-/** Paths Folio's build writes itself (assets, search index, its own data): never redirected. */
-const OWN_PATHS = /^(?:_astro|pagefind|_folio)(?:\/|$)/;
 
 function sendRedirect(req: IncomingMessage, res: ServerResponse, policy: string, answer: RedirectAnswer): void {
   // Visible to people too (a browser shows it only when it does not follow the redirect).
@@ -209,7 +206,7 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     const url = req.url ?? '/';
     const queryAt = url.search(/[?#]/);
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
-    const own = OWN_PATHS.test(checked.rel);
+    const own = !redirectable(checked.rel);
     const tableOrLoading = redirectsOf(live);
     const table = tableOrLoading instanceof RedirectTable ? tableOrLoading : await tableOrLoading;
     if (!own) {

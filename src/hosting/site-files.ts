@@ -84,6 +84,11 @@ const TYPES: Record<string, string> = {
   '.mp3': 'audio/mpeg',
 };
 
+/** The Content-Type a site file is served with, by its extension. */
+export function contentTypeOf(file: string): string {
+  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
@@ -162,7 +167,7 @@ async function regularFileInside(buildDir: string, rel: string): Promise<SiteFil
   if (!stat?.isFile()) return null;
   // No directory on the way may be a link either: the real path must be the path asked for.
   if ((await realpath(abs).catch(() => '')) !== abs) return null;
-  const contentType = TYPES[path.extname(abs).toLowerCase()] ?? 'application/octet-stream';
+  const contentType = contentTypeOf(abs);
   const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${stat.ino.toString(16)}"`;
   const cacheControl = cacheControlOf(rel);
   const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControl, 'x-content-type-options', 'nosniff'];

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
+import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 
@@ -76,7 +76,7 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
   const builds = buildsDir(dataDir, projectId);
   const kept = await keptBuilds(dataDir, store, projectId, keep);
   for (const name of await names(builds)) {
-    if (kept.has(name)) continue;
+    if (kept.has(buildIdOfEntry(name))) continue;
     await rm(path.join(builds, name), { recursive: true, force: true });
     removed.push(path.join(builds, name));
   }

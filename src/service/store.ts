@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Low } from 'lowdb';
 import type { Plan } from './config.ts';
 import { DamagedFileError, DurableJsonFile, parseJsonFile } from './durable-json-file.ts';
-import { asStorageError, FolioError } from './errors.ts';
+import { asStorageError, FolioError, type DeploymentErrorCode } from './errors.ts';
 import { RecordShards } from './record-shards.ts';
 import { BACKUP_DIR, newestGoodBackup, StoreBackups, type StoreBackup } from './store-backups.ts';
 import type { Scope } from './scopes.ts';
@@ -123,7 +123,8 @@ export interface ProjectChanges {
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
-export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted' | 'disk_full' | 'sandbox_unavailable';
+// Why a deployment failed: a code of the one error table (src/service/errors.ts).
+export type { DeploymentErrorCode };
 
 export interface DeploymentRecord {
   id: string;
@@ -143,6 +144,8 @@ export interface DeploymentRecord {
   preview_label?: string;
   /** A promote: the earlier deployment whose build it made live again. */
   promoted_from?: string;
+  /** Asked to build every page, never reusing the previous build (docs/decisions.md#fast-redeploys). */
+  full_build?: boolean;
 }
 
 /** An event subscription of a project (docs/decisions.md#continuous-deployment). */

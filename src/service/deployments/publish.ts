@@ -4,7 +4,7 @@
 // earlier build (docs/decisions.md#continuous-deployment).
 import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { buildDir, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
+import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 
 /** Successful builds kept per project by default (FOLIO_KEEP_BUILDS): the live one and the ones before it. */
@@ -71,5 +71,6 @@ export async function keptBuilds(dataDir: string, store: Store, projectId: strin
 export async function pruneBuilds(dataDir: string, projectId: string, keep: Set<string>): Promise<void> {
   const dir = buildsDir(dataDir, projectId);
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => !keep.has(n)).map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
+  // A build's inputs file (fast-redeploy.ts) goes with its build.
+  await Promise.all(names.filter((n) => !keep.has(buildIdOfEntry(n))).map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
 }

@@ -38,8 +38,11 @@ export type PushOutcome =
   | { status: 'invalid'; reason: string };
 
 export interface DeploymentsService {
-  /** Queues a deployment (or returns the one already queued: triggers coalesce). */
-  trigger(orgId: string, projectId: string): Promise<Deployment>;
+  /**
+   * Queues a deployment (or returns the one already queued: triggers coalesce). `fullBuild`: build
+   * every page, never reusing the previous build (a queued deployment it joins is marked so too).
+   */
+  trigger(orgId: string, projectId: string, options?: { fullBuild?: boolean }): Promise<Deployment>;
   list(orgId: string, projectId: string, limit: number, cursor?: string): Promise<DeploymentList>;
   get(orgId: string, projectId: string, id: string): Promise<Deployment>;
   log(orgId: string, projectId: string, id: string): Promise<string>;
@@ -215,9 +218,11 @@ export function createDeploymentsService(config: Config, store: Store, projects:
   };
 
   return {
-    async trigger(orgId, projectId) {
+    async trigger(orgId, projectId, options = {}) {
       const project = await owned(orgId, projectId);
-      return view(await enqueue(project.id, 'manual'), project, project.url);
+      let deployment = await enqueue(project.id, 'manual', options.fullBuild ? { full_build: true } : {});
+      if (options.fullBuild && !deployment.full_build) deployment = await store.updateDeployment(deployment.id, { full_build: true });
+      return view(deployment, project, project.url);
     },
 
     async list(orgId, projectId, limit, cursor) {

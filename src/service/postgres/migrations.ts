@@ -176,6 +176,11 @@ export const MIGRATIONS: Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION folio_queue_changed();
     `,
   },
+  {
+    version: 6,
+    name: 'fast redeploys: a deployment can ask for a full build',
+    sql: `ALTER TABLE deployments ADD COLUMN full_build boolean;`,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

@@ -89,7 +89,7 @@ const PROJECT_FIELDS = [
 ] as const satisfies readonly (keyof ProjectChanges)[];
 
 const DEPLOYMENT_FIELDS = [
-  'status', 'started_at', 'finished_at', 'source_branch', 'commit_sha', 'page_count',
+  'status', 'started_at', 'finished_at', 'source_branch', 'commit_sha', 'page_count', 'full_build',
 ] as const satisfies readonly (keyof DeploymentChanges)[];
 
 /** A page of a newest-first list: `limit + 1` rows were asked for, to know whether more follow. */
@@ -372,11 +372,11 @@ export class PostgresStore implements Store {
       let rows: Row[];
       try {
         rows = await this.query(
-          `INSERT INTO deployments (id, project_id, status, trigger, created_at, source_branch, commit_sha, branch, preview_label)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          `INSERT INTO deployments (id, project_id, status, trigger, created_at, source_branch, commit_sha, branch, preview_label, full_build)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
            ON CONFLICT (project_id, (COALESCE(branch, ''))) WHERE status = 'queued' DO NOTHING RETURNING *`,
           [deployment.id, deployment.project_id, deployment.status, deployment.trigger, deployment.created_at,
-            deployment.source_branch ?? null, deployment.commit_sha ?? null, deployment.branch ?? null, deployment.preview_label ?? null],
+            deployment.source_branch ?? null, deployment.commit_sha ?? null, deployment.branch ?? null, deployment.preview_label ?? null, deployment.full_build ?? null],
         );
       } catch (err) {
         if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${deployment.project_id} not found`);
