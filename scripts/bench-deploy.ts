@@ -10,7 +10,7 @@
 //    host polled until the changed page answers with the new text; printed beside the full-rebuild
 //    figure of step 1 measured in the same run. Goal: ≤ 3 s median. The push is a fast redeploy
 //    (docs/decisions.md#fast-redeploys); each run's log line `build: fast (…)`/`build: full (…)` is printed.
-//    BENCH_ONLY=push runs steps 1 (1,000 pages only) and 1b alone.
+//    BENCH_ONLY=push runs steps 1 (1,000 pages, the JSON file only) and 1b alone.
 // 1c. The same trigger-to-live runs on a second server with the store in PostgreSQL
 //    (FOLIO_DATABASE_URL, a throwaway cluster started as the tests start theirs:
 //    test/helpers/postgres.ts), the two servers taking turns run by run; printed beside the
@@ -390,22 +390,23 @@ async function main(): Promise<void> {
   const { server, host } = fixture;
   const summary: string[] = [];
   const storeOnly = process.env.BENCH_ONLY === 'store';
+  const pushOnly = process.env.BENCH_ONLY === 'push';
   let served: { liveDir: string; slug: string } | undefined;
-  const postgres = await postgresServer().catch(async (err: unknown) => {
+  const postgres = pushOnly ? undefined : await postgresServer().catch(async (err: unknown) => {
     await fixture.close();
     throw err;
   });
   try {
-    console.log('\nTrigger-to-live latency (POST …/deployments → first 200 of the new content), the JSON file and PostgreSQL taking turns run by run:');
-    for (const pages of process.env.BENCH_ONLY === 'push' ? [1000] : SIZES) {
+    console.log(`\nTrigger-to-live latency of a full rebuild (POST …/deployments → first 200 of the new content)${postgres ? ', the JSON file and PostgreSQL taking turns run by run' : ''}:`);
+    for (const pages of pushOnly ? [1000] : SIZES) {
       const repo = host.repo('bench', `site-${pages}`);
       const json = await benchProject(server, repo, pages);
-      const pg = await benchProject(postgres.server, postgres.host.repo('bench', `site-${pages}`), pages);
+      const pg = postgres && (await benchProject(postgres.server, postgres.host.repo('bench', `site-${pages}`), pages));
       const times: number[] = [];
       const pgTimes: number[] = [];
       for (let run = 1; run <= RUNS; run++) {
         // Alternating which goes first, so a machine getting busier or quieter favours neither.
-        const pair = [async () => times.push(await json.deploy(run)), async () => pgTimes.push(await pg.deploy(run, ', PostgreSQL'))];
+        const pair = [async () => times.push(await json.deploy(run)), async () => pg && pgTimes.push(await pg.deploy(run, ', PostgreSQL'))];
         if (run % 2 === 0) pair.reverse();
         for (const step of pair) await step();
       }
@@ -414,7 +415,7 @@ async function main(): Promise<void> {
       const m = median(times)!;
       const pgm = median(pgTimes)!;
       summary.push(`deploy ${pages} pages: median ${seconds(m)} of ${times.length}${goal ? ` (goal < ${goal} s: ${m < goal * 1000 ? 'met' : 'NOT met'})` : ''}`);
-      summary.push(`deploy ${pages} pages with PostgreSQL: median ${seconds(pgm)} of ${pgTimes.length}; PostgreSQL / JSON file ${(pgm / m).toFixed(2)}×`);
+      if (pg) summary.push(`deploy ${pages} pages with PostgreSQL: median ${seconds(pgm)} of ${pgTimes.length}; PostgreSQL / JSON file ${(pgm / m).toFixed(2)}×`);
       if (pages === 1000 && !storeOnly) {
         console.log('\nPush-to-live latency, one page of the 1,000-page site changed (signed POST /hooks/git/{id} → first 200 of the new text):');
         const pushed = median(await pushLatency(server, repo, json.projectId, json.slug));
@@ -424,12 +425,12 @@ async function main(): Promise<void> {
         );
       }
     }
-    await postgres.close();
+    await postgres?.close();
 
-    if (storeOnly) served = undefined;
-    else if (process.env.BENCH_ONLY !== 'push') summary.push(...(await buildStep()));
+    if (storeOnly || pushOnly) served = undefined;
+    else summary.push(...(await buildStep()));
 
-    if (served && process.env.BENCH_ONLY !== 'push') {
+    if (served) {
       console.log(`\nServing ${served.slug}'s home page: ${CONNECTIONS} connections, ${DURATION} s each:`);
       const nginx = nginxBinary();
       if (!nginx) {
@@ -462,7 +463,7 @@ async function main(): Promise<void> {
       summary.push(await redirectCost(served.liveDir));
     }
   } finally {
-    await Promise.all([fixture.close(), postgres.close()]);
+    await Promise.all([fixture.close(), postgres?.close()]);
   }
   console.log(`\nSummary (load average ${load()}):`);
   for (const line of summary) console.log(`- ${line}`);

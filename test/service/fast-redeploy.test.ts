@@ -17,10 +17,10 @@ let repo: TestRepo;
 let projectId: string;
 let slug: string;
 /** The deployments of the sequence, in order. */
-const runs: Record<'first' | 'fast' | 'full' | 'config', Json> = {} as never;
+const runs: Record<'first' | 'fast' | 'full' | 'config' | 'script', Json> = {} as never;
 const logs: Record<string, string> = {};
 /** The changed page and an unchanged one as served right after the fast redeploy. */
-let servedAfterFast: { changed: string; unchanged: string; search: number };
+let servedAfterFast: { changed: string; unchanged: string; search: number; scripts: string[] };
 
 const page = (title: string, text: string) => `---\ntitle: ${title}\ndescription: About ${title.toLowerCase()}.\n---\n\n${text}\n`;
 const guide = (text: string) =>
@@ -74,7 +74,8 @@ beforeAll(async () => {
   repo.commit({ 'content/guide.mdx': guide('Second version of the steps, with **more** detail.') });
   runs.fast = await trigger();
   const [changed, unchanged, search] = await Promise.all([site('/guide/'), site('/reference/'), site('/pagefind/pagefind-entry.json')]);
-  servedAfterFast = { changed: articleOf(changed.text), unchanged: articleOf(unchanged.text), search: search.status };
+  const scripts = [...changed.text.matchAll(/<script[^>]+src="(\/_astro\/[^"]+)"/g)].map((m) => m[1]!);
+  servedAfterFast = { changed: articleOf(changed.text), unchanged: articleOf(unchanged.text), search: search.status, scripts };
 
   // C: the same commit, built in full on request: the reference output for B.
   runs.full = await trigger({ full_build: true });
@@ -82,7 +83,12 @@ beforeAll(async () => {
   // D: docs.json changes: full.
   repo.commit({ 'docs.json': JSON.stringify({ name: 'Faster Docs', navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }) });
   runs.config = await trigger();
-}, 300_000);
+
+  // E: the page's text starts using a component with a script of its own: the partial build's
+  // assets differ from the previous build's, so it is refused and the deployment builds in full.
+  repo.commit({ 'content/guide.mdx': guide('Third version.\n\n<Tabs>\n<Tab title="macOS">Use brew.</Tab>\n<Tab title="Linux">Use apt.</Tab>\n</Tabs>') });
+  runs.script = await trigger();
+}, 400_000);
 afterAll(() => fixture?.close());
 
 describe('a redeploy whose commit changes one page', () => {
@@ -126,6 +132,19 @@ describe('a redeploy that changes docs.json', () => {
   it('falls back to a full build, naming the reason, and serves the new settings', async () => {
     expect(logs[runs.config.id]).toContain('build: full (docs.json changed)');
     expect((await site('/')).text).toContain('Faster Docs');
+  });
+});
+
+describe('a redeploy whose page starts using a script it did not use before', () => {
+  it('tries the fast way, refuses to merge, builds in full, and serves the page with its script', async () => {
+    const log = logs[runs.script.id]!;
+    expect(log).toContain('build: fast (1 page changed)');
+    expect(log).toMatch(/build: full \(the partial build cannot be reused: \/guide\/index\.html uses other assets than before\)/);
+    const page = await site('/guide/');
+    expect(articleOf(page.text)).toContain('Use brew.');
+    const scripts = [...page.text.matchAll(/<script[^>]+src="(\/_astro\/[^"]+)"/g)].map((m) => m[1]!);
+    for (const src of scripts) expect((await site(src)).status, src).toBe(200);
+    expect(scripts.some((src) => !(servedAfterFast.scripts as string[]).includes(src))).toBe(true);
   });
 });
 

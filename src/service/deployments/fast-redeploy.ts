@@ -132,9 +132,9 @@ export async function planRedeploy(input: {
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const status = fields[i]!;
     const file = fields[i + 1]!;
-    const name = `${file.split('/').at(-1)}`;
     if (status !== 'M') return full(`${file} ${status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'changed'}`);
-    if (!pages.has(file)) return full(`${name === 'docs.json' || name === 'mint.json' ? name : file} changed`);
+    // Not a page: docs.json, a snippet, an OpenAPI file, a static file, code.
+    if (!pages.has(file)) return full(`${file} changed`);
     changed.push(file);
   }
   const { pagesDir } = contentLayout(root);

@@ -264,8 +264,8 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     if (error.code === 'canceled') throw failure('interrupted', 'the deployment was stopped');
     if (ranOutOfSpace || NO_SPACE.test(error.message)) throw failure('disk_full', DISK_FULL_MESSAGE);
     if (error.code === 'no_pages') throw failure('no_pages', 'the content root has no pages: add .md or .mdx files under content/');
-    // The build's other codes are the table's, but for invalid content (and a partial build that
-    // could not be reused, which a full build has already replaced): both are a failed build.
+    // The build's other codes are the table's, but for invalid content, which is a failed build
+    // (and a refused merge, which never gets here: a full build follows it).
     throw failure(error.code === 'content_invalid' || error.code === 'reuse_refused' ? 'build_failed' : error.code, error.message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);

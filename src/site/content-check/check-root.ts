@@ -96,9 +96,9 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const known = new Set(snippets);
   const exportsOf = new Map<string, Record<string, unknown>>();
   // Each file is checked in the check processes (check-pool.ts), a batch at a time, in order.
-  const checked: string[] = [];
   const only = options.onlyPages && new Set(options.onlyPages);
   const analyzed = only ? pages.filter((page) => only.has(page)) : pages;
+  const checked: string[] = [];
   const analyses = await inBatches([...analyzed, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked));
   for (const [file, analysis] of analyses) if (file.startsWith(`${layout.snippetsDir}/`)) exportsOf.set(file.slice(layout.snippetsDir.length + 1), analysis.exports ?? {});
   for (const [file, analysis] of analyses) {

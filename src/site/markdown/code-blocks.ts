@@ -28,6 +28,21 @@ export interface CodeMeta {
 
 const FLAGS = new Set(['lines', 'wrap', 'expandable']);
 
+/**
+ * Shiki stops colouring a line after 500 ms by default, so on a busy build machine the same page
+ * could come out coloured differently from one build to the next (and a fast redeploy would then
+ * differ from a full build: docs/decisions.md#fast-redeploys). A limit far above any real line
+ * keeps the output a function of the page alone; the build timeout still bounds a hostile page.
+ */
+const TOKENIZE_LIMIT_MS = 20_000;
+const steadyTokenizing: ShikiTransformer = {
+  name: 'folio:steady-tokenizing',
+  preprocess(code, options) {
+    options.tokenizeTimeLimit = TOKENIZE_LIMIT_MS;
+    return code;
+  },
+};
+
 /** Reads the words after a fence's language (`title {1,3} lines icon="x" theme={null}`). */
 export function parseCodeMeta(meta: string | undefined): CodeMeta {
   const result: CodeMeta = { title: '', lines: false, wrap: false, expandable: false };
@@ -84,6 +99,7 @@ function codeBlockTransformer(): ShikiTransformer {
 /** Every transformer the build's highlighter runs, in order. */
 export function codeBlockTransformers(): ShikiTransformer[] {
   return [
+    steadyTokenizing,
     transformerMetaHighlight(),
     transformerNotationDiff({ matchAlgorithm: 'v3' }),
     transformerNotationFocus({ matchAlgorithm: 'v3' }),
