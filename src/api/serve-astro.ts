@@ -32,7 +32,7 @@ async function* limited(body: AsyncIterable<Uint8Array>, maxBytes: number): Asyn
 export function toRequest(req: IncomingMessage, maxBodyBytes: number): Request {
   const host = req.headers.host;
   const path = req.url?.startsWith('/') ? req.url : '/';
-  const url = `http://${host && URL_HOST.test(host) ? host : 'localhost'}${path}`;
+  const url = `http://${host && URL_HOST.test(host) && URL.canParse(`http://${host}/`) ? host : 'localhost'}${path}`;
   const headers = new Headers();
   for (const name in req.headers) {
     const value = req.headers[name];
@@ -74,11 +74,17 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     return;
   }
   const reader = response.body.getReader();
-  // Only a body of several chunks (a stream) is worth canceling when the client goes away.
-  let cancel: (() => void) | undefined;
+  // A body of known length (every JSON answer) is one chunk that needs no watching; a stream (a
+  // followed log) may wait long before its first chunk, so a client that leaves must end it at once.
+  const streamed = !response.headers.has('content-length');
+  const cancel = () => void reader.cancel().catch(() => {});
+  if (streamed) res.once('close', cancel);
   try {
-    for (let chunk = await reader.read(), n = 0; !chunk.done && !res.destroyed; chunk = await reader.read(), n++) {
-      if (n === 1) res.once('close', (cancel = () => void reader.cancel().catch(() => {})));
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (res.destroyed) {
+        cancel();
+        return;
+      }
       if (!res.write(chunk.value)) await drained(res);
     }
     res.end();
@@ -86,7 +92,7 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     // The body failed half-way: the head is out, so the client can only see the connection end.
     res.destroy();
   } finally {
-    if (cancel) res.off('close', cancel);
+    if (streamed) res.off('close', cancel);
   }
 }
 

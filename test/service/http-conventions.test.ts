@@ -244,6 +244,24 @@ describe('public endpoints', () => {
     expect(res.body).toEqual({ status: 'ok' });
   });
 
+  it('answers as usual when the Host header cannot stand in a URL (a port out of range, a bad address)', async () => {
+    const get = (pathname: string, host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http.get(`${server.url}${pathname}`, { headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        }).on('error', reject);
+      });
+    for (const host of ['localhost:99999', '[:::::]']) {
+      const health = await get('/healthz', host);
+      expect(health.status, host).toBe(200);
+      const refused = await get('/v1/projects', host);
+      expect(refused.status, host).toBe(401);
+      expect(JSON.parse(refused.body).error).toBe('unauthorized');
+    }
+  });
+
   it('GET /healthz answers 503 while the store file cannot be read', async () => {
     const file = path.join(server.dataDir, 'folio.json');
     await rename(file, `${file}.away`);
