@@ -24,6 +24,7 @@ import { createFolio, type Folio } from './service/folio.ts';
 import { RESERVED_SLUGS } from './service/project-rules.ts';
 import type { RateLimiter } from './service/rate-limiter.ts';
 import { openStorage } from './service/storage.ts';
+import type { BuildStorage } from './service/build-storage.ts';
 import { StoreDamagedError, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
@@ -78,8 +79,10 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const consoleLocals: App.Locals = { ...locals, console: true };
   const console_ = consoleHost(folio.config);
   const consoleAssets = createConsoleAssets(path.join(ROOT, SERVICE_OUT_DIR, 'client'));
-  const sites = createSiteHandler(folio.config.dataDir, folio.config.allowCode);
+  const sites = createSiteHandler(folio.builds.sites, folio.config.allowCode);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
+  // Another node's publish (object storage: heard through the database).
+  folio.builds.onLiveChange((projectId) => (projectId ? sites.liveChanged(projectId) : sites.forgetLiveBuilds()));
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
   const isSiteHost = (host: string) => {
@@ -122,12 +125,13 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
 export async function startServer(config: Config): Promise<RunningServer> {
   const lock = await acquireLockPatiently(config.dataDir, 'server', ['admin']);
   let store: Store | undefined;
+  let builds: BuildStorage | undefined;
   try {
     let rateLimiter: RateLimiter;
-    ({ store, rateLimiter } = await openStorage(config));
+    ({ store, rateLimiter, builds } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
-    await recoverDeployments(config.dataDir, store);
-    const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds);
+    await recoverDeployments(config.dataDir, store, builds);
+    const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds, builds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -140,7 +144,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       server.listen(config.port, config.host, resolve);
     });
     const port = (server.address() as AddressInfo).port;
-    const folio = createFolio({ ...config, port }, store, {}, rateLimiter);
+    const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds);
     const handle = createRequestHandler(folio, handler);
     let stopping = false;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -167,6 +171,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       },
     };
   } catch (err) {
+    await builds?.close();
     await store?.close();
     await lock.release();
     throw err;

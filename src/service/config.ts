@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { issuePath } from './errors.ts';
+import { parseStorageUrl, type ObjectStorageSettings } from './object-storage/settings.ts';
 import { HOSTNAME } from './project-rules.ts';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
@@ -107,6 +108,10 @@ const envSchema = z.object({
     .string()
     .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
     .optional(),
+  // Object storage for builds, snapshots, logs and API-managed content (docs/decisions.md#object-storage),
+  // and the bytes of it each node keeps on its disk.
+  FOLIO_STORAGE_URL: z.string().optional(),
+  FOLIO_CACHE_MB: integer(1, 1_048_576).default(1024),
   // Browser origins (docs sites with an API playground) allowed to call /v1 (docs/decisions.md#cors).
   FOLIO_CORS_ORIGINS: list.superRefine((origins, ctx) => {
     const bad = origins.find((origin) => !isOrigin(origin));
@@ -163,6 +168,10 @@ export interface Config {
   databaseUrl?: string;
   /** Origins whose pages may call /v1 from a browser (CORS); empty: none. */
   corsOrigins: string[];
+  /** Object storage (FOLIO_STORAGE_URL); absent: builds, logs and content stay in the data dir. */
+  objectStorage?: ObjectStorageSettings;
+  /** Most bytes of object storage's files each node keeps on its disk (MB). */
+  cacheMb: number;
 }
 
 /**
@@ -194,6 +203,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
+  let objectStorage: ObjectStorageSettings | undefined;
+  if (e.FOLIO_STORAGE_URL !== undefined) {
+    const settings = parseStorageUrl(e.FOLIO_STORAGE_URL, env);
+    if ('problem' in settings) throw new ConfigError(`Invalid FOLIO_STORAGE_URL=${JSON.stringify(e.FOLIO_STORAGE_URL)}: ${settings.problem}`);
+    // Serving nodes hear of a new live build through PostgreSQL (LISTEN/NOTIFY).
+    if (!e.FOLIO_DATABASE_URL) throw new ConfigError('FOLIO_STORAGE_URL needs FOLIO_DATABASE_URL: object storage keeps the files, PostgreSQL says which build is live and tells every node; set FOLIO_DATABASE_URL=postgres://… too');
+    objectStorage = settings;
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -220,5 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: e.FOLIO_WEBHOOK_ALLOW_PRIVATE,
     databaseUrl: e.FOLIO_DATABASE_URL,
     corsOrigins: e.FOLIO_CORS_ORIGINS,
+    objectStorage,
+    cacheMb: e.FOLIO_CACHE_MB,
   };
 }

@@ -13,12 +13,15 @@ import { buildDir, contentRootDir, deploymentLogFile, gitDir, previewRootDir, sn
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
 import { buildSandbox } from './build-sandbox.ts';
 import { openDeploymentLog, type DeploymentLog } from './log.ts';
-import { keptBuilds, publishBuild, publishPreview, pruneBuilds } from './publish.ts';
+import type { BuildStorage } from '../build-storage.ts';
+import { keptBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
 
 export interface RunContext {
   config: Config;
   store: Store;
+  /** Where builds are kept and made live (the data dir, or object storage). */
+  builds: BuildStorage;
   /** The live site address of a project (its `url`). */
   siteUrl(project: ProjectRecord): string;
   /** The address of a project's preview of a branch label. */
@@ -160,7 +163,7 @@ function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
 
 /** Sync, snapshot, build, publish. Returns the page count. */
 async function deploy(ctx: RunContext, project: ProjectRecord, deployment: DeploymentRecord, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
-  const { config, store } = ctx;
+  const { config, store, builds } = ctx;
   const deploymentId = deployment.id;
   const label = deployment.preview_label;
   // A preview builds its branch in a content root of its own: the project's stays untouched.
@@ -236,13 +239,14 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     throw new DeploymentFailure(code, message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
-  if (label) await publishPreview(config.dataDir, project.id, label, deploymentId);
-  else await publishBuild(config.dataDir, project.id, deploymentId);
+  // Kept where every node reads it (object storage: uploaded) before it is made live.
+  await builds.keep(project.id, deploymentId);
+  await builds.publish(project.id, deploymentId, label);
   ctx.liveChanged(project.id);
   log.line(`publish: ${label ? 'preview' : 'live'} at ${siteUrl}`);
   // Before the deployment is reported succeeded, so what a client then sees on disk is final.
-  const kept = await keptBuilds(config.dataDir, store, project.id, config.keepBuilds - 1);
+  const kept = await keptBuilds(builds, store, project.id, config.keepBuilds - 1);
   kept.add(deploymentId);
-  await pruneBuilds(config.dataDir, project.id, kept);
+  await builds.prune(project.id, kept);
   return result.pageCount;
 }
