@@ -25,6 +25,7 @@ import { RESERVED_SLUGS } from './service/project-rules.ts';
 import type { RateLimiter } from './service/rate-limiter.ts';
 import { openStorage } from './service/storage.ts';
 import type { BuildStorage } from './service/build-storage.ts';
+import { ObjectStorageError } from './service/object-storage/client.ts';
 import { StoreDamagedError, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
@@ -193,6 +194,10 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof StoreDamagedError) {
       console.error(`Folio cannot start: ${err.message}. ${err.advice}`);
+      process.exit(1);
+    }
+    if (err instanceof ObjectStorageError) {
+      console.error(`Folio cannot start: ${err.message}.`);
       process.exit(1);
     }
     if (err instanceof LockHeldError) {

@@ -9,6 +9,7 @@ import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createDiskSiteSource, type SiteSource } from '../hosting/site-source.ts';
 import { buildDir, previewLiveLink, previewsDir } from './project-files.ts';
+import { createDiskLogs, type DeploymentLogs } from './deployments/log.ts';
 import { linkedBuilds, publishBuild, publishPreview, pruneBuilds } from './deployments/publish.ts';
 
 /** What is live for one project: its site's build and each preview's, by branch label. */
@@ -43,6 +44,8 @@ export interface BuildStorage {
   onLiveChange(listener: (projectId?: string) => void): void;
   /** What the site handler reads live builds from. */
   readonly sites: SiteSource;
+  /** Deployments' logs, kept beside the builds (every node reads them where builds are kept). */
+  readonly logs: DeploymentLogs;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ export function createDiskBuildStorage(dataDir: string): BuildStorage {
       // Made when first asked: the data dir exists by then (the server creates it).
       return (sites ??= createDiskSiteSource(dataDir));
     },
+    logs: createDiskLogs(dataDir),
     async close() {},
   };
 }

@@ -9,10 +9,10 @@ import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
 import { isFolioError, isOutOfSpace } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
-import { buildDir, contentRootDir, deploymentLogFile, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
+import { buildDir, contentRootDir, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
 import { buildSandbox } from './build-sandbox.ts';
-import { openDeploymentLog, type DeploymentLog } from './log.ts';
+import type { DeploymentLog } from './log.ts';
 import type { BuildStorage } from '../build-storage.ts';
 import { keptBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
@@ -80,7 +80,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   const projectId = queued.project_id;
   const snapshot = snapshotDir(config.dataDir, projectId, queued.id);
   const output = buildDir(config.dataDir, projectId, queued.id);
-  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), {
+  const log = await ctx.builds.logs.open(projectId, queued.id, {
     contentRoots: [snapshot],
     hidden: [config.dataDir, repoRoot],
   });
@@ -240,7 +240,10 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
   // Kept where every node reads it (object storage: uploaded) before it is made live.
-  await builds.keep(project.id, deploymentId);
+  await builds.keep(project.id, deploymentId).catch((error: unknown) => {
+    if (isOutOfSpace(error)) throw error;
+    throw new DeploymentFailure('build_failed', `the build could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
+  });
   await builds.publish(project.id, deploymentId, label);
   ctx.liveChanged(project.id);
   log.line(`publish: ${label ? 'preview' : 'live'} at ${siteUrl}`);

@@ -2,17 +2,15 @@
 // connect hook, deletion and restart recovery; continuous deployment (docs/decisions.md#continuous-deployment):
 // push webhooks, polling, previews, promote and cancel. The pipeline itself is in runner.ts and queue.ts.
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Config } from '../config.ts';
 import { FolioError } from '../errors.ts';
 import { git } from '../git.ts';
 import type { BuildStorage } from '../build-storage.ts';
-import { buildDir, deploymentLogFile, previewDir, snapshotDir } from '../project-files.ts';
+import { buildDir, previewDir, snapshotDir } from '../project-files.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import { createMemoryRateLimiter } from '../rate-limiter.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
-import { followDeploymentLog, readDeploymentLog } from './log.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
 import { createBuildQueue, type BuildQueue } from './queue.ts';
@@ -223,7 +221,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
 
     async log(orgId, projectId, id) {
       const { deployment } = await ownedDeployment(orgId, projectId, id);
-      return readDeploymentLog(deploymentLogFile(config.dataDir, deployment.project_id, deployment.id));
+      return builds.logs.read(deployment.project_id, deployment.id);
     },
 
     async followLog(orgId, projectId, id) {
@@ -232,7 +230,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
         const current = await store.getDeployment(deployment.id);
         return !current || (current.status !== 'queued' && current.status !== 'building');
       };
-      return followDeploymentLog(deploymentLogFile(config.dataDir, deployment.project_id, deployment.id), ended);
+      return builds.logs.follow(deployment.project_id, deployment.id, ended);
     },
 
     async promote(orgId, projectId, id) {
@@ -249,13 +247,11 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       const newId = randomUUID();
       const now = new Date().toISOString();
       // The log is complete before the record says the promote succeeded (docs/decisions.md#deployments).
-      const logFile = deploymentLogFile(config.dataDir, project.id, newId);
-      await mkdir(path.dirname(logFile), { recursive: true });
       const lines = [`deployment ${newId} (promote) started`, `promote: the build of deployment ${source}${deployment.commit_sha ? ` (commit ${deployment.commit_sha})` : ''} is made live again, without a rebuild`];
       await builds.publish(project.id, source);
       liveChanged(project.id);
       lines.push(`publish: live at ${project.url}`);
-      await writeFile(logFile, lines.map((l) => `${now} ${l}\n`).join(''), { mode: 0o600 });
+      await builds.logs.write(project.id, newId, lines.map((l) => `${now} ${l}\n`).join(''));
       const promoted = await store.addDeployment({
         id: newId,
         project_id: project.id,

@@ -16,6 +16,7 @@ import type { Store } from '../store.ts';
 import { createFileCache } from './cache.ts';
 import type { ObjectStore } from './client.ts';
 import { encodeManifest, uploadFolder } from './folders.ts';
+import { createObjectLogs } from './logs.ts';
 import { buildFileKey, buildPrefix, buildsPrefix, manifestKey, projectPrefix } from './keys.ts';
 
 export const LIVE_CHANNEL = 'folio_live';
@@ -39,6 +40,7 @@ export const cacheDir = (dataDir: string) => path.join(dataDir, 'object-cache');
 
 export async function openObjectBuildStorage(options: ObjectBuildStorageOptions): Promise<BuildStorage> {
   const { dataDir, objects, store, pool, databaseUrl } = options;
+  await objects.check();
   const listeners: ((projectId?: string) => void)[] = [];
   const tell = (projectId?: string) => listeners.forEach((listener) => listener(projectId));
 
@@ -129,6 +131,7 @@ export async function openObjectBuildStorage(options: ObjectBuildStorageOptions)
       listeners.push(listen);
     },
     sites: createObjectSiteSource({ objects, cache, liveBuildId }),
+    logs: createObjectLogs(dataDir, objects),
     async close() {
       closed = true;
       clearTimeout(retry);

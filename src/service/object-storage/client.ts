@@ -13,9 +13,16 @@ import {
 import type { Readable } from 'node:stream';
 import type { ObjectStorageSettings } from './settings.ts';
 
+/** Object storage cannot be used (no such bucket, refused credentials, no answer): the server does not start. */
+export class ObjectStorageError extends Error {
+  override name = 'ObjectStorageError';
+}
+
 export interface ObjectStore {
   /** Where the objects are, for messages (`s3://bucket/prefix`). */
   readonly location: string;
+  /** Throws an ObjectStorageError saying why the bucket cannot be listed. */
+  check(): Promise<void>;
   put(key: string, body: Buffer | string | Readable, options?: { contentType?: string; contentLength?: number }): Promise<void>;
   /** The object's bytes, or undefined when there is none. */
   get(key: string): Promise<Buffer | undefined>;
@@ -74,8 +81,20 @@ export function createObjectStore(settings: ObjectStorageSettings): ObjectStore 
     } while (token);
   }
 
+  const location = `s3://${bucket}/${prefix}`;
   return {
-    location: `s3://${bucket}/${prefix}`,
+    location,
+    async check() {
+      try {
+        await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: 1 }));
+      } catch (error) {
+        const reason = error instanceof S3ServiceException ? `${error.name}: ${error.message}` : (error as Error).message;
+        const advice = error instanceof S3ServiceException && error.name === 'NoSuchBucket'
+          ? 'create the bucket or fix FOLIO_STORAGE_URL'
+          : 'check FOLIO_STORAGE_URL (endpoint, region, path_style) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY';
+        throw new ObjectStorageError(`object storage ${location} cannot be used (${reason}): ${advice}`, { cause: error });
+      }
+    },
     async put(key, body, options = {}) {
       await client.send(new PutObjectCommand({
         Bucket: bucket,
