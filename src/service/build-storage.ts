@@ -23,6 +23,11 @@ export interface BuildStorage {
   readonly kind: 'disk' | 'object';
   /** Puts the finished build in the data dir where every node reads it (object storage: uploads it). */
   keep(projectId: string, buildId: string): Promise<void>;
+  /**
+   * Keeps the content root a deployment builds (its snapshot folder) beside its build (object
+   * storage: uploaded, and pruned with the build); the data dir's snapshot is temporary.
+   */
+  keepSnapshot(projectId: string, deploymentId: string, dir: string): Promise<void>;
   /** Makes a kept build the project's live site (or the preview of `label`): promote, too. */
   publish(projectId: string, buildId: string, label?: string): Promise<void>;
   /** Whether a build is still kept (promote can go back to it). */
@@ -57,6 +62,7 @@ export function createDiskBuildStorage(dataDir: string): BuildStorage {
   return {
     kind: 'disk',
     async keep() {},
+    async keepSnapshot() {},
     publish: (projectId, buildId, label) => (label ? publishPreview(dataDir, projectId, label, buildId) : publishBuild(dataDir, projectId, buildId)),
     hasBuild: async (projectId, buildId) => !!(await stat(buildDir(dataDir, projectId, buildId)).catch(() => undefined)),
     liveBuilds: (projectId) => linkedBuilds(dataDir, projectId),

@@ -2,9 +2,10 @@
 // S3-compatible server (test/helpers/s3.ts) and real PostgreSQL. Node A builds; node B shares only
 // the database and the bucket (its own data dir) and serves what A built, hears of every change of
 // the live build (deploy, promote) through LISTEN/NOTIFY, keeps its copies of files within
-// FOLIO_CACHE_MB, and reads A's deployment logs. Kept-build pruning removes a build's objects, and
-// a bad FOLIO_STORAGE_URL stops the server with a message naming it.
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+// FOLIO_CACHE_MB, and reads A's deployment logs. Each deployment's content root (its snapshot) is
+// kept beside its build; kept-build pruning removes both, and a bad FOLIO_STORAGE_URL stops the
+// server with a message naming it.
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -152,11 +153,15 @@ describe('two nodes sharing PostgreSQL and object storage', () => {
     const refused = await apiA('POST', `/v1/projects/${project.id}/deployments/${second.id}/promote`);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('not_promotable');
+    // The builds and the snapshots of the content roots they were built from: the second's went.
     const client = s3();
     try {
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `sites/projects/${project.id}/builds/`, Delimiter: '/' }));
-      const builds = (listed.CommonPrefixes ?? []).map((p) => p.Prefix!.split('/').at(-2)).sort();
-      expect(builds).toEqual([first.id, third.id].sort());
+      for (const kind of ['builds', 'snapshots']) {
+        const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `sites/projects/${project.id}/${kind}/`, Delimiter: '/' }));
+        expect((listed.CommonPrefixes ?? []).map((p) => p.Prefix!.split('/').at(-2)).sort()).toEqual([first.id, third.id].sort());
+      }
+      const snapshot = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `sites/projects/${project.id}/snapshots/${third.id}/files/content/guide.mdx` }));
+      expect(await snapshot.Body!.transformToString()).toContain('This is version three.');
     } finally {
       client.destroy();
     }

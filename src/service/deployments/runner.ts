@@ -209,6 +209,10 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     await mkdir(snapshot);
   }
   log.line('snapshot: content root copied');
+  await builds.keepSnapshot(project.id, deploymentId, snapshot).catch((error: unknown) => {
+    if (isOutOfSpace(error)) throw error;
+    throw new DeploymentFailure('build_failed', `the snapshot could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
+  });
 
   const output = buildDir(config.dataDir, project.id, deploymentId);
   await mkdir(output, { recursive: true });

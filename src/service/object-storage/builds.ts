@@ -17,7 +17,7 @@ import { createFileCache } from './cache.ts';
 import type { ObjectStore } from './client.ts';
 import { encodeManifest, uploadFolder } from './folders.ts';
 import { createObjectLogs } from './logs.ts';
-import { buildFileKey, buildPrefix, buildsPrefix, manifestKey, projectPrefix } from './keys.ts';
+import { buildFileKey, buildPrefix, buildsPrefix, manifestKey, projectPrefix, snapshotPrefix, snapshotsPrefix } from './keys.ts';
 
 export const LIVE_CHANNEL = 'folio_live';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -94,6 +94,10 @@ export async function openObjectBuildStorage(options: ObjectBuildStorageOptions)
         [label, buildId],
       );
     },
+    async keepSnapshot(projectId, deploymentId, dir) {
+      const manifest = await uploadFolder(objects, dir, (rel) => `${snapshotPrefix(projectId, deploymentId)}files/${rel}`);
+      await objects.put(`${snapshotPrefix(projectId, deploymentId)}manifest.json`, encodeManifest(manifest), { contentType: 'application/json' });
+    },
     hasBuild: (projectId, buildId) => objects.exists(manifestKey(projectId, buildId)),
     async liveBuilds(projectId) {
       const { rows } = await pool.query<{ label: string; build_id: string }>('SELECT label, build_id FROM live_builds WHERE project_id = $1', [projectId]);
@@ -104,12 +108,18 @@ export async function openObjectBuildStorage(options: ObjectBuildStorageOptions)
       // A build another node is making now is not among the kept ones yet: it stays too.
       const building = (await store.deploymentsWithStatus('building')).filter((d) => d.project_id === projectId).map((d) => d.id);
       const kept = new Set([...keep, ...building]);
-      const builds = new Set<string>();
-      for await (const key of objects.list(buildsPrefix(projectId))) {
-        const id = key.slice(buildsPrefix(projectId).length).split('/')[0];
-        if (UUID.test(id)) builds.add(id);
+      // A deployment's snapshot goes with its build (or, for a failed one, with the next prune).
+      for (const [prefix, remove] of [
+        [buildsPrefix(projectId), (id: string) => objects.removeAll(buildPrefix(projectId, id))],
+        [snapshotsPrefix(projectId), (id: string) => objects.removeAll(snapshotPrefix(projectId, id))],
+      ] as const) {
+        const ids = new Set<string>();
+        for await (const key of objects.list(prefix)) {
+          const id = key.slice(prefix.length).split('/')[0];
+          if (UUID.test(id)) ids.add(id);
+        }
+        for (const id of ids) if (!kept.has(id)) await remove(id);
       }
-      for (const id of builds) if (!kept.has(id)) await objects.removeAll(buildPrefix(projectId, id));
       await pruneBuilds(dataDir, projectId, kept); // unfinished local leftovers
     },
     async removePreview(projectId, label) {
