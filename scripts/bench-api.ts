@@ -1,9 +1,12 @@
 // `npm run bench:api`: load-tests the real server with autocannon and compares it with a bare
 // node:http JSON endpoint measured in the same run: the bare server and the authenticated
 // GET /v1/projects/{id} take turns for BENCH_ROUNDS rounds (default 2; medians compared), so both
-// see the same machine load. BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS (default 50)
-// shorten or change a run. BENCH_PROFILE=1 runs the server under `node --cpu-prof`, measures only
+// see the same machine load, after a short unmeasured warm-up of each. BENCH_DURATION_S (default
+// 10) and BENCH_CONNECTIONS (default 50) shorten or change a run. BENCH_PROFILE=1 runs the server under `node --cpu-prof`, measures only
 // the GET rounds, and prints the functions that took the most CPU time (self time), with their file.
+// The same GET is measured on a second server whose store is PostgreSQL (FOLIO_DATABASE_URL), on a
+// throwaway cluster started the way the tests start theirs (test/helpers/postgres.ts), in the same
+// rounds; without PostgreSQL installed that row is left out, with a note.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +16,8 @@ import { ensureServiceBuilt } from '../src/api/build-service.ts';
 import { createKey, createOrg } from '../src/service/admin-commands.ts';
 import { acquireLock } from '../src/service/data-dir-lock.ts';
 import { SCOPES } from '../src/service/scopes.ts';
-import { openStore } from '../src/service/store.ts';
+import { openStorage } from '../src/service/storage.ts';
+import { createTestDatabase, startPostgres, type TestPostgres } from '../test/helpers/postgres.ts';
 import { startChild, stopChild } from './bench-child.ts';
 
 /** The part of autocannon's API used here (the package ships no types). */
@@ -39,6 +43,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EXISTING_PROJECTS = 10_000;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Seconds of unmeasured load on each server before the first round (a fresh process runs unoptimised code at first). */
+const WARM_UP_S = 2;
 
 /** A bare node:http server answering a project-sized JSON body: the baseline. */
 const BARE_SERVER = `
@@ -51,10 +57,11 @@ http.createServer((req, res) => {
 }).listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port); });
 `;
 
-/** Seeds a data dir through the store itself: one org, one key, 10,000 projects. */
-async function seed(dataDir: string): Promise<{ key: string; projectId: string }> {
+/** Seeds a data dir (or the PostgreSQL database at `databaseUrl`) through the store itself: one org, one key, 10,000 projects. */
+async function seed(dataDir: string, databaseUrl?: string): Promise<{ key: string; projectId: string }> {
   const lock = await acquireLock(dataDir, 'admin');
-  const store = await openStore(dataDir);
+  const { store, rateLimiter } = await openStorage({ dataDir, databaseUrl });
+  rateLimiter.close();
   const org = await createOrg(store, 'bench', 'business');
   const { key } = await createKey(store, org.id, [...SCOPES], 'bench');
   const writes: Promise<unknown>[] = [];
@@ -105,6 +112,11 @@ async function load(name: string, options: LoadOptions, server?: ChildProcess): 
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/** Runs load that is not measured, so that the rounds measure servers whose code is already compiled and optimised. */
+async function warmUp(options: LoadOptions): Promise<void> {
+  await autocannon({ connections: CONNECTIONS, duration: WARM_UP_S, ...options });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -167,35 +179,63 @@ async function profileTop(dir: string, count = 20): Promise<string[]> {
   ];
 }
 
+/** A throwaway PostgreSQL database, or undefined (with the reason printed) when PostgreSQL is not installed. */
+async function startBenchPostgres(): Promise<{ cluster: TestPostgres; url: string } | undefined> {
+  try {
+    const cluster = await startPostgres();
+    return { cluster, url: await createTestDatabase(cluster.url) };
+  } catch (err) {
+    console.log(`PostgreSQL store not measured: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   await ensureServiceBuilt();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-'));
+  const pgDataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-pg-'));
   const profileDir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-profile-'));
   const results: Figures[] = [];
   let top: string[] = [];
+  const postgres = PROFILE ? undefined : await startBenchPostgres();
   try {
     console.log(`Seeding ${EXISTING_PROJECTS} projects…`);
     const { key, projectId } = await seed(dataDir);
+    const pgSeed = postgres && (console.log(`Seeding ${EXISTING_PROJECTS} projects in PostgreSQL…`), await seed(pgDataDir, postgres.url));
 
     const bare = await startChild(['-e', BARE_SERVER], {}, /listening (\d+)/);
     const folio = await startChild([...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), 'src/server.ts'], {
       PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir,
       FOLIO_RATE_LIMITS: 'free=100000000,pro=100000000,business=100000000',
     }, /Folio listening on http:\/\/[^:]+:(\d+)/);
+    const pgFolio = pgSeed && await startChild(['src/server.ts'], {
+      PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: pgDataDir, FOLIO_DATABASE_URL: postgres.url,
+      FOLIO_RATE_LIMITS: 'free=100000000,pro=100000000,business=100000000',
+    }, /Folio listening on http:\/\/[^:]+:(\d+)/);
     const base = `http://127.0.0.1:${folio.port}`;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    // The bare server and the authenticated GET take turns, so both see the same machine load.
+    // The bare server and the authenticated GETs take turns, so all see the same machine load.
     const bareRounds: Figures[] = [];
     const getRounds: Figures[] = [];
+    const pgRounds: Figures[] = [];
+    const pgGet = pgFolio && pgSeed && { url: `http://127.0.0.1:${pgFolio.port}/v1/projects/${pgSeed.projectId}`, headers: { authorization: `Bearer ${pgSeed.key}` } };
+    console.log(`warming up each server for ${WARM_UP_S} s (not measured)`);
+    await warmUp({ url: `http://127.0.0.1:${bare.port}/` });
+    await warmUp({ url: `${base}/v1/projects/${projectId}`, headers });
+    if (pgGet) await warmUp(pgGet);
     for (let round = 1; round <= ROUNDS; round++) {
-      console.log(`round ${round}/${ROUNDS}: bare node:http, then Folio GET /v1/projects/{id}: ${CONNECTIONS} connections, ${DURATION} s each`);
+      console.log(`round ${round}/${ROUNDS}: bare node:http, then Folio GET /v1/projects/{id}${pgFolio ? ' (JSON file, then PostgreSQL)' : ''}: ${CONNECTIONS} connections, ${DURATION} s each`);
       bareRounds.push(await load('bare node:http GET (baseline)', { url: `http://127.0.0.1:${bare.port}/` }, bare.child));
       getRounds.push(await load('Folio GET /v1/projects/{id}', { url: `${base}/v1/projects/${projectId}`, headers }, folio.child));
-      console.log(`  bare ${bareRounds.at(-1)!.rps.toFixed(0)} req/s, GET ${getRounds.at(-1)!.rps.toFixed(0)} req/s (p99 ${getRounds.at(-1)!.p99} ms)`);
+      if (pgFolio && pgGet) pgRounds.push(await load('Folio GET /v1/projects/{id}, PostgreSQL store', pgGet, pgFolio.child));
+      console.log(`  bare ${bareRounds.at(-1)!.rps.toFixed(0)} req/s, GET ${getRounds.at(-1)!.rps.toFixed(0)} req/s (p99 ${getRounds.at(-1)!.p99} ms)` +
+        (pgRounds.length ? `, PostgreSQL GET ${pgRounds.at(-1)!.rps.toFixed(0)} req/s (p99 ${pgRounds.at(-1)!.p99} ms)` : ''));
     }
     await stopChild(bare.child);
+    if (pgFolio) await stopChild(pgFolio.child);
     results.push(medianFigures(bareRounds));
     results.push(medianFigures(getRounds));
+    if (pgRounds.length) results.push(medianFigures(pgRounds));
     if (PROFILE) {
       await stopChild(folio.child);
       top = await profileTop(profileDir);
@@ -214,7 +254,9 @@ async function main(): Promise<void> {
     }, folio.child));
     await stopChild(folio.child);
   } finally {
+    await postgres?.cluster.stop();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(pgDataDir, { recursive: true, force: true });
     await rm(profileDir, { recursive: true, force: true });
   }
 
@@ -232,12 +274,17 @@ function report(results: Figures[], top: string[]): void {
   for (const r of results) {
     console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / baseline).toFixed(2)} | ${cpuText(r)} | ${cpuRatio(r)} | ${r.non2xx} | ${r.errors} |`);
   }
-  const get = results.find((r) => r.name.startsWith('Folio GET /v1'))!;
+  const get = results.find((r) => r.name === 'Folio GET /v1/projects/{id}')!;
+  const pgGet = results.find((r) => r.name.endsWith('PostgreSQL store'));
   const post = results.find((r) => r.name.startsWith('Folio POST'));
   console.log('');
   console.log(`Goals: GET ≥ 0.25× baseline: ${(get.rps / baseline).toFixed(2)}× ${get.rps >= 0.25 * baseline ? 'met' : 'NOT met'}; ` +
     `GET p99 < 25 ms: ${get.p99} ms ${get.p99 < 25 ? 'met' : 'NOT met'}` +
     (post ? `; POST ≥ 1000 req/s: ${post.rps.toFixed(0)} ${post.rps >= 1000 ? 'met' : 'NOT met'}` : ''));
+  if (pgGet) {
+    console.log(`PostgreSQL store: GET ≥ 0.7× the JSON file's: ${(pgGet.rps / get.rps).toFixed(2)}× ${pgGet.rps >= 0.7 * get.rps ? 'met' : 'NOT met'}; ` +
+      `GET p99 < 25 ms: ${pgGet.p99} ms ${pgGet.p99 < 25 ? 'met' : 'NOT met'}`);
+  }
   if (PROFILE) {
     console.log('');
     console.log('Server CPU profile over the whole run, top functions by self time:');

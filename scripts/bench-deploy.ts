@@ -1,13 +1,21 @@
 // `npm run bench:deploy`: deploy speed and static-serving throughput of live sites.
 //
-// 1. Trigger-to-live latency: a real server, real git repositories over file:// of 10 and 1,000
-//    generated MDX pages; each run commits a change, POSTs a deployment and polls the site host
-//    until the new content answers 200 (median of BENCH_RUNS, default 5). Goals: 10 pages < 2 s,
+// 1. Trigger-to-live latency of a full rebuild: a real server, real git repositories over file:// of
+//    10 and 1,000 generated MDX pages; each run commits a change, POSTs a deployment with
+//    `full_build: true` (a one-page change would otherwise be a fast redeploy) and polls the site
+//    host until the new content answers 200 (median of BENCH_RUNS, default 5). Goals: 10 pages < 2 s,
 //    1,000 pages < 15 s.
 // 1b. Push-to-live for a one-page change in the 1,000-page site (when 1,000 is among BENCH_SIZES):
 //    a signed push webhook delivery (POST /hooks/git/{id}) instead of the API trigger, then the site
 //    host polled until the changed page answers with the new text; printed beside the full-rebuild
-//    figure of step 1 measured in the same run. Goal: ≤ 3 s median.
+//    figure of step 1 measured in the same run. Goal: ≤ 3 s median. The push is a fast redeploy
+//    (docs/decisions.md#fast-redeploys); each run's log line `build: fast (…)`/`build: full (…)` is printed.
+//    BENCH_ONLY=push runs steps 1 (1,000 pages only) and 1b alone.
+// 1c. The same trigger-to-live runs on a second server with the store in PostgreSQL
+//    (FOLIO_DATABASE_URL, a throwaway cluster started as the tests start theirs:
+//    test/helpers/postgres.ts), the two servers taking turns run by run; printed beside the
+//    JSON-file figures of step 1 with their ratio. BENCH_ONLY=store runs steps 1 and 1c alone
+//    (no push, build, serving or redirect parts).
 // 2. The build step alone, cold (a fresh Astro process per build) against a warm worker, on the
 //    10-page site, in this process: the ratio is what the warm worker saves. Each is measured with
 //    the build sandbox (FOLIO_SANDBOX=required) and without (off), the two taking turns run by run,
@@ -36,7 +44,8 @@ import { buildSite, type AstroRunner } from '../src/site/build.ts';
 import type { SandboxMode } from '../src/site/sandbox.ts';
 import { WarmWorker } from '../src/site/warm-worker.ts';
 import { startDeployingServer } from '../test/helpers/deployments.ts';
-import type { TestRepo } from '../test/helpers/git-repos.ts';
+import { createTestDatabase, startPostgres } from '../test/helpers/postgres.ts';
+import type { RepoHost, TestRepo } from '../test/helpers/git-repos.ts';
 import { client, getWithHost, type TestServer } from '../test/helpers/server.ts';
 import { serveWithFolio } from '../test/site/helpers.ts';
 import { REDIRECTS_FILE, RedirectTable, type RedirectsFile } from '../src/hosting/redirects.ts';
@@ -98,30 +107,49 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 600_000): Pr
   }
 }
 
-/** Trigger-to-live latencies of one site size; returns the live build dir of the project. */
-async function deployLatency(server: TestServer, repo: TestRepo, pages: number): Promise<{ times: number[]; liveDir: string; slug: string; projectId: string }> {
+/** A project of one site size on a server, deployed once (the connect deployment warms the worker; not counted). */
+async function benchProject(server: TestServer, repo: TestRepo, pages: number) {
   const api = client(server.url, server.defaultKey);
   const slug = `bench-${pages}`;
   repo.commit(pagesOf(pages));
   const project = (await api('POST', '/v1/projects', { body: { name: `Bench ${pages}`, slug, source_repo: repo.slug } })).body;
-  // The connect deployment warms the worker; it is not counted.
   await waitUntil(async () => (await getWithHost(server.url, '/', `${slug}.localhost`)).status === 200);
-  const times: number[] = [];
-  for (let run = 1; run <= RUNS; run++) {
-    const marker = `run-${run}-${Date.now()}`;
-    repo.commit({ 'content/index.mdx': `# Bench home\n\nThe start, ${marker}.\n` });
-    const started = performance.now();
-    const res = await api('POST', `/v1/projects/${project.id}/deployments`);
-    if (res.status !== 202) throw new Error(`trigger answered ${res.status}`);
-    await waitUntil(async () => {
-      const page = await getWithHost(server.url, '/', `${slug}.localhost`);
-      return page.status === 200 && page.text.includes(marker);
-    });
-    times.push(performance.now() - started);
-    console.log(`  ${pages} pages, run ${run}: ${seconds(times.at(-1)!)} (load ${load()})`);
+  return {
+    slug,
+    projectId: project.id as string,
+    liveDir: () => fs.realpathSync(path.join(server.dataDir, 'projects', project.id, 'live')),
+    /** One trigger-to-live latency: commit, POST a deployment, poll the site until the change answers. */
+    async deploy(run: number, label = ''): Promise<number> {
+      const marker = `run-${run}-${Date.now()}`;
+      repo.commit({ 'content/index.mdx': `# Bench home\n\nThe start, ${marker}.\n` });
+      const started = performance.now();
+      const res = await api('POST', `/v1/projects/${project.id}/deployments`, { body: { full_build: true } });
+      if (res.status !== 202) throw new Error(`trigger answered ${res.status}`);
+      await waitUntil(async () => {
+        const page = await getWithHost(server.url, '/', `${slug}.localhost`);
+        return page.status === 200 && page.text.includes(marker);
+      });
+      const time = performance.now() - started;
+      console.log(`  ${pages} pages${label}, run ${run}: ${seconds(time)} (load ${load()})`);
+      return time;
+    },
+  };
+}
+
+/**
+ * Step 1c: a second server with the store in PostgreSQL (one node, every role) on a throwaway
+ * cluster, as the tests start theirs; `close` stops both.
+ */
+async function postgresServer(): Promise<{ server: TestServer; host: RepoHost; close(): Promise<void> }> {
+  const cluster = await startPostgres();
+  try {
+    const fixture = await startDeployingServer({ FOLIO_BUILD_CONCURRENCY: '1', FOLIO_DATABASE_URL: await createTestDatabase(cluster.url) });
+    let closing: Promise<void> | undefined;
+    return { server: fixture.server, host: fixture.host, close: () => (closing ??= fixture.close().finally(() => cluster.stop())) };
+  } catch (err) {
+    await cluster.stop();
+    throw err;
   }
-  const liveDir = fs.realpathSync(path.join(server.dataDir, 'projects', project.id, 'live'));
-  return { times, liveDir, slug, projectId: project.id };
 }
 
 /** Push-to-live latencies of a one-page change: a signed push delivery, then the page polled until it has the change. */
@@ -146,7 +174,10 @@ async function pushLatency(server: TestServer, repo: TestRepo, projectId: string
       return answer.status === 200 && answer.text.includes(marker);
     });
     times.push(performance.now() - started);
-    console.log(`  push, one page of 1000 changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()})`);
+    const deployment = (await api('GET', `/v1/projects/${projectId}/deployments?limit=1`)).body.data[0];
+    const log = (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
+    const kind = log.match(/build: (?:fast|full) \([^\n]*\)/g)?.join('; ') ?? 'no build line';
+    console.log(`  push, one page of 1000 changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()}; ${kind})`);
   }
   return times;
 }
@@ -358,29 +389,47 @@ async function main(): Promise<void> {
   const fixture = await startDeployingServer({ FOLIO_BUILD_CONCURRENCY: '1' });
   const { server, host } = fixture;
   const summary: string[] = [];
+  const storeOnly = process.env.BENCH_ONLY === 'store';
   let served: { liveDir: string; slug: string } | undefined;
+  const postgres = await postgresServer().catch(async (err: unknown) => {
+    await fixture.close();
+    throw err;
+  });
   try {
-    console.log('\nTrigger-to-live latency (POST …/deployments → first 200 of the new content):');
-    for (const pages of SIZES) {
+    console.log('\nTrigger-to-live latency (POST …/deployments → first 200 of the new content), the JSON file and PostgreSQL taking turns run by run:');
+    for (const pages of process.env.BENCH_ONLY === 'push' ? [1000] : SIZES) {
       const repo = host.repo('bench', `site-${pages}`);
-      const { times, liveDir, slug, projectId } = await deployLatency(server, repo, pages);
-      served ??= { liveDir, slug };
+      const json = await benchProject(server, repo, pages);
+      const pg = await benchProject(postgres.server, postgres.host.repo('bench', `site-${pages}`), pages);
+      const times: number[] = [];
+      const pgTimes: number[] = [];
+      for (let run = 1; run <= RUNS; run++) {
+        // Alternating which goes first, so a machine getting busier or quieter favours neither.
+        const pair = [async () => times.push(await json.deploy(run)), async () => pgTimes.push(await pg.deploy(run, ', PostgreSQL'))];
+        if (run % 2 === 0) pair.reverse();
+        for (const step of pair) await step();
+      }
+      served ??= { liveDir: json.liveDir(), slug: json.slug };
       const goal = GOALS_S[pages];
-      const m = median(times);
+      const m = median(times)!;
+      const pgm = median(pgTimes)!;
       summary.push(`deploy ${pages} pages: median ${seconds(m)} of ${times.length}${goal ? ` (goal < ${goal} s: ${m < goal * 1000 ? 'met' : 'NOT met'})` : ''}`);
-      if (pages === 1000) {
+      summary.push(`deploy ${pages} pages with PostgreSQL: median ${seconds(pgm)} of ${pgTimes.length}; PostgreSQL / JSON file ${(pgm / m).toFixed(2)}×`);
+      if (pages === 1000 && !storeOnly) {
         console.log('\nPush-to-live latency, one page of the 1,000-page site changed (signed POST /hooks/git/{id} → first 200 of the new text):');
-        const pushed = median(await pushLatency(server, repo, projectId, slug));
+        const pushed = median(await pushLatency(server, repo, json.projectId, json.slug));
         summary.push(
           `push → live, one page of 1000 changed: median ${seconds(pushed)} (goal ≤ 3 s: ${pushed <= 3000 ? 'met' : 'NOT met'}); ` +
             `full rebuild of the same site in this run: ${seconds(m)} (${(m / pushed).toFixed(2)}× the push figure)`,
         );
       }
     }
+    await postgres.close();
 
-    summary.push(...(await buildStep()));
+    if (storeOnly) served = undefined;
+    else if (process.env.BENCH_ONLY !== 'push') summary.push(...(await buildStep()));
 
-    if (served) {
+    if (served && process.env.BENCH_ONLY !== 'push') {
       console.log(`\nServing ${served.slug}'s home page: ${CONNECTIONS} connections, ${DURATION} s each:`);
       const nginx = nginxBinary();
       if (!nginx) {
@@ -413,7 +462,7 @@ async function main(): Promise<void> {
       summary.push(await redirectCost(served.liveDir));
     }
   } finally {
-    await fixture.close();
+    await Promise.all([fixture.close(), postgres.close()]);
   }
   console.log(`\nSummary (load average ${load()}):`);
   for (const line of summary) console.log(`- ${line}`);

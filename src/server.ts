@@ -13,9 +13,10 @@ import { consoleProblem } from './console/middleware.ts';
 import { consoleHost, consoleOrigin } from './service/accounts.ts';
 import { errorResponse, FolioError, toApiError } from './api/http.ts';
 import { createApiRouter } from './api/routes.ts';
+import { createAstroHandler, writeResponse, type AstroApp, type AstroHandler } from './api/serve-astro.ts';
 import { createKey, createOrg } from './service/admin-commands.ts';
 import { serveAdminChannel } from './service/admin-channel.ts';
-import { ConfigError, loadConfig, type Config } from './service/config.ts';
+import { ConfigError, loadConfig, type Config, type Role } from './service/config.ts';
 import { acquireLockPatiently, LockHeldError } from './service/data-dir-lock.ts';
 import { cleanCrashLeftovers } from './service/crash-leftovers.ts';
 import { recoverDeployments } from './service/deployments/service.ts';
@@ -29,7 +30,8 @@ import { ObjectStorageError } from './service/object-storage/client.ts';
 import { StoreDamagedError, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
+/** The largest request body Astro reads at all; each route enforces its own smaller limit while reading. */
+const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface RunningServer {
   port: number;
@@ -65,12 +67,6 @@ async function bootstrap(store: Store): Promise<void> {
   );
 }
 
-/** Writes an answer made outside the Astro handler (an API error: the one writer is errorResponse in src/api/http.ts). */
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
-}
-
 function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
   const apiHosts = new Set(folio.config.apiHosts);
@@ -84,6 +80,11 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
   // Another node's publish (object storage: heard through the database).
   folio.builds.onLiveChange((projectId) => (projectId ? sites.liveChanged(projectId) : sites.forgetLiveBuilds()));
+  // FOLIO_ROLES (docs/decisions.md#job-queue-and-node-roles): what this node answers. /healthz
+  // answers on every node, so a load balancer can check a worker-only node too.
+  const roles = new Set(folio.config.roles);
+  const notServed = (res: ServerResponse, role: Role) => writeResponse(errorResponse(new FolioError('not_found',
+    `this Folio node does not serve the ${role} role (FOLIO_ROLES=${folio.config.roles.join(',')}): send the request to a node that does`)), res);
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
   const isSiteHost = (host: string) => {
@@ -99,24 +100,26 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
       // stay the API even if a project claimed one before it was listed in FOLIO_API_HOSTS.
       const isApiHost = host === serviceDomain || apiHosts.has(host);
       const project = isApiHost ? undefined : await folio.projects.findByHost(host);
-      if (project) return sites.serve(project, req, res);
+      if (project) return roles.has('sites') ? sites.serve(project, req, res) : notServed(res, 'sites');
       // `{branch label}--{slug}.{domain}`: a preview (docs/decisions.md#continuous-deployment).
       const preview = isApiHost ? undefined : await folio.projects.findPreviewByHost(host);
-      if (preview) return sites.serve(preview.project, req, res, preview.label);
-      if (isSiteHost(host)) return sites.serve(undefined, req, res);
+      if (preview) return roles.has('sites') ? sites.serve(preview.project, req, res, preview.label) : notServed(res, 'sites');
+      if (isSiteHost(host)) return roles.has('sites') ? sites.serve(undefined, req, res) : notServed(res, 'sites');
+      if (host === console_ && !roles.has('console')) return notServed(res, 'console');
       if (host === console_) {
         if (await consoleAssets.serve(req, res)) return;
         // A fresh object per request: Astro hands it to the request as is, and the console's
         // middleware stores the request's session and form in it.
         // A path no route matches, or a failure: still a console page with the console's headers.
-        return await astro(req, res, () => void send(res, consoleProblem(404)), { ...consoleLocals });
+        return await astro(req, res, { ...consoleLocals }, () => consoleProblem(404));
       }
       // Every API answer, errors included, even those given outside the Astro handler.
       res.setHeader('x-content-type-options', 'nosniff');
-      await astro(req, res, () => void send(res, errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1'))), locals);
+      if (!roles.has('api') && new URL(req.url ?? '/', 'http://folio').pathname !== '/healthz') return await notServed(res, 'api');
+      await astro(req, res, locals, () => errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1')));
     } catch (err) {
       const answer = toApiError(err); // logs what it does not know
-      if (!res.headersSent) await send(res, host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer));
+      if (!res.headersSent) await writeResponse(host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer), res);
       else res.destroy();
     }
   };
@@ -131,12 +134,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     let rateLimiter: RateLimiter;
     ({ store, rateLimiter, builds } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
-    await recoverDeployments(config.dataDir, store, builds);
+    await recoverDeployments(config.dataDir, store, config.buildLeaseS * 1000, builds);
     const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds, builds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
-    process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-    const { handler } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { handler: AstroHandler };
+    const { app } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { app: AstroApp };
 
     const server = http.createServer();
     server.keepAliveTimeout = 5_000;
@@ -146,7 +148,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const port = (server.address() as AddressInfo).port;
     const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds);
-    const handle = createRequestHandler(folio, handler);
+    const handle = createRequestHandler(folio, createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
     let stopping = false;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       // While stopping, finished requests must not keep their connection open.
@@ -154,7 +156,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       void handle(req, res);
     });
     const closeAdmin = await serveAdminChannel(config.dataDir, folio.admin);
-    await folio.deployments.start(); // checks the build sandbox, then queued deployments resume
+    // On a worker node: checks the build sandbox, then queued deployments resume.
+    await folio.deployments.start({ runBuilds: config.roles.includes('worker') });
     folio.webhooks.start(); // pending event deliveries resume
     await folio.customDomains.start();
 
@@ -211,7 +214,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain})`);
+  console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain}, roles ${config.roles.join(',')})`);
   console.log(`Web console: ${consoleOrigin({ ...config, port: running.port })}/ (add yourself: npm run admin -- user create --org default --email you@example.com --role owner)`);
 
   let stopping = false;

@@ -1,10 +1,10 @@
-// Astro configuration of the service role: the /v1 API as on-demand endpoints, built for
-// @astrojs/node in middleware mode so src/server.ts can route by Host before Astro sees a request.
+// Astro configuration of the service role: the /v1 API as on-demand endpoints, built with Folio's
+// own adapter (./adapter.ts) so src/server.ts routes by Host before it hands a request to Astro.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import node from '@astrojs/node';
 import type { AstroUserConfig } from 'astro';
 import type { Plugin } from 'vite';
+import { folioAdapter } from './adapter.ts';
 import { SERVICE_OUT_DIR } from './build-service.ts';
 import { folioApi } from './integration.ts';
 import { folioConsole } from '../console/integration.ts';
@@ -36,8 +36,7 @@ export function roleConfig(): AstroUserConfig {
   return {
     output: 'server',
     outDir: SERVICE_OUT_DIR,
-    // The adapter's own limit is a backstop; each route enforces its smaller limit while reading.
-    adapter: node({ mode: 'middleware', bodySizeLimit: 16 * 1024 * 1024 }),
+    adapter: folioAdapter(),
     session: false,
     // A JSON API called with bearer keys: Content-Type is enforced per route. The console's forms
     // get their own, stricter Origin check (src/console/middleware.ts).

@@ -15,7 +15,7 @@ export const SERVICE_ENTRY = path.join(root, SERVICE_OUT_DIR, 'server/entry.mjs'
  * What the bundle is made of: the endpoints, the console's pages, styles and browser scripts (with
  * the site's sanitising Markdown renderer its editor preview bundles), and the build's configuration.
  */
-const SOURCES = ['src/api/endpoints', 'src/api/fetch.ts', 'src/api/integration.ts', 'src/api/astro-config.ts', 'src/console', 'src/site/openapi/markdown.ts', 'astro.config.mjs', 'package.json'];
+const SOURCES = ['src/api/endpoints', 'src/api/fetch.ts', 'src/api/integration.ts', 'src/api/astro-config.ts', 'src/api/adapter.ts', 'src/api/astro-entry.ts', 'src/console', 'src/site/openapi/markdown.ts', 'astro.config.mjs', 'package.json'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;

@@ -1,8 +1,13 @@
 // /v1/projects/{id}/deployments endpoints (docs/decisions.md#deployments): thin adapters from HTTP to the
-// deployments service. A trigger takes no body; anything sent is ignored.
-import { FolioError } from './http.ts';
+// deployments service. A trigger needs no body; one sent is a JSON object of its options.
+import { z } from 'zod';
+import { FolioError, MAX_BODY_BYTES, parseBody } from './http.ts';
 import { listParams } from './list-params.ts';
 import type { Route } from './router.ts';
+
+const triggerBody = z.strictObject({
+  full_build: z.boolean({ error: 'full_build must be true (build every page, reusing nothing of the previous build) or false' }).optional(),
+});
 
 export const deploymentRoutes: Route[] = [
   {
@@ -18,8 +23,11 @@ export const deploymentRoutes: Route[] = [
     method: 'POST',
     path: '/v1/projects/:id/deployments',
     scope: 'deployments:trigger',
-    async handler({ folio, principal, params }) {
-      return { status: 202, body: await folio.deployments.trigger(principal.orgId, params.id) };
+    // No body (most clients) triggers as before; a body must be this object (docs/decisions.md#fast-redeploys).
+    body: { maxBytes: MAX_BODY_BYTES, optional: true },
+    async handler({ folio, principal, params, body }) {
+      const options = parseBody(triggerBody, body);
+      return { status: 202, body: await folio.deployments.trigger(principal.orgId, params.id, { fullBuild: options.full_build === true }) };
     },
   },
   {

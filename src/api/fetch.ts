@@ -8,11 +8,30 @@ import { FetchState, middleware, pages } from 'astro/fetch';
 import { isConsoleRoute } from '../console/routes.ts';
 import { errorResponse, FolioError } from './http.ts';
 
+type RouteModule = NonNullable<FetchState['componentInstance']>;
+
+/**
+ * Each route's module, once loaded. Astro otherwise looks a route's module up with a dynamic
+ * `import()` on every request: a trip through Node's module loader and several promise turns.
+ */
+const routeModules = new Map<string, RouteModule>();
+
+/** Renders the matched route with its module already in hand, keeping the module Astro loads the first time. */
+async function render(state: FetchState, dispatch: (state: FetchState) => Promise<Response>): Promise<Response> {
+  const component = state.routeData?.component;
+  const known = component === undefined ? undefined : routeModules.get(component);
+  if (known) state.componentInstance = known;
+  const response = await dispatch(state);
+  // A rewrite in the middleware may have switched route: then what was loaded is another route's.
+  if (component !== undefined && !known && state.componentInstance && state.routeData?.component === component) routeModules.set(component, state.componentInstance);
+  return response;
+}
+
 export default {
   fetch: (request: Request) => {
     const state = new FetchState(request);
     if ((state.locals as App.Locals).console) {
-      return middleware(state, pages).then((response) => {
+      return render(state, (s) => middleware(s, pages)).then((response) => {
         // Astro's default pipeline adds the cookies a page set (the console's session); so must this one.
         for (const value of state.cookies.consume()) response.headers.append('set-cookie', value);
         return response;
@@ -22,6 +41,6 @@ export default {
     if (state.routeData && isConsoleRoute(state.routeData.route)) {
       return Promise.resolve(errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1')));
     }
-    return pages(state);
+    return render(state, pages);
   },
 } satisfies Fetchable;

@@ -1,19 +1,8 @@
 // HTTP conventions of the API (docs/decisions.md#http-conventions): the one error type, JSON responses and body reading.
 import type { z } from 'zod';
-import { asStorageError, ERROR_STATUS, FolioError, formatIssues, isOutOfSpace, type ErrorCode } from '../service/errors.ts';
+import { asStorageError, FolioError, formatIssues, isOutOfSpace } from '../service/errors.ts';
 
 export { FolioError };
-
-/**
- * @deprecated Throw FolioError(code, message): its status comes from ERROR_STATUS. Kept so call
- * sites written as `new ApiError(status, code, message)` still read the same; the status must match.
- */
-export class ApiError extends FolioError {
-  constructor(status: number, code: ErrorCode, message: string, headers?: Record<string, string>) {
-    super(code, message, headers);
-    if (status !== ERROR_STATUS[code]) throw new Error(`${code} is answered with HTTP ${ERROR_STATUS[code]}, not ${status} (src/service/errors.ts)`);
-  }
-}
 
 /** Turns any thrown value into the FolioError the API answers; unknown errors become a 500 without details. */
 export function toApiError(err: unknown): FolioError {
@@ -97,7 +86,20 @@ export async function readJsonObject(request: Request, limit = MAX_BODY_BYTES): 
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new FolioError('unsupported_media_type', 'Content-Type header must be application/json');
   }
+  return jsonObjectOf(await readLimited(request, limit));
+}
+
+/** Like readJsonObject for a route whose body is optional: undefined when none (or only blanks) was sent. */
+export async function readOptionalJsonObject(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown> | undefined> {
   const bytes = await readLimited(request, limit);
+  if (bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) return undefined;
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    throw new FolioError('unsupported_media_type', 'Content-Type header must be application/json');
+  }
+  return jsonObjectOf(bytes);
+}
+
+function jsonObjectOf(bytes: Uint8Array): Record<string, unknown> {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -2,7 +2,7 @@
 // body → handler → JSON response, with the rate-limit headers on every answer.
 import type { Folio, Principal } from '../service/folio.ts';
 import type { RateLimitDecision } from '../service/rate-limiter.ts';
-import { errorResponse, FolioError, jsonResponse, readJsonObject, toApiError } from './http.ts';
+import { errorResponse, FolioError, jsonResponse, readJsonObject, readOptionalJsonObject, toApiError } from './http.ts';
 import type { Match } from './router.ts';
 
 export interface PipelineDeps {
@@ -102,7 +102,7 @@ async function handleApiRequestInner(deps: PipelineDeps, request: Request, url: 
     if (route.scope && !principal!.scopes.includes(route.scope)) {
       throw new FolioError('insufficient_scope', `this API key lacks the scope ${route.scope} needed for ${route.method} ${route.path}`);
     }
-    const body = route.body ? await readJsonObject(request, route.body.maxBytes) : {};
+    const body = !route.body ? {} : route.body.optional ? ((await readOptionalJsonObject(request, route.body.maxBytes)) ?? {}) : await readJsonObject(request, route.body.maxBytes);
     const result = await route.handler({ folio, principal: principal!, params, query: url.searchParams, body, request });
     const headers = rateLimitHeaders(limit);
     if (result instanceof Response) {

@@ -24,8 +24,11 @@ export interface Route {
   path: string;
   /** The scope a key needs; `null` for the few public routes that need no key. */
   scope: Scope | null;
-  /** Whether the route reads a JSON object body (and its size limit in bytes). */
-  body?: { maxBytes: number };
+  /**
+   * Whether the route reads a JSON object body (and its size limit in bytes). `optional`: a request
+   * without one (or with only blanks) is the empty object, whatever its Content-Type.
+   */
+  body?: { maxBytes: number; optional?: boolean };
   handler(input: RouteInput): Promise<RouteResult>;
 }
 

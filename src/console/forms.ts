@@ -32,6 +32,20 @@ export function problem(err: unknown): { status: number; code: string; message: 
   return { status: e.status, code: e.code, message: e.message };
 }
 
+/**
+ * What a lookup finds, or undefined where the API would answer it with 404 (no such thing, or
+ * another organization's): the page then shows its "not found". `notFound` lists the statuses that
+ * mean that for this lookup (a malformed page path is a 400 too); any other error is thrown on.
+ */
+export async function found<T>(lookup: () => Promise<T>, notFound: readonly number[] = [404]): Promise<T | undefined> {
+  try {
+    return await lookup();
+  } catch (err) {
+    if (!notFound.includes(problem(err).status)) throw err;
+    return undefined;
+  }
+}
+
 /** Formats an ISO time for people, in UTC (the server does not know the reader's zone). */
 export function when(iso: string | null | undefined): string {
   if (!iso) return 'never';

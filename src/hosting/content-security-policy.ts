@@ -1,10 +1,12 @@
 // The Content-Security-Policy of every answer on a project's site: a second line of defence, so
 // that markup slipping past the content check (an `onerror` attribute, a `<script>`) cannot run
-// script on a reader's page. Folio's own pages need no inline script: the site's scripts are
-// files under /_astro/ (src/site/astro-config.ts keeps them out of the HTML).
+// script on a reader's page. Folio's own pages have one inline script, the theme script of every
+// page's <head>, allowed by its hash (src/site/theme-script.ts); the rest are files under /_astro/
+// (src/site/astro-config.ts keeps them out of the HTML).
 // Why each directive: docs/decisions.md#untrusted-content.
 import { EMBED_ORIGINS } from '../site/embeds.ts';
 import { ORIGIN } from '../site/openapi/origins.ts';
+import { THEME_SCRIPT_HASH } from '../site/theme-script.ts';
 
 export interface SitePolicyOptions {
   /**
@@ -23,7 +25,8 @@ function build({ allowCode, connectOrigins = [] }: SitePolicyOptions): string {
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
     // 'wasm-unsafe-eval': Pagefind's search runs as WebAssembly; it allows compiling WASM, not eval.
-    ['script-src', "'self'", "'wasm-unsafe-eval'", ...(allowCode ? ["'unsafe-inline'", "'unsafe-eval'"] : [])],
+    // With 'unsafe-inline' (code allowed) a hash would switch it off, so the hash comes only without.
+    ['script-src', "'self'", "'wasm-unsafe-eval'", ...(allowCode ? ["'unsafe-inline'", "'unsafe-eval'"] : [THEME_SCRIPT_HASH])],
     // Inline styles stay allowed: docs.json colours are a <style> element and highlighted code
     // carries style attributes. Styles cannot run script.
     ['style-src', "'self'", "'unsafe-inline'"],

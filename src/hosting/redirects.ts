@@ -10,6 +10,12 @@ import { redirectSourceProblem, type RedirectRule } from '../site/config-values.
 
 export { REDIRECTS_FILE, redirectsFileSchema, type RedirectsFile } from '../site/redirects-file.ts';
 
+/** Paths Folio's build writes itself (assets, search index, its own data): never redirected. */
+const OWN_PATHS = /^\/?(?:_astro|pagefind|_folio)(?:\/|$)/;
+
+/** Whether a request path (`/guides/x`, or relative `guides/x`) may be redirected: not Folio's own files. */
+export const redirectable = (pathname: string) => !OWN_PATHS.test(pathname);
+
 export interface RedirectAnswer {
   /** 308 for a permanent rule (the default, as in Mintlify), 307 otherwise: both keep the method. */
   status: 307 | 308;

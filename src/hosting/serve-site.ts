@@ -12,7 +12,7 @@ import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
 import { checkRequestPath, REVALIDATE, type SiteFile } from './site-files.ts';
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
-import { REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
+import { redirectable, REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -82,9 +82,6 @@ function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, fil
   stream.on('error', () => res.destroy());
   stream.pipe(res);
 }
-
-/** Paths Folio's build writes itself (assets, search index, its own data): never redirected. */
-const OWN_PATHS = /^(?:_astro|pagefind|_folio)(?:\/|$)/;
 
 function sendRedirect(req: IncomingMessage, res: ServerResponse, policy: string, answer: RedirectAnswer): void {
   // Visible to people too (a browser shows it only when it does not follow the redirect).
@@ -195,7 +192,7 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     const url = req.url ?? '/';
     const queryAt = url.search(/[?#]/);
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
-    const own = OWN_PATHS.test(checked.rel);
+    const own = !redirectable(checked.rel);
     const tableOrLoading = redirectsOf(live);
     const table = tableOrLoading instanceof RedirectTable ? tableOrLoading : await tableOrLoading;
     if (!own) {

@@ -86,9 +86,9 @@ const TYPES: Record<string, string> = {
   '.mp3': 'audio/mpeg',
 };
 
-/** The Content-Type a site answers a file with, by its name. */
-export function contentTypeOf(rel: string): string {
-  return TYPES[path.extname(rel).toLowerCase()] ?? 'application/octet-stream';
+/** The Content-Type a site file is served with, by its extension. */
+export function contentTypeOf(file: string): string {
+  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,7 +1,7 @@
 // Console accounts (docs/decisions.md#console): users, their organizations and roles, passwords,
 // one-time invite links and signed-in sessions. No HTTP here: the console pages (src/console/)
 // and the admin CLI call these functions.
-import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash, randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
 import { publicOrigin, type Config } from './config.ts';
 import { FolioError } from './errors.ts';
@@ -50,7 +50,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 let decoy: Promise<string> | undefined;
 const decoyHash = () => (decoy ??= hashPassword(randomBytes(16).toString('hex')));
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 const secret = () => randomBytes(32).toString('base64url');
 
 // Zod schemas of the console's forms and the admin CLI, with messages naming the field.

@@ -52,6 +52,10 @@ function dnsServerProblem(server: string): string | undefined {
 
 const GIT_PROTOCOLS = ['https', 'http', 'ssh', 'git', 'file'] as const;
 
+/** What a node does (FOLIO_ROLES): the API and hooks, tenant sites, the console, builds. */
+export const ROLES = ['api', 'sites', 'console', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
 const envSchema = z.object({
   PORT: integer(0, 65535).default(4321),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
@@ -108,6 +112,12 @@ const envSchema = z.object({
     .string()
     .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
     .optional(),
+  // Several machines (content/operating/several-machines.mdx): what this node does, and how long
+  // a build's claim holds without renewal before another node ends it `interrupted`.
+  FOLIO_ROLES: list
+    .pipe(z.array(z.enum(ROLES, `each role must be one of ${ROLES.join(', ')}`)).min(1, `must name at least one role of ${ROLES.join(', ')}`))
+    .default([...ROLES]),
+  FOLIO_BUILD_LEASE_S: integer(2, 3600).default(60),
   // Object storage for builds, snapshots, logs and API-managed content (docs/decisions.md#object-storage),
   // and the bytes of it each node keeps on its disk.
   FOLIO_STORAGE_URL: z.string().optional(),
@@ -168,6 +178,10 @@ export interface Config {
   databaseUrl?: string;
   /** Origins whose pages may call /v1 from a browser (CORS); empty: none. */
   corsOrigins: string[];
+  /** What this node does (FOLIO_ROLES); every role unless set. */
+  roles: Role[];
+  /** Seconds a build's claim holds without renewal (FOLIO_BUILD_LEASE_S). */
+  buildLeaseS: number;
   /** Object storage (FOLIO_STORAGE_URL); absent: builds, logs and content stay in the data dir. */
   objectStorage?: ObjectStorageSettings;
   /** Most bytes of object storage's files each node keeps on its disk (MB). */
@@ -199,7 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const name = issuePath(issue);
+    // The variable, not the position in a list (FOLIO_GIT_PROTOCOLS.1): the message names the item.
+    const name = String(issue.path[0] ?? issuePath(issue));
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
@@ -210,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Serving nodes hear of a new live build through PostgreSQL (LISTEN/NOTIFY).
     if (!e.FOLIO_DATABASE_URL) throw new ConfigError('FOLIO_STORAGE_URL needs FOLIO_DATABASE_URL: object storage keeps the files, PostgreSQL says which build is live and tells every node; set FOLIO_DATABASE_URL=postgres://… too');
     objectStorage = settings;
+  }
+  const roles = [...new Set(e.FOLIO_ROLES)];
+  if (roles.length < ROLES.length && !e.FOLIO_DATABASE_URL) {
+    throw new ConfigError(`Invalid FOLIO_ROLES=${JSON.stringify(env.FOLIO_ROLES)}: a node with only some roles needs FOLIO_DATABASE_URL (PostgreSQL shared by the nodes); with the JSON file one node runs every role, so leave FOLIO_ROLES unset`);
   }
   return {
     port: e.PORT,
@@ -237,6 +256,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: e.FOLIO_WEBHOOK_ALLOW_PRIVATE,
     databaseUrl: e.FOLIO_DATABASE_URL,
     corsOrigins: e.FOLIO_CORS_ORIGINS,
+    roles,
+    buildLeaseS: e.FOLIO_BUILD_LEASE_S,
     objectStorage,
     cacheMb: e.FOLIO_CACHE_MB,
   };

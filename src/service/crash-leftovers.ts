@@ -18,7 +18,7 @@ import { isTempFileName } from './atomic-write.ts';
 import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
-import { buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
+import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
 
@@ -78,7 +78,7 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
   // With object storage, builds in the data dir are only ones not uploaded yet: none is kept.
   const kept = storage.kind === 'disk' ? await keptBuilds(storage, store, projectId, keep) : new Set<string>();
   for (const name of await names(builds)) {
-    if (kept.has(name)) continue;
+    if (kept.has(buildIdOfEntry(name))) continue;
     await rm(path.join(builds, name), { recursive: true, force: true });
     removed.push(path.join(builds, name));
   }

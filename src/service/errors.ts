@@ -1,10 +1,13 @@
 // The one error model of Folio (docs/architecture.md#errors): a FolioError carries a code and a
 // message; its HTTP status is derived from the code in ERROR_STATUS, the one table. The service,
-// the API and the admin channel all throw and answer it as is; `formatIssues` is the one wording
-// of a schema's (zod's) problems.
+// the deployment runner, the API and the admin channel all throw and answer it as is;
+// `formatIssues` is the one wording of a schema's (zod's) problems.
 import type { z } from 'zod';
 
-/** Every error code the API answers, with its HTTP status. The codes are listed for users in content/api/errors.mdx. */
+/**
+ * Every error code with its HTTP status. The codes the API answers are listed for users in
+ * content/api/errors.mdx; the deployment failures (the last group) in content/api/deployments.mdx.
+ */
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
@@ -26,9 +29,22 @@ export const ERROR_STATUS = {
   // Continuous deployment: promote of a deployment without a kept build, cancel of one that ended.
   not_promotable: 409,
   not_cancelable: 409,
+  // Why a deployment failed: recorded as its `error` (code and message), never answered to the
+  // request that queued it; the status says what kind of failure it is.
+  sync_failed: 502,
+  build_failed: 422,
+  no_pages: 422,
+  timeout: 504,
+  interrupted: 503,
+  disk_full: 507,
+  sandbox_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The codes a failed deployment records (its `error.code`). */
+export const DEPLOYMENT_ERROR_CODES = ['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted', 'disk_full', 'sandbox_unavailable'] as const satisfies readonly ErrorCode[];
+export type DeploymentErrorCode = (typeof DEPLOYMENT_ERROR_CODES)[number];
 
 export class FolioError extends Error {
   override name = 'FolioError';
@@ -46,17 +62,9 @@ export class FolioError extends Error {
   }
 }
 
-/** @deprecated the former name of FolioError; new code uses FolioError. */
-export const DomainError = FolioError;
-/** @deprecated the former name of ErrorCode. */
-export type DomainErrorCode = ErrorCode;
-
 export function isFolioError(err: unknown): err is FolioError {
   return err instanceof FolioError;
 }
-
-/** @deprecated the former name of isFolioError. */
-export const isDomainError = isFolioError;
 
 /** True for a write refused because the disk (or the user's quota) is full. */
 export function isOutOfSpace(err: unknown): boolean {

@@ -5,6 +5,7 @@
 //                               written by the pages API, or replaced by each sync of its repository
 //   projects/{id}/git/          the local clone of the repository, reused between syncs
 //   projects/{id}/builds/{dep}/ one deployment's output; the live site is one of them
+//   projects/{id}/builds/{dep}.inputs.json  what that build was made from (fast redeploys; never served)
 //   projects/{id}/live          a symlink to the live build, switched atomically by rename
 //   projects/{id}/snapshots/{dep}/ the content root as one deployment builds it (removed after)
 //   projects/{id}/logs/{dep}.log   one deployment's sync and build log
@@ -41,6 +42,18 @@ export function buildsDir(dataDir: string, projectId: string): string {
 
 export function buildDir(dataDir: string, projectId: string, deploymentId: string): string {
   return path.join(buildsDir(dataDir, projectId), checkedId(deploymentId));
+}
+
+const INPUTS_SUFFIX = '.inputs.json';
+
+/** The file beside a build's directory that records what it was made from (deployments/fast-redeploy.ts). */
+export function buildInputsFile(dataDir: string, projectId: string, deploymentId: string): string {
+  return `${buildDir(dataDir, projectId, deploymentId)}${INPUTS_SUFFIX}`;
+}
+
+/** The build id an entry of a project's builds folder belongs to (a build dir or its inputs file). */
+export function buildIdOfEntry(name: string): string {
+  return name.endsWith(INPUTS_SUFFIX) ? name.slice(0, -INPUTS_SUFFIX.length) : name;
 }
 
 export function liveLink(dataDir: string, projectId: string): string {

@@ -1,4 +1,4 @@
-// API key scopes (spec §5.3).
+// API key scopes (docs/decisions.md#scopes).
 
 export const SCOPES = [
   'projects:read',

@@ -18,7 +18,7 @@ export interface Storage {
 }
 
 /** Opens the configured store (applying PostgreSQL migrations) and its rate limiter. */
-export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl' | 'objectStorage' | 'cacheMb'>): Promise<Storage> {
+export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'objectStorage' | 'cacheMb'>>): Promise<Storage> {
   if (config.databaseUrl) {
     const store = await openPostgresStore(config.databaseUrl);
     try {
@@ -29,7 +29,7 @@ export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'
           store,
           pool: store.pool,
           databaseUrl: config.databaseUrl,
-          cacheBytes: config.cacheMb * 1024 * 1024,
+          cacheBytes: (config.cacheMb ?? 1024) * 1024 * 1024,
         })
         : createDiskBuildStorage(config.dataDir);
       return { store, rateLimiter: createPostgresRateLimiter(store.pool), builds };

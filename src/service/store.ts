@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Low } from 'lowdb';
 import type { Plan } from './config.ts';
 import { DamagedFileError, DurableJsonFile, parseJsonFile } from './durable-json-file.ts';
-import { asStorageError, FolioError } from './errors.ts';
+import { asStorageError, FolioError, type DeploymentErrorCode } from './errors.ts';
 import { RecordShards } from './record-shards.ts';
 import { BACKUP_DIR, newestGoodBackup, StoreBackups, type StoreBackup } from './store-backups.ts';
 import type { Scope } from './scopes.ts';
@@ -123,7 +123,8 @@ export interface ProjectChanges {
 }
 
 export type DeploymentStatus = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
-export type DeploymentErrorCode = 'sync_failed' | 'build_failed' | 'no_pages' | 'timeout' | 'interrupted' | 'disk_full' | 'sandbox_unavailable';
+// Why a deployment failed: a code of the one error table (src/service/errors.ts).
+export type { DeploymentErrorCode };
 
 export interface DeploymentRecord {
   id: string;
@@ -143,6 +144,8 @@ export interface DeploymentRecord {
   preview_label?: string;
   /** A promote: the earlier deployment whose build it made live again. */
   promoted_from?: string;
+  /** Asked to build every page, never reusing the previous build (docs/decisions.md#fast-redeploys). */
+  full_build?: boolean;
 }
 
 /** An event subscription of a project (docs/decisions.md#continuous-deployment). */
@@ -280,6 +283,20 @@ export interface Store {
   listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>>;
   /** Deliveries still to be sent, every project. */
   pendingDeliveries(): Promise<DeliveryRecord[]>;
+
+  // The build queue's claims and leases (docs/decisions.md#job-queue-and-node-roles).
+  /**
+   * Starts the oldest queued deployment whose project has none building: it becomes `building`
+   * (with `started_at`; its project too, unless it is a preview) in one step, held by `owner` for
+   * `leaseMs`. Undefined when no deployment can start now.
+   */
+  claimDeployment(owner: string, leaseMs: number): Promise<DeploymentRecord | undefined>;
+  /** Extends `owner`'s lease on a building deployment; false when it no longer holds it (canceled, deleted, taken over). */
+  renewDeploymentLease(id: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Building deployments whose lease ran out (their worker died), now held by `owner`, who ends them. */
+  takeExpiredLeases(owner: string, leaseMs: number): Promise<DeploymentRecord[]>;
+  /** Calls `listener` when another process changed the queue (PostgreSQL's LISTEN); returns a function that stops it. */
+  watchQueue(listener: () => void): () => void;
 
   /** True when the store file can be read (health check). */
   isHealthy(): Promise<boolean>;
@@ -1009,6 +1026,53 @@ class JsonFileStore implements Store {
     return Object.values(this.db.data.deliveries)
       .filter((d) => d.status === 'pending')
       .map((d) => ({ ...d }));
+  }
+
+  // Leases live in memory only: one process owns the file, so after a restart no deployment has
+  // one, and restart recovery (takeExpiredLeases) ends every deployment left building.
+  private leases = new Map<string, { owner: string; expiresAt: number }>();
+
+  async claimDeployment(owner: string, leaseMs: number): Promise<DeploymentRecord | undefined> {
+    const building = new Set(Object.values(this.db.data.deployments).filter((d) => d.status === 'building').map((d) => d.project_id));
+    const next = Object.values(this.db.data.deployments)
+      .filter((d) => d.status === 'queued' && !building.has(d.project_id))
+      .sort((a, b) => -compareNewestFirst(a, b))[0];
+    if (!next) return undefined;
+    // Checked and changed synchronously: no cancel or second claim can come in between.
+    const project = own(this.db.data.projects, next.project_id);
+    if (project && next.preview_label === undefined) {
+      project.status = 'building';
+      this.projectShards.changed(project.id);
+    }
+    Object.assign(next, { status: 'building', started_at: new Date().toISOString() });
+    this.deploymentShards.changed(next.id);
+    this.leases.set(next.id, { owner, expiresAt: Date.now() + leaseMs });
+    await this.commit();
+    return { ...next };
+  }
+
+  async renewDeploymentLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const lease = this.leases.get(id);
+    if (own(this.db.data.deployments, id)?.status !== 'building') {
+      this.leases.delete(id);
+      return false;
+    }
+    if (lease?.owner !== owner) return false;
+    lease.expiresAt = Date.now() + leaseMs;
+    return true;
+  }
+
+  async takeExpiredLeases(owner: string, leaseMs: number): Promise<DeploymentRecord[]> {
+    const now = Date.now();
+    // Leases of deployments that have ended are dropped here, so the map holds only live builds.
+    for (const id of this.leases.keys()) if (own(this.db.data.deployments, id)?.status !== 'building') this.leases.delete(id);
+    const expired = Object.values(this.db.data.deployments).filter((d) => d.status === 'building' && (this.leases.get(d.id)?.expiresAt ?? 0) < now);
+    for (const d of expired) this.leases.set(d.id, { owner, expiresAt: now + leaseMs });
+    return expired.map((d) => ({ ...d }));
+  }
+
+  watchQueue(): () => void {
+    return () => {}; // one process: its own triggers kick its queue
   }
 
   async isHealthy(): Promise<boolean> {

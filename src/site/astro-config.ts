@@ -14,6 +14,7 @@ import { snippetImportsPlugin } from './markdown/snippet-imports.ts';
 import { codeBlockTransformers } from './markdown/code-blocks.ts';
 import { richBlocksPlugin } from './markdown/rich-blocks.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
+import { readCheckedFile } from './content-check/checked-files.ts';
 import { vendorAssets } from './components/mintlify/vendor.ts';
 
 /**
@@ -43,7 +44,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
       // set of features and the content check first, for every file the build compiles.
       processor: satteri({
         features: { ...MARKDOWN_FEATURES },
-        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
+        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard, settings.allowCode ? new Set() : readCheckedFile(settings.buildRoot)), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
         hastPlugins: [snippetHastPlugin(settings.contentRoot), richBlocksPlugin()],
       }),
       // Mermaid blocks are drawn in the browser (rich-blocks.ts); math is Sätteri's (never highlighted).

@@ -12,6 +12,7 @@ import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
 import type { DocsConfig } from './docs-config.ts';
 import { REDIRECTS_FILE, type RedirectsFile } from './redirects-file.ts';
 import { formatProblem, type Problem } from './content-check/check-content.ts';
+import { writeCheckedFile } from './content-check/checked-files.ts';
 import {
   DEFAULT_SANDBOX,
   folioMounts,
@@ -60,6 +61,13 @@ export interface BuildSiteOptions {
   hiddenDirs?: string[];
   /** What the pages show from the project's repository: "Edit this page" and last-updated dates. */
   pageHistory?: PageHistory;
+  /**
+   * A fast redeploy (docs/decisions.md#fast-redeploys): only these page files (relative to the
+   * content root; every other input the same as the previous build's) are rendered, over a copy of
+   * the previous build's output (never changed: it may be live). When the partial build's assets
+   * are not all in the previous build the result is the error `reuse_refused` and nothing is written.
+   */
+  reuse?: { previousOutDir: string; pageFiles: string[] };
 }
 
 export interface BuildSandbox extends Partial<SandboxOptions> {
@@ -76,6 +84,8 @@ export interface BuildJob {
   /** The project runs code: the checks inside the build allow it (never set for a warm worker). */
   allowCode?: boolean;
   pageHistory?: PageHistory;
+  /** A fast redeploy's partial build: the paths of the only pages rendered (SiteSettings.onlyPages). */
+  onlyPages?: string[];
 }
 
 /** The Astro step of one build, started: it writes the site into `<buildRoot>/out`. */
@@ -114,6 +124,7 @@ export const coldAstro: AstroRunner = {
     }
     const contentRoot = job.sandbox ? SANDBOX_CONTENT_ROOT : job.contentRoot;
     const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, job.allowCode, job.pageHistory);
+    if (job.onlyPages) env.FOLIO_ONLY_PAGES = JSON.stringify(job.onlyPages);
     const mounts = [{ from: buildRoot, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
     const launch = buildLaunch([WORKER], buildRoot, env, job.sandbox, mounts, uid);
     return {
@@ -130,7 +141,8 @@ export const coldAstro: AstroRunner = {
   },
 };
 
-export type BuildErrorCode = 'content_invalid' | 'no_pages' | 'build_failed' | 'timeout' | 'canceled' | 'sandbox_unavailable';
+/** `reuse_refused`: a fast redeploy's partial build cannot be merged into the previous build (the caller builds in full). */
+export type BuildErrorCode = 'content_invalid' | 'no_pages' | 'build_failed' | 'timeout' | 'canceled' | 'sandbox_unavailable' | 'reuse_refused';
 
 export interface BuildError {
   code: BuildErrorCode;
@@ -219,13 +231,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // Code runs only in a process of its own, never in a warm worker that outlives this build.
   const runner = options.allowCode ? coldAstro : (options.astro ?? coldAstro);
   // The worker loads Astro while the content is checked here; it reads no content before "go".
-  const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode, pageHistory: options.pageHistory }, limits, emit);
+  const reuse = options.reuse;
+  const layout = contentLayout(contentRoot);
+  const onlyPages = reuse?.pageFiles.map((file) => (layout.pagesDir ? file.slice(layout.pagesDir.length + 1) : file).replace(/\.mdx?$/, ''));
+  const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode, pageHistory: options.pageHistory, onlyPages }, limits, emit);
   view.base = worker.buildRoot;
   view.contentRoots.push(worker.input);
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
-    const report = await checkContentRoot(contentRoot, { allowCode: options.allowCode });
+    const report = await checkContentRoot(contentRoot, { allowCode: options.allowCode, onlyPages: reuse?.pageFiles });
     if (report.problems.length) {
       worker.cancel();
       await worker.done;
@@ -239,30 +254,61 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // The sandbox reads a copy its uid can read, whatever the modes of the original.
       await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
     }
+    // What the check passed: the build's own check skips the walk of exactly that text (checked-files.ts).
+    if (!options.allowCode) await writeCheckedFile(worker.buildRoot, report.checked);
     if (options.pageHistory?.lastUpdated) {
       // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
       await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });
     }
     worker.go();
     let outcome = await worker.done;
-    // Search indexing runs once Astro has exited, so their memory peaks never add up.
-    if (outcome === 0) {
-      const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox, options.allowCode);
-      const launch = buildLaunch([PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
-      outcome = await startProcess(launch, limits, emit, true).done;
-    }
-    if (outcome === 0) {
+    if (outcome === 0 && reuse) {
+      // A fast redeploy: the changed pages' outputs over a copy of the previous build, then the
+      // search index over the whole site (docs/decisions.md#fast-redeploys).
+      const refused = await reuseRefusal(buildOutDir(worker.buildRoot), reuse.previousOutDir);
+      if (refused) return finish({ code: 'reuse_refused', message: refused, problems: [] });
       try {
+        await linkTree(reuse.previousOutDir, outDir, (rel) => rel !== PAGEFIND_DIR);
         if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
           return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
         }
-        // Read from the sandbox's copy when there is one: it holds only regular files.
-        await copyStaticFiles(sandbox ? worker.input : contentRoot, report.files.assets, outDir, emit);
-        // Last: no static file of the repository may stand in for the redirects file.
-        await writeRedirects(outDir, report.config);
+        // Pagefind reads the merged site read-only and writes its index into the build root.
+        const index = path.join(worker.buildRoot, PAGEFIND_DIR);
+        const site = sandbox ? SANDBOX_SITE_DIR : outDir;
+        const env = workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode);
+        const launch = buildLaunch([PAGEFIND, '--site', site, '--output-path', index], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
+        outcome = await startProcess(launch, limits, emit, true).done;
+        if (outcome === 0) {
+          const taken = await fs.lstat(index).catch(() => undefined);
+          if (!taken?.isDirectory()) return fail('build_failed', [], 'the search index was not written');
+          await moveInto(index, path.join(outDir, PAGEFIND_DIR));
+          await writeRedirects(outDir, report.config);
+        }
       } catch (error) {
-        await emptyDir(outDir); // never leave half a site behind
+        await emptyDir(outDir);
         throw error;
+      }
+      if (outcome !== 0) await emptyDir(outDir);
+    } else {
+      // Search indexing runs once Astro has exited, so their memory peaks never add up.
+      if (outcome === 0) {
+        const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox, options.allowCode);
+        const launch = buildLaunch([PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
+        outcome = await startProcess(launch, limits, emit, true).done;
+      }
+      if (outcome === 0) {
+        try {
+          if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
+            return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
+          }
+          // Read from the sandbox's copy when there is one: it holds only regular files.
+          await copyStaticFiles(sandbox ? worker.input : contentRoot, report.files.assets, outDir, emit);
+          // Last: no static file of the repository may stand in for the redirects file.
+          await writeRedirects(outDir, report.config);
+        } catch (error) {
+          await emptyDir(outDir); // never leave half a site behind
+          throw error;
+        }
       }
     }
     if (outcome === 'timeout') return fail('timeout', [], `build took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`);
@@ -304,7 +350,6 @@ function buildLaunch(args: string[], buildRoot: string, env: Record<string, stri
   return sandboxLaunch({ command: [process.execPath, ...args], mounts: [...folioMounts(), ...mounts], env, cwd: buildRoot, uid }, sandbox);
 }
 
-/** Moves a finished site into `to` (a rename when both are on one filesystem). */
 /**
  * Moves a finished build's output from its build root (writable inside the sandbox) into `to`.
  * Code in the sandbox may have replaced the output directory or its entries with links to
@@ -318,18 +363,101 @@ async function moveContents(from: string, to: string): Promise<boolean> {
   try {
     const stat = await fs.lstat(taken);
     if (!stat.isDirectory()) return false;
-    for (const entry of await fs.readdir(taken, { withFileTypes: true })) {
-      if (!entry.isFile() && !entry.isDirectory()) continue;
-      const source = path.join(taken, entry.name);
-      await fs.rename(source, path.join(to, entry.name)).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EXDEV') throw error;
-        await fs.cp(source, path.join(to, entry.name), { recursive: true, verbatimSymlinks: true });
-      });
-    }
+    await mergeInto(taken, to);
     return true;
   } finally {
     await fs.rm(taken, { recursive: true, force: true });
   }
+}
+
+/**
+ * Moves the real files and directories of `from` into `to`: a directory already in `to` is merged
+ * into, anything else there is replaced by a rename (which replaces a hard link to a kept build's
+ * file, never the file it shares).
+ */
+async function mergeInto(from: string, to: string): Promise<void> {
+  for (const entry of await fs.readdir(from, { withFileTypes: true })) {
+    if (!entry.isFile() && !entry.isDirectory()) continue;
+    const source = path.join(from, entry.name);
+    const dest = path.join(to, entry.name);
+    const existing = await fs.lstat(dest).catch(() => undefined);
+    if (existing?.isDirectory() && entry.isDirectory()) {
+      await mergeInto(source, dest);
+      continue;
+    }
+    if (existing?.isDirectory()) await fs.rm(dest, { recursive: true, force: true });
+    await moveInto(source, dest);
+  }
+}
+
+/** A rename, or a copy when `from` and `to` are on two filesystems. */
+async function moveInto(from: string, to: string): Promise<void> {
+  await fs.rename(from, to).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EXDEV') throw error;
+    await fs.cp(from, to, { recursive: true, verbatimSymlinks: true });
+  });
+}
+
+/** The folder of a site's search index (Pagefind's). */
+const PAGEFIND_DIR = 'pagefind';
+
+/** Where a fast redeploy's Pagefind step sees the merged site in the sandbox (read-only). */
+const SANDBOX_SITE_DIR = '/site';
+
+/**
+ * Why a fast redeploy's partial output cannot go over the previous build, or undefined when it
+ * can: every asset it emitted must be in the previous build with the same bytes, and each page it
+ * rendered must use the same assets as before (a page that starts or stops using a component's
+ * script changes what a full build emits).
+ */
+async function reuseRefusal(partial: string, previous: string): Promise<string | undefined> {
+  const files = await listFiles(partial);
+  for (const rel of files) {
+    if (!rel.startsWith('_astro/')) continue;
+    const [ours, theirs] = await Promise.all([fs.readFile(path.join(partial, rel)), fs.readFile(path.join(previous, rel)).catch(() => undefined)]);
+    if (!theirs?.equals(ours)) return `the asset /${rel} is new`;
+  }
+  const assets = (html: string) => [...new Set(html.match(/\/_astro\/[^"'\s)>]+/g) ?? [])].sort().join(' ');
+  for (const rel of files) {
+    if (!rel.endsWith('.html')) continue;
+    const before = await fs.readFile(path.join(previous, rel), 'utf8').catch(() => undefined);
+    if (before === undefined) return `/${rel} is new`;
+    if (assets(before) !== assets(await fs.readFile(path.join(partial, rel), 'utf8'))) return `/${rel} uses other assets than before`;
+  }
+  return undefined;
+}
+
+/** Every regular file under `dir`, relative to it with "/" separators. */
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await fs.readdir(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await listFiles(dir, rel)));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * Fills `to` with the real files of `from` (top-level entries for which `keep` holds): hard links
+ * where the filesystem allows, else copies. The caller only ever replaces these files by renames,
+ * so the build they come from never changes.
+ */
+async function linkTree(from: string, to: string, keep: (rel: string) => boolean, prefix = ''): Promise<void> {
+  await fs.mkdir(path.join(to, prefix), { recursive: true });
+  const entries = await fs.readdir(path.join(from, prefix), { withFileTypes: true });
+  await Promise.all(
+    entries.map(async (entry) => {
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (!keep(rel)) return;
+      if (entry.isDirectory()) return linkTree(from, to, keep, rel);
+      if (!entry.isFile()) return;
+      await fs.link(path.join(from, rel), path.join(to, rel)).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV' && error.code !== 'EPERM' && error.code !== 'EMLINK') throw error;
+        await fs.copyFile(path.join(from, rel), path.join(to, rel), fsConstants.COPYFILE_FICLONE);
+      });
+    }),
+  );
 }
 
 /**

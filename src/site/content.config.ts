@@ -3,24 +3,63 @@
 // `snippets/`). Both live outside the project, so the glob loaders get absolute bases.
 import path from 'node:path';
 import { defineCollection } from 'astro:content';
+import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { siteBuild } from './build-settings.ts';
 
-const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles } = siteBuild;
+const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles, onlyPages } = siteBuild;
 
 /** Glob syntax in a file name is taken literally. */
 const literal = (file: string) => file.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
 const under = (dir: string, list: string[]) => list.map((f) => literal(dir ? f.slice(dir.length + 1) : f));
 
-const pages = defineCollection({
-  loader: glob({
+/**
+ * A fast redeploy's partial build (docs/decisions.md#fast-redeploys): every page is still listed by
+ * the same loader, with its frontmatter and body (navigation, titles, llms files and the sitemap
+ * read them all), but only the pages in `only` are compiled and rendered: the others get no
+ * rendered HTML (.md) and no content module (.mdx), so Vite never compiles them.
+ */
+function renderOnly(loader: Loader, only: ReadonlySet<string>): Loader {
+  return {
+    ...loader,
+    load: (context: LoaderContext) => {
+      // The glob loader reads the entry types from its context, though LoaderContext does not declare them.
+      const { entryTypes } = context as LoaderContext & { entryTypes: Map<string, EntryType> };
+      const renderingOnly = new Map(
+        [...entryTypes].map(([ext, type]): [string, EntryType] => {
+          const getRenderFunction = type.getRenderFunction;
+          if (!getRenderFunction) return [ext, type];
+          return [ext, { ...type, getRenderFunction: async (config) => {
+            const render = await getRenderFunction(config);
+            return (entry) => (only.has(entry.id) ? render(entry) : Promise.resolve(undefined));
+          } }];
+        }),
+      );
+      const store: LoaderContext['store'] = {
+        ...context.store,
+        set: (entry) => context.store.set(only.has(entry.id) ? entry : { ...entry, deferredRender: undefined, rendered: undefined }),
+      };
+      return loader.load({ ...context, store, entryTypes: renderingOnly } as LoaderContext);
+    },
+  };
+}
+
+/** What renderOnly uses of Astro's content entry types (its `ContentEntryType`, not exported from a public module). */
+interface EntryType {
+  getRenderFunction?: (config: unknown) => Promise<(entry: { id: string }) => Promise<unknown>>;
+}
+
+const pageLoader = glob({
     // Folio's layout: everything under content/. Mintlify's: exactly the listed page files.
     pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', pageFiles),
     base: path.join(contentRoot, layout.pagesDir),
     // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
     generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
-  }),
+  });
+
+const pages = defineCollection({
+  loader: onlyPages ? renderOnly(pageLoader, new Set(onlyPages)) : pageLoader,
   schema: z.looseObject({
     title: z.string().optional(),
     description: z.string().optional(),

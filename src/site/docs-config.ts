@@ -12,6 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectRule, themeColor, validateSiteFile, type DocsConfigIssue } from './config-values.ts';
 import { parseMintJson } from './mint-config.ts';
+import { jsonLocations, positionOf } from './json-locations.ts';
 
 export { DocsConfigError, formatConfigIssue, type DocsConfigIssue, type RedirectRule } from './config-values.ts';
 
@@ -80,12 +81,21 @@ export interface NavProductConfig extends NavDivisionBase {
   product: string;
   description?: string;
 }
-export interface NavVersionConfig extends NavDivisionBase {
+/**
+ * What a language (Mintlify) or a version (Folio too) may set for its own pages instead of the
+ * site's: the header's links, the footer and the banner (docs/decisions.md#docsjson-navigation).
+ */
+export interface NavChromeOverrides {
+  navbar?: NavbarConfig;
+  footer?: FooterConfig;
+  banner?: BannerConfig;
+}
+export interface NavVersionConfig extends NavDivisionBase, NavChromeOverrides {
   version: string;
   default?: boolean;
   tag?: string;
 }
-export interface NavLanguageConfig extends NavDivisionBase {
+export interface NavLanguageConfig extends NavDivisionBase, NavChromeOverrides {
   /** A BCP 47 language tag: `en`, `es`, `zh-Hans`, `pt-BR`. */
   language: string;
   default?: boolean;
@@ -94,6 +104,40 @@ export interface NavigationConfig extends NavContainerConfig {
   /** Anchors and tabs (links) shown whatever section a page is in. */
   global?: { tabs?: NavTabConfig[]; anchors?: NavAnchorConfig[] };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Header links, footer and banner: the site's, and a language's or version's own
+
+const socialPlatforms = [
+  'x', 'website', 'facebook', 'youtube', 'discord', 'slack', 'github', 'linkedin', 'instagram', 'hacker-news', 'medium',
+  'telegram', 'twitter', 'x-twitter', 'earth-americas', 'bluesky', 'threads', 'reddit', 'podcast',
+] as const;
+
+const navbarSchema = z.object({
+  links: z.array(z.object({ label: label(80), href: linkHref, icon: icon.optional() })).max(20).optional(),
+  primary: z
+    .union([
+      z.object({ type: z.literal('button'), label: label(80), href: linkHref }),
+      z.object({ type: z.literal('github'), href: linkHref }),
+    ], { error: 'must be {"type": "button", "label": …, "href": …} or {"type": "github", "href": …}' })
+    .optional(),
+});
+export type NavbarConfig = z.infer<typeof navbarSchema>;
+
+const footerSchema = z.object({
+  // A platform Folio has no icon for is dropped, so it is reported as an ignored key, never an error.
+  socials: z
+    .record(z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a platform name such as "github"'), linkHref)
+    .transform((r) => Object.fromEntries(Object.entries(r).filter(([platform]) => (socialPlatforms as readonly string[]).includes(platform))))
+    .optional(),
+  links: z.array(z.object({ header: label(80).optional(), items: z.array(z.object({ label: label(80), href: linkHref })).max(50) })).max(10).optional(),
+});
+export type FooterConfig = z.infer<typeof footerSchema>;
+
+const bannerSchema = z.object({ content: z.string().trim().min(1).max(1000), dismissible: z.boolean().optional() });
+export type BannerConfig = z.infer<typeof bannerSchema>;
+
+const chromeOverrides = () => ({ navbar: navbarSchema.optional(), footer: footerSchema.optional(), banner: bannerSchema.optional() });
 
 // `pages` may name operations ("GET /users", "WEBHOOK user.created") when the group has `openapi`.
 const navPage = z.union([pagePath, z.string().regex(/^(?:\S+\s+)?(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE|WEBHOOK)\s+\S.*$/i)], {
@@ -136,13 +180,13 @@ const navDropdown: z.ZodType<NavDropdownConfig> = z.lazy(() =>
 );
 const navProduct: z.ZodType<NavProductConfig> = z.lazy(() => z.object({ product: label(), description: z.string().max(500).optional(), ...divisionShape() }));
 const navVersion: z.ZodType<NavVersionConfig> = z.lazy(() =>
-  z.object({ version: label(60), default: z.boolean().optional(), tag: label(40).optional(), ...divisionShape() }),
+  z.object({ version: label(60), default: z.boolean().optional(), tag: label(40).optional(), ...chromeOverrides(), ...divisionShape() }),
 );
 const languageTag = z
   .string()
   .trim()
   .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as "en", "es" or "zh-Hans"');
-const navLanguage: z.ZodType<NavLanguageConfig> = z.lazy(() => z.object({ language: languageTag, default: z.boolean().optional(), ...divisionShape() }));
+const navLanguage: z.ZodType<NavLanguageConfig> = z.lazy(() => z.object({ language: languageTag, default: z.boolean().optional(), ...chromeOverrides(), ...divisionShape() }));
 
 const navigationObject = z.object(
   {
@@ -155,10 +199,6 @@ const navigationObject = z.object(
 // ---------------------------------------------------------------------------------------------
 // The whole file
 
-const socialPlatforms = [
-  'x', 'website', 'facebook', 'youtube', 'discord', 'slack', 'github', 'linkedin', 'instagram', 'hacker-news', 'medium',
-  'telegram', 'twitter', 'x-twitter', 'earth-americas', 'bluesky', 'threads', 'reddit', 'podcast',
-] as const;
 
 const fontSpec = z.object({
   family: label(100).regex(/^[A-Za-z0-9 _-]+$/, 'must be a font family name such as "Inter"'),
@@ -204,28 +244,9 @@ export const docsConfigSchema = z.object({
     })
     .optional(),
   fonts: fontSpec.partial({ family: true }).extend({ heading: fontSpec.optional(), body: fontSpec.optional() }).optional(),
-  navbar: z
-    .object({
-      links: z.array(z.object({ label: label(80), href: linkHref, icon: icon.optional() })).max(20).optional(),
-      primary: z
-        .union([
-          z.object({ type: z.literal('button'), label: label(80), href: linkHref }),
-          z.object({ type: z.literal('github'), href: linkHref }),
-        ], { error: 'must be {"type": "button", "label": …, "href": …} or {"type": "github", "href": …}' })
-        .optional(),
-    })
-    .optional(),
-  footer: z
-    .object({
-      // A platform Folio has no icon for is dropped, so it is reported as an ignored key, never an error.
-      socials: z
-        .record(z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a platform name such as "github"'), linkHref)
-        .transform((r) => Object.fromEntries(Object.entries(r).filter(([platform]) => (socialPlatforms as readonly string[]).includes(platform))))
-        .optional(),
-      links: z.array(z.object({ header: label(80).optional(), items: z.array(z.object({ label: label(80), href: linkHref })).max(50) })).max(10).optional(),
-    })
-    .optional(),
-  banner: z.object({ content: z.string().trim().min(1).max(1000), dismissible: z.boolean().optional() }).optional(),
+  navbar: navbarSchema.optional(),
+  footer: footerSchema.optional(),
+  banner: bannerSchema.optional(),
   redirects: z.array(redirectRule).max(20_000).optional(),
   seo: z
     .object({
@@ -247,6 +268,7 @@ export const docsConfigSchema = z.object({
         .looseObject({
           languages: z.array(z.string().min(1).max(40)).optional(),
           defaults: z.enum(['required', 'all'], 'must be "required" or "all"').optional(),
+          prefill: z.boolean('must be true or false').optional(),
         })
         .optional(),
     })
@@ -274,7 +296,30 @@ export function parseDocsJson(text: string): ParsedDocsConfig {
   const input = list ? { ...raw, navigation: { groups: raw.navigation } } : raw;
   const asWritten = (keyPath: PropertyKey[]) => (list && keyPath[0] === 'navigation' && keyPath[1] === 'groups' ? ['navigation', ...keyPath.slice(2)] : keyPath);
   const { value, warnings } = validateSiteFile(docsConfigSchema, input, text, file, asWritten);
-  return { config: value, warnings };
+  return { config: value, warnings: [...warnings, ...dropFontUrls(value, text, file)] };
+}
+
+/**
+ * Font files come from the site itself: a `source` that is a URL is dropped with a warning, so a
+ * reader's browser never fetches a font from another host (docs/decisions.md#docsjson-fonts). The
+ * family name still applies (a font installed on the reader's system, else the theme's).
+ */
+function dropFontUrls(config: DocsConfig, text: string, file: string): DocsConfigIssue[] {
+  const warnings: DocsConfigIssue[] = [];
+  const fonts = config.fonts;
+  if (!fonts) return warnings;
+  for (const [keyPath, spec] of [[['fonts'], fonts], [['fonts', 'heading'], fonts.heading], [['fonts', 'body'], fonts.body]] as const) {
+    if (!spec?.source || !/^https?:/i.test(spec.source)) continue;
+    const key = [...keyPath, 'source'];
+    warnings.push({
+      file,
+      key: key.join('.'),
+      message: 'a font on another host is not loaded (Folio serves fonts from the site itself): add the file to the repository and give its path, such as "/fonts/brand.woff2"',
+      ...positionOf(jsonLocations(text), key),
+    });
+    delete spec.source;
+  }
+  return warnings;
 }
 
 /** Parses docs.json text; throws DocsConfigError naming the key and the reason. */

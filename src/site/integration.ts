@@ -3,13 +3,16 @@
 // and serves them to the build's code as `virtual:folio/site-build` (settings.ts, build-settings.ts).
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { openApiRelativePath, SITE_CONFIG_FILES } from './docs-config.ts';
+import { openApiRelativePath, SITE_CONFIG_FILES, type RedirectRule } from './docs-config.ts';
 import { loadSiteBuild, siteSrcDir, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
 import { docsJsonSources, navigationSources } from './openapi/sources.ts';
 import { REDIRECTS_FILE, writeRedirectPages } from './redirects.ts';
 import { fileURLToPath } from 'node:url';
+import { contentLayout } from './layout.ts';
+import { mintlifyStaticFiles } from './dev-static-files.ts';
+import { devRedirects } from './dev-redirects.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -18,6 +21,7 @@ const RESOLVED_SITE_BUILD_MODULE = `\0${SITE_BUILD_MODULE}`;
 
 export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroIntegration {
   let watched: string[] = [];
+  let redirects: RedirectRule[] = [];
   return {
     name: 'folio-site',
     hooks: {
@@ -38,6 +42,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
           },
         });
         const config = site.docsConfig;
+        redirects = config.redirects ?? [];
         const openapi = [config.openapi ?? [], ...docsJsonSources(config).map((s) => s.files), ...navigationSources(config).map((n) => n.source.files)].flat();
         // `astro dev` restarts when one of these changes: pages are rendered per request, but the
         // list of pages (generated ones too) is made at a start. A restart re-reads docs.json, so
@@ -55,8 +60,12 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
       },
       // addWatchFile only says which changes restart; the content root lies outside the Astro
       // root, so Vite's watcher must be told to watch these files at all.
+      // The dev server answers docs.json redirects as the live site does (dev-redirects.ts).
       'astro:server:setup': ({ server }) => {
         server.watcher.add(watched);
+        // A build copies Mintlify's static files after Astro (build.ts); the preview serves them itself.
+        if (contentLayout(settings.contentRoot).kind === 'mintlify') server.middlewares.use(mintlifyStaticFiles(settings.contentRoot));
+        server.middlewares.use(devRedirects(redirects));
       },
       // Content collections render Markdown while syncing, before this hook, and only log a
       // failure there: a file the content check refused must stop the build here.

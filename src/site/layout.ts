@@ -193,6 +193,23 @@ function* listMintlify(root: string, files: RootFiles): Generator<string, void, 
 }
 
 /**
+ * Whether a file of the Mintlify repository at `root` (`rel`, relative to it) is a page there, by
+ * the rules the walk above applies (for the pages API, which looks up one path at a time).
+ */
+export function mintlifyPageFilter(root: string, layout: ContentLayout = contentLayout(root)): (rel: string) => boolean {
+  const rules = mintlifyIgnore(root);
+  const snippetsPrefix = `${layout.snippetsDir}/`;
+  return (rel) => {
+    if (!CONTENT_FILE.test(rel) || MODULE_QUERY.test(rel) || rel.startsWith(snippetsPrefix)) return false;
+    const parts = rel.split('/');
+    if (parts.some((part) => part.startsWith('.'))) return false;
+    // As the walk: each folder on the way, then the file itself.
+    for (let i = 1; i < parts.length; i++) if (rules.ignores(`${parts.slice(0, i).join('/')}/`)) return false;
+    return !rules.ignores(rel);
+  };
+}
+
+/**
  * Walks `dir` without following links: `enter(rel, name, isDir)` says whether to go on with an
  * entry, `file(rel)` gets each regular file; links and special files are refused. Yields each folder
  * to read and is given its entries.

@@ -4,7 +4,7 @@
 // order. Every page belongs to the first section that lists it; what a page shows (its sidebar,
 // the tabs and switchers above it with the current one marked, its language, its previous and
 // next pages, its hreflang alternates) is worked out once per page from its section.
-import type { NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig } from './docs-config.ts';
+import type { NavChromeOverrides, NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig } from './docs-config.ts';
 
 export interface NavLink {
   type: 'link';
@@ -72,6 +72,11 @@ export interface PageNavigation {
   next?: string;
   /** Whether the page appears in some sidebar (seo.indexing "navigable" indexes only those). */
   listed: boolean;
+  /**
+   * The header links, footer and banner of the page's language or version when it sets its own
+   * (the innermost wins, key by key); the layout uses the site's for the keys not here.
+   */
+  overrides: NavChromeOverrides;
 }
 
 /** What navigation needs to know of a page. */
@@ -102,6 +107,13 @@ interface Section {
   trail: Option[];
   node: ContainerNode;
   order: string[];
+  /** Each page of `order` once, and its index there (computed once, on first use: every page reads it). */
+  reading?: { pages: string[]; index: Map<string, number> };
+}
+/** `order` with each page once (its first place), and each page's index in that list. */
+function readingOf(order: string[]): NonNullable<Section['reading']> {
+  const pages = [...new Set(order)];
+  return { pages, index: new Map(pages.map((p, i) => [p, i])) };
 }
 interface ContainerNode {
   levels: Level[];
@@ -338,8 +350,14 @@ export class SiteNavigation {
   private compute(pagePath: string | undefined): PageNavigation {
     const placed = pagePath === undefined ? undefined : this.placedIn.get(pagePath);
     const section = placed ?? this.defaultSection;
-    const result: PageNavigation = { sidebar: section?.sidebar ?? [], levels: [], alternates: [], listed: !!placed };
+    const result: PageNavigation = { sidebar: section?.sidebar ?? [], levels: [], alternates: [], listed: !!placed, overrides: {} };
     if (!section) return this.withGlobals(result);
+    for (const option of section.trail) {
+      if (option.kind !== 'languages' && option.kind !== 'versions') continue;
+      for (const key of ['navbar', 'footer', 'banner'] as const) {
+        if (option.config[key] !== undefined) (result.overrides as Record<string, unknown>)[key] = option.config[key];
+      }
+    }
     const chosen = new Set(section.trail);
     // Levels from the root down the trail, then the section's own (links only, none current).
     const nodes = [this.root, ...section.trail.map((o) => o.node)];
@@ -354,8 +372,9 @@ export class SiteNavigation {
         if (current && level.kind === 'versions') result.version = current.label;
       }
     }
-    const order = section.order.filter((p, i, all) => all.indexOf(p) === i);
-    const index = pagePath === undefined ? -1 : order.indexOf(pagePath);
+    section.reading ??= readingOf(section.order);
+    const order = section.reading.pages;
+    const index = pagePath === undefined ? -1 : (section.reading.index.get(pagePath) ?? -1);
     if (index > 0) result.prev = order[index - 1];
     if (index >= 0 && index + 1 < order.length) result.next = order[index + 1];
     result.alternates = this.alternates(section, pagePath);

@@ -1,5 +1,5 @@
-// How a page file becomes what readers see: its title and its address on the site (docs/decisions.md#pages,
-// §9). Plain functions without Astro imports, so the pages API answers with the very title and
+// How a page file becomes what readers see: its title and its address on the site (docs/decisions.md#pages).
+// Plain functions without Astro imports, so the pages API answers with the very title and
 // URL the site build gives a page.
 
 /** The site URL path of a page: `/` for `index`, `/guides/` for `guides/index`, `/guides/install/`. */

@@ -16,6 +16,7 @@ import {
   operationKey,
   parseOperationReference,
   specLoader,
+  type BuildOptions,
   type LoadedDocument,
   type OperationPageModel,
   type PlaygroundDisplay,
@@ -219,6 +220,12 @@ function playgroundDisplay(config: DocsConfig): PlaygroundDisplay | undefined {
   return config.api?.playground?.display;
 }
 
+/** docs.json `api.examples`: languages and parameters of the request examples, and the playground's prefill. */
+function exampleOptions(config: DocsConfig): Pick<BuildOptions, 'languages' | 'exampleParameters' | 'prefill'> {
+  const examples = config.api?.examples;
+  return { languages: examples?.languages, exampleParameters: examples?.defaults, prefill: examples?.prefill };
+}
+
 // A build's content check has already logged these (check-root.ts); `astro dev` runs no check.
 function warn(lines: string[]): void {
   if (import.meta.env.DEV) for (const line of lines) console.log(`[folio] warning: ${line}`);
@@ -234,7 +241,7 @@ async function openApiPages(): Promise<PageSourceResult> {
   const { contentRoot } = siteBuild;
   const config = docsConfig;
   const state = openApiState(contentRoot, config);
-  const options = { playground: playgroundDisplay(config), languages: config.api?.examples?.languages, exampleParameters: config.api?.examples?.defaults };
+  const options = { playground: playgroundDisplay(config), ...exampleOptions(config) };
   const toPage = (operation: OperationPageModel, fromDocsJson: boolean): OpenApiPage => ({
     kind: 'openapi', path: operation.path, title: operation.title, description: operation.webhook !== undefined ? `Webhook ${operation.webhook}` : `${operation.method.toUpperCase()} ${operation.apiPath}`, operation, ...(fromDocsJson ? { fromDocsJson } : {}),
   });
@@ -281,7 +288,10 @@ async function openApiPages(): Promise<PageSourceResult> {
 async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: ContentPage): Promise<OperationPageModel | undefined> {
   const value = entry.data.openapi;
   if (value === undefined) return undefined;
-  const where = `content/${entry.id}: openapi`;
+  // Named as the content check names it: the page's file under the layout's pages folder.
+  const { layout, pageFiles } = siteBuild;
+  const inRoot = layout.pagesDir ? `${layout.pagesDir}/${entry.id}` : entry.id;
+  const where = `${pageFiles.find((file) => file.replace(/\.mdx?$/, '') === inRoot) ?? inRoot}: openapi`;
   const reference = typeof value === 'string' ? parseOperationReference(value) : undefined;
   if (!reference) throw new OpenApiError(where, `${where}: "${String(value)}" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"`);
   const { contentRoot } = siteBuild;
@@ -291,7 +301,7 @@ async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: Conte
   warn(loaded.warnings);
   const display = (entry.data.playground as PlaygroundDisplay | undefined) ?? playgroundDisplay(config);
   const [operation] = buildOperationPages(loaded.document, loaded.refNames, {
-    prefix: '', only: [reference.key], file: loaded.file, playground: display, languages: config.api?.examples?.languages, exampleParameters: config.api?.examples?.defaults,
+    prefix: '', only: [reference.key], file: loaded.file, playground: display, ...exampleOptions(config),
   }).pages;
   // As on Mintlify, the frontmatter title wins, else the operation's summary.
   const title = typeof entry.data.title === 'string' ? entry.data.title : operation.title;

@@ -31,6 +31,12 @@ export interface SiteSettings {
   editUrl?: string;
   /** The JSON file of pages' last-updated dates (FOLIO_LAST_UPDATED), by path relative to the root. */
   lastUpdatedFile?: string;
+  /**
+   * A fast redeploy's partial build (FOLIO_ONLY_PAGES, a JSON array): the paths of the only pages
+   * rendered; every page is still read for navigation and the machine-readable files
+   * (docs/decisions.md#fast-redeploys).
+   */
+  onlyPages?: string[];
 }
 
 /** What the code inside one Astro build sees (`virtual:folio/site-build`): settings and the validated docs.json. */
@@ -51,6 +57,8 @@ export interface SiteBuild {
   /** Page and snippet files, relative to the content root, as the content check listed them. */
   pageFiles: string[];
   snippetFiles: string[];
+  /** A fast redeploy's partial build: the only pages rendered (SiteSettings.onlyPages); undefined renders all. */
+  onlyPages: string[] | undefined;
 }
 
 /** What a repository project's pages show from git (the deployment computes it, the layout shows it). */
@@ -77,6 +85,7 @@ export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings
     allowCode: env.FOLIO_BUILD_ALLOW_CODE === '1',
     editUrl: env.FOLIO_EDIT_URL || undefined,
     lastUpdatedFile: env.FOLIO_LAST_UPDATED || undefined,
+    onlyPages: env.FOLIO_ONLY_PAGES ? (JSON.parse(env.FOLIO_ONLY_PAGES) as string[]) : undefined,
   });
 }
 
@@ -91,6 +100,7 @@ export function resolveSiteSettings(settings: SiteSettings): SiteSettings {
     // Only an https address is ever linked (the deployment makes it; a page path is appended).
     editUrl: settings.editUrl && /^https:\/\/[^\s"'<>]+\/$/.test(settings.editUrl) ? settings.editUrl : undefined,
     lastUpdatedFile: settings.lastUpdatedFile ? path.resolve(settings.lastUpdatedFile) : undefined,
+    onlyPages: Array.isArray(settings.onlyPages) ? settings.onlyPages.filter((p) => typeof p === 'string') : undefined,
   };
 }
 
@@ -110,6 +120,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     layout: files.layout,
     pageFiles: files.pages,
     snippetFiles: files.snippets,
+    onlyPages: settings.onlyPages,
   };
 }
 

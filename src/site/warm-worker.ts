@@ -115,6 +115,7 @@ export class WarmWorker implements AstroRunner {
       allowCode: false,
       editUrl: job.pageHistory?.editUrl,
       lastUpdatedFile: job.pageHistory?.lastUpdated ? path.join(buildRoot, LAST_UPDATED_FILE) : undefined,
+      onlyPages: job.onlyPages,
     };
     const cleanup = async () => {
       try {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveWithFolio } from '../site/helpers.ts';
+import { THEME_SCRIPT_HASH } from '../../src/site/theme-script.ts';
 
 const servers: Array<Awaited<ReturnType<typeof serveWithFolio>>> = [];
 afterAll(async () => {
@@ -47,7 +48,7 @@ describe('connect-src of a site with an API playground', () => {
       ].join('\n'),
     });
     expect(connectSrc(policy)).toBe("'self' https://api.example.com http://127.0.0.1:4321");
-    expect(policy).toContain("script-src 'self' 'wasm-unsafe-eval';");
+    expect(policy).toContain(`script-src 'self' 'wasm-unsafe-eval' ${THEME_SCRIPT_HASH};`);
   });
 
   it('ignores a list that is a link', async () => {

@@ -1,5 +1,6 @@
 // Serving live sites (docs/decisions.md#serving, issue 4 "Serving"): a real server, a real repository over
 // file://, a real build, and raw HTTP requests with Host headers.
+import { createHash } from 'node:crypto';
 import { readdir, readFile, symlink } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { articleOf, deploy, latestDeployment, startDeployingServer, waitForDeplo
 import type { TestRepo } from '../helpers/git-repos.ts';
 import { client, getWithHost, uniqueSlug, type TestServer } from '../helpers/server.ts';
 import { siteContentSecurityPolicy } from '../../src/hosting/content-security-policy.ts';
+import { THEME_SCRIPT_HASH } from '../../src/site/theme-script.ts';
 import { EMBED_ORIGINS } from '../../src/site/embeds.ts';
 
 let fixture: DeployingServer;
@@ -106,19 +108,23 @@ describe('headers', () => {
     expect((await raw('/robots.txt')).headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
-  it('HTML carries no inline script, and every answer the strict Content-Security-Policy', async () => {
+  it('HTML carries no inline script but the theme script its hash allows, and every answer the strict Content-Security-Policy', async () => {
     const policy = siteContentSecurityPolicy({ allowCode: false });
     const directives = policy.split('; ');
-    expect(directives).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(directives).toContain(`script-src 'self' 'wasm-unsafe-eval' ${THEME_SCRIPT_HASH}`);
     expect(directives).toContain("object-src 'none'");
     expect(directives).toContain("base-uri 'self'");
     expect(directives).toContain(`frame-src ${EMBED_ORIGINS.join(' ')}`);
     const home = await raw('/');
     expect(home.headers['content-security-policy']).toBe(policy);
-    // Folio's own scripts are files: a policy without 'unsafe-inline' lets them run.
-    const scripts = home.body.match(/<script\b[^>]*>/g) ?? [];
-    expect(scripts.length).toBeGreaterThanOrEqual(2);
-    for (const tag of scripts) expect(tag).toMatch(/ src="\/_astro\/[^"]+\.js"/);
+    // Folio's own scripts are files, but for the theme script, which runs by its hash: a policy
+    // without 'unsafe-inline' lets them run.
+    const scripts = [...home.body.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];
+    const inline = scripts.filter(([, attributes]) => !/ src=/.test(attributes!));
+    expect(inline.map(([, , text]) => `'sha256-${createHash('sha256').update(text!).digest('base64')}'`)).toEqual([THEME_SCRIPT_HASH]);
+    const files = scripts.filter((s) => !inline.includes(s));
+    expect(files.length).toBeGreaterThanOrEqual(1);
+    for (const [tag] of files) expect(tag).toMatch(/ src="\/_astro\/[^"]+\.js"/);
     const etag = home.headers.etag as string;
     const answers = [
       await raw('/no/such/page'), await raw('/guides/..%2f..%2ffolio.json'), await raw('/', { method: 'POST' }),

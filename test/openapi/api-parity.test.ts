@@ -115,7 +115,7 @@ describe('route parity between the server and src/api/openapi.json', () => {
       }
     }
     expect(differing).toEqual([]);
-    expect(routes.filter((r) => r.maxBodyBytes).length).toBe(8);
+    expect(routes.filter((r) => r.maxBodyBytes).length).toBe(9);
   });
 });
 

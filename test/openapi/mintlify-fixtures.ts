@@ -2,8 +2,9 @@
 
 /**
  * A 3.1 document: tags, summaries that become addresses, webhooks, x-hidden, x-excluded, x-mint,
- * x-codeSamples, two servers, bearer and API-key security, response examples per status and media
- * type, and every schema form (type lists, const, enum, oneOf/anyOf/allOf, maps, arrays, recursion).
+ * x-codeSamples, two servers, bearer, API-key, OAuth 2.0 and OpenID Connect security, a request
+ * body with nested objects and lists, response examples per status and media type, and every
+ * schema form (type lists, const, enum, oneOf/anyOf/allOf, maps, arrays, recursion).
  */
 export const SHOP_31 = {
   openapi: '3.1.0',
@@ -19,6 +20,8 @@ export const SHOP_31 = {
         operationId: 'getOrder',
         summary: 'Get an order',
         parameters: [{ name: 'expand', in: 'query', schema: { type: 'string', enum: ['items', 'customer'] } }],
+        // Any one of these: an HTTP bearer token, or an access token from OAuth 2.0 or OpenID Connect.
+        security: [{ bearer: [] }, { oauth: ['orders:read'] }, { oidc: [] }],
         'x-codeSamples': [{ lang: 'ruby', label: 'Ruby SDK', source: 'Shop::Order.find("ord_42")' }],
         responses: {
           '200': {
@@ -100,6 +103,8 @@ export const SHOP_31 = {
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer' },
       apiKey: { type: 'apiKey', in: 'header', name: 'X-Shop-Key' },
+      oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://auth.shop.example.com/token', scopes: { 'orders:read': 'Read orders' } } } },
+      oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://auth.shop.example.com/.well-known/openid-configuration' },
     },
     schemas: {
       Order: {
@@ -127,6 +132,18 @@ export const SHOP_31 = {
           quantity: { type: 'integer', minimum: 1, maximum: 99, default: 1 },
           gift: { type: 'boolean' },
           id: { type: 'string', readOnly: true },
+          // Nested forms the playground builds field by field.
+          shipping: {
+            type: 'object',
+            required: ['city'],
+            properties: {
+              city: { type: 'string', example: 'Lisbon' },
+              postcode: { type: 'string', pattern: '^[0-9]{4}-[0-9]{3}$' },
+              contact: { type: 'string', format: 'email' },
+            },
+          },
+          lines: { type: 'array', items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } } } },
+          labels: { type: 'array', items: { type: 'string' }, examples: [['fragile', 'gift']] },
         },
       },
       Item: { type: 'object', properties: { sku: { type: 'string' }, stock: { type: 'integer' } } },

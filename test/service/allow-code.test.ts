@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_ROOT, FIRST_CODE_LINE } from '../helpers/code-fixture.ts';
 import { articleOf, deploy, latestDeployment, serverSeries, waitForDeployment, type ServerSeries } from '../helpers/deployments.ts';
 import { client, getWithHost, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { THEME_SCRIPT_HASH } from '../../src/site/theme-script.ts';
 
 let series: ServerSeries;
 let server: TestServer;
@@ -78,7 +79,7 @@ describe('allow_code', () => {
     expect((await api('GET', `/v1/projects/${created.body.id}`)).body.status).toBe('active');
     const after = await getWithHost(server.url, '/', `${slug}.localhost`);
     expect(articleOf(after.text)).toContain('Good morning, Ada.');
-    expect(scriptSources(after.headers)).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(scriptSources(after.headers)).toEqual(["'self'", "'wasm-unsafe-eval'", THEME_SCRIPT_HASH]);
   });
 
   it('lets pages written through the API hold code only while the project allows it', async () => {

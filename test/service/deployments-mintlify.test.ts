@@ -56,6 +56,19 @@ describe('a Mintlify-layout repository through the API', () => {
     }
   });
 
+  it('lists through the pages API the pages its build sees, and reads them; snippets and ignored files are not pages', async () => {
+    const pages = `/v1/projects/${projectId}/pages`;
+    const list = await fixture.api('GET', `${pages}?limit=100`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((p: { path: string }) => p.path)).toEqual(['guides/hidden-page', 'guides/markdown', 'guides/secret', 'guides/setup', 'index']);
+    const setup = await fixture.api('GET', `${pages}/guides/setup`);
+    expect(setup.status).toBe(200);
+    expect(setup.body).toMatchObject({ path: 'guides/setup', source: 'repository' });
+    for (const never of ['snippets/greeting', 'README', 'LICENSE', 'drafts/plan', 'guides/notes.wip']) {
+      expect((await fixture.api('GET', `${pages}/${never}`)).status, never).toBe(404);
+    }
+  });
+
   it('names unused frontmatter keys in the deployment log', async () => {
     const log = await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`);
     expect(log.status).toBe(200);

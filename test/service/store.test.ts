@@ -182,6 +182,46 @@ describe.each(backends)('$name', (backend) => {
     expect(await store.listDeliveries(webhook.id, 10)).toEqual({ items: [], hasMore: false });
     await store.close();
   });
+
+  it('build queue: claims oldest first, one building per project, leases renewed by their owner and taken over once expired', async () => {
+    const { store } = await backend.storeWithOrg();
+    const [p1, p2] = [await store.createProject(project('org-1', 1)), await store.createProject(project('org-1', 2))];
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
+    const queue = async (projectId: string, ms: number, branch?: string) => (await store.queueDeployment({
+      id: crypto.randomUUID(), project_id: projectId, status: 'queued', trigger: 'manual', created_at: at(ms), ...(branch ? { branch, preview_label: branch } : {}),
+    })).deployment;
+    const first = await queue(p1.id, 1);
+    const preview = await queue(p1.id, 2, 'fix');
+    const other = await queue(p2.id, 3);
+
+    const claimed = await store.claimDeployment('worker-a', 60_000);
+    expect(claimed).toMatchObject({ id: first.id, status: 'building' });
+    expect(claimed!.started_at).toBeDefined();
+    expect(Object.keys(claimed!)).not.toContain('lease_owner'); // the lease is never part of the record
+    expect((await store.getProject(p1.id))!.status).toBe('building');
+    // p1 is building: its preview waits, p2's deployment goes next, then nothing.
+    expect((await store.claimDeployment('worker-b', 60_000))!.id).toBe(other.id);
+    expect(await store.claimDeployment('worker-b', 60_000)).toBeUndefined();
+    expect((await store.getDeployment(preview.id))!.status).toBe('queued');
+
+    expect(await store.renewDeploymentLease(first.id, 'worker-a', 60_000)).toBe(true);
+    expect(await store.renewDeploymentLease(first.id, 'worker-b', 60_000)).toBe(false);
+    expect(await store.takeExpiredLeases('sweeper', 60_000)).toEqual([]);
+
+    // A lease of 1 ms runs out at once: the sweeper takes it, and the old owner can no longer renew.
+    expect(await store.renewDeploymentLease(other.id, 'worker-b', 1)).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    const expired = await store.takeExpiredLeases('sweeper', 60_000);
+    expect(expired.map((d) => d.id)).toEqual([other.id]);
+    expect(await store.renewDeploymentLease(other.id, 'worker-b', 60_000)).toBe(false);
+    expect(await store.takeExpiredLeases('another sweeper', 60_000)).toEqual([]);
+
+    // Once p1's build has ended, its preview can start.
+    await store.updateDeployment(first.id, { status: 'succeeded', finished_at: new Date().toISOString() });
+    expect(await store.renewDeploymentLease(first.id, 'worker-a', 60_000)).toBe(false);
+    expect((await store.claimDeployment('worker-a', 60_000))!.id).toBe(preview.id);
+    await store.close();
+  });
 });
 
 describe('PostgreSQL store shared by several nodes', () => {
@@ -212,6 +252,32 @@ describe('PostgreSQL store shared by several nodes', () => {
     await expect(a.queueDeployment({ id: 'x', project_id: 'gone', status: 'queued', trigger: 'manual', created_at: new Date().toISOString() }))
       .rejects.toMatchObject({ code: 'not_found' });
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('gives racing workers on several nodes each a different deployment, never two of one project, and tells listeners of new work', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const nodes = await Promise.all([openPostgresStore(url), openPostgresStore(url), openPostgresStore(url)]);
+    await nodes[0].createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    let heard = 0;
+    const unwatch = nodes[2].watchQueue(() => heard++);
+    const projects = [];
+    for (let i = 0; i < 6; i++) projects.push(await nodes[0].createProject(project('org-1', i)));
+    // Each project has a production and a preview deployment queued: 12 in all, 6 can build at once.
+    for (const p of projects) {
+      for (const branch of [undefined, 'preview']) {
+        await nodes[0].queueDeployment({
+          id: crypto.randomUUID(), project_id: p.id, status: 'queued', trigger: 'manual', created_at: new Date().toISOString(), ...(branch ? { branch, preview_label: branch } : {}),
+        });
+      }
+    }
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => nodes[i % 3].claimDeployment(`worker-${i}`, 60_000)));
+    const claimed = claims.filter((d) => d !== undefined);
+    expect(claimed).toHaveLength(6);
+    expect(new Set(claimed.map((d) => d.project_id)).size).toBe(6);
+    // The listener on the third node heard of the queue changing (a notification, or its first connection).
+    await expect.poll(() => heard).toBeGreaterThan(0);
+    unwatch();
+    await Promise.all(nodes.map((n) => n.close()));
   });
 });
 

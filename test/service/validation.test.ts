@@ -128,6 +128,18 @@ describe('configuration', () => {
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('reads the node roles and the build lease, and refuses some roles without PostgreSQL', () => {
+    expect(loadConfig({})).toMatchObject({ roles: ['api', 'sites', 'console', 'worker'], buildLeaseS: 60 });
+    const db = { FOLIO_DATABASE_URL: 'postgres://folio@db.internal/folio' };
+    expect(loadConfig({ ...db, FOLIO_ROLES: 'worker', FOLIO_BUILD_LEASE_S: '30' })).toMatchObject({ roles: ['worker'], buildLeaseS: 30 });
+    expect(loadConfig({ ...db, FOLIO_ROLES: ' api , sites,api' }).roles).toEqual(['api', 'sites']);
+    expect(() => loadConfig({ ...db, FOLIO_ROLES: 'api,builder' })).toThrow('Invalid FOLIO_ROLES="api,builder": each role must be one of api, sites, console, worker');
+    expect(() => loadConfig({ ...db, FOLIO_ROLES: ',' })).toThrow('Invalid FOLIO_ROLES=",": must name at least one role');
+    expect(() => loadConfig({ FOLIO_ROLES: 'api,sites' })).toThrow('Invalid FOLIO_ROLES="api,sites": a node with only some roles needs FOLIO_DATABASE_URL');
+    expect(loadConfig({ FOLIO_ROLES: 'worker,console,sites,api' }).roles).toHaveLength(4);
+    expect(() => loadConfig({ FOLIO_BUILD_LEASE_S: '1' })).toThrow('Invalid FOLIO_BUILD_LEASE_S="1": must be at least 2');
+  });
+
   it('parses overrides, keeping unnamed plans at their default', () => {
     const c = loadConfig({ FOLIO_RATE_LIMITS: 'free=5', FOLIO_GIT_PROTOCOLS: 'https,file', FOLIO_SERVICE_DOMAIN: 'Docs.Example.com' });
     expect(c.rateLimits).toEqual({ free: 5, pro: 600, business: 6000 });

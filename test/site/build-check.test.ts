@@ -7,15 +7,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOutDir, buildSite, coldAstro } from '../../src/site/build.ts';
+import { checkedDigest, writeCheckedFile } from '../../src/site/content-check/checked-files.ts';
 import { listFiles, makeContentRoot } from './helpers.ts';
 
-/** Runs only the Astro step of a build (no check before it) on `files`; returns its exit and log. */
-async function astroOnly(files: Record<string, string>, allowCode = false) {
+/**
+ * Runs only the Astro step of a build (no check before it) on `files`; returns its exit and log.
+ * `checked`: digests handed to the build as if the check before it had passed them.
+ */
+async function astroOnly(files: Record<string, string>, allowCode = false, checked: string[] = []) {
   const root = makeContentRoot(files);
   const log: string[] = [];
   const limits = { timeoutMs: 180_000, signal: new AbortController().signal, dispose: () => undefined };
   const child = await coldAstro.start({ contentRoot: root, allowCode }, limits, (line) => log.push(line));
   try {
+    if (checked.length) await writeCheckedFile(child.buildRoot, checked);
     child.go();
     const outcome = await child.done;
     const out = buildOutDir(child.buildRoot);
@@ -78,6 +83,18 @@ describe('the build refuses what the check refuses, on its own tree', () => {
     });
     expect(outcome).toBe(1);
     expect(errors).toEqual(['content/index.mdx:5:7: event handler attribute "onerror" is not allowed']);
+  });
+
+  it('a page changed after the check before the build passed it is checked again (what passed was other text)', async () => {
+    const passed = '# Home\n\nNothing to see.\n';
+    const { outcome, errors, html } = await astroOnly(
+      { 'content/index.mdx': '# Home\n\n{process.env.PATH}\n' },
+      false,
+      [checkedDigest(passed, { file: 'content/index.mdx', kind: 'page' }), checkedDigest('# Home\n\n{process.env.PATH}\n', { file: 'content/other.mdx', kind: 'page' })],
+    );
+    expect(outcome).toBe(1);
+    expect(errors).toEqual([expect.stringMatching(/^content\/index\.mdx:3:1: expression \{process\.env\.PATH\} is not allowed/)]);
+    expect(html).toBe('');
   });
 
   it('builds content that passes, with the check in place', async () => {

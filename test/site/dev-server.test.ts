@@ -7,10 +7,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeContentRoot } from './helpers.ts';
 
-let server: ChildProcess;
+interface DevServer {
+  process: ChildProcess;
+  base: string;
+  buildRoot: string;
+}
+
+let dev: DevServer;
+/** A second preview, of a repository in Mintlify's layout. */
+let mintlify: DevServer;
 let base: string;
 let root: string;
-let buildRoot: string;
+let mintlifyRoot: string;
 
 async function freePort(): Promise<number> {
   const probe = net.createServer();
@@ -44,31 +52,61 @@ async function eventually(pathname: string, text: string): Promise<string> {
   return html;
 }
 
+/** Starts `astro dev` of `contentRoot` in an Astro root of its own, as `npm run dev` does. */
+async function startDev(contentRoot: string, name: string): Promise<DevServer> {
+  const buildRoot = path.join(process.cwd(), '.folio-builds', `dev-${name}-${process.pid}`);
+  fs.mkdirSync(buildRoot, { recursive: true });
+  const port = await freePort();
+  const config = path.relative(buildRoot, path.join(process.cwd(), 'astro.config.mjs'));
+  const child = spawn(process.execPath, [path.join(process.cwd(), 'node_modules/astro/bin/astro.mjs'), 'dev', '--root', buildRoot, '--config', config, '--host', '127.0.0.1', '--port', String(port)], {
+    env: { PATH: process.env.PATH, HOME: buildRoot, FOLIO_ROLE: 'site', FOLIO_CONTENT_ROOT: contentRoot, FOLIO_BUILD_ROOT: buildRoot, ASTRO_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  return { process: child, base: `http://127.0.0.1:${port}`, buildRoot };
+}
+
 beforeAll(async () => {
   root = makeContentRoot({
-    'docs.json': JSON.stringify({ name: 'Preview One', openapi: 'api.json' }),
+    'docs.json': JSON.stringify({
+      name: 'Preview One',
+      openapi: 'api.json',
+      redirects: [
+        { source: '/old-home', destination: '/' },
+        { source: '/moved/:slug*', destination: '/api-reference/:slug*', permanent: false },
+        // The dev server's own files are never redirected, whatever the rules say.
+        { source: '/@vite/*', destination: '/' },
+      ],
+    }),
     'api.json': openapi('List items'),
     'content/index.mdx': '# Home\n\n<Snippet file="greet.mdx" vars={{ name: "Ada" }} />\n',
     '_snippets/greet.mdx': 'Hello {name} from the first snippet.\n',
   });
-  buildRoot = path.join(process.cwd(), '.folio-builds', `dev-${process.pid}`);
-  fs.mkdirSync(buildRoot, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = path.relative(buildRoot, path.join(process.cwd(), 'astro.config.mjs'));
-  server = spawn(process.execPath, [path.join(process.cwd(), 'node_modules/astro/bin/astro.mjs'), 'dev', '--root', buildRoot, '--config', config, '--host', '127.0.0.1', '--port', String(port)], {
-    env: { PATH: process.env.PATH, HOME: buildRoot, FOLIO_ROLE: 'site', FOLIO_CONTENT_ROOT: root, FOLIO_BUILD_ROOT: buildRoot, ASTRO_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-    detached: true,
-  });
+  dev = await startDev(root, 'folio');
+  base = dev.base;
 });
 
 afterAll(() => {
-  if (server?.pid) process.kill(-server.pid, 'SIGKILL');
-  fs.rmSync(buildRoot, { recursive: true, force: true });
+  for (const server of [dev, mintlify]) {
+    if (server?.process.pid) process.kill(-server.process.pid, 'SIGKILL');
+    if (server) fs.rmSync(server.buildRoot, { recursive: true, force: true });
+  }
 });
 
 describe('dev preview', () => {
+  it('answers docs.json redirects as the live site does, before rendering, and never for its own files', async () => {
+    await eventually('/', 'Hello Ada');
+    const old = await fetch(`${base}/old-home?ref=mail`, { redirect: 'manual' });
+    expect(old.status).toBe(308);
+    expect(old.headers.get('location')).toBe('/?ref=mail');
+    const moved = await fetch(`${base}/moved/list-items/`, { redirect: 'manual' });
+    expect(moved.status).toBe(307);
+    expect(moved.headers.get('location')).toBe('/api-reference/list-items');
+    const client = await fetch(`${base}/@vite/client`, { redirect: 'manual' });
+    expect(client.status).toBe(200);
+    expect(client.headers.get('content-type')).toMatch(/javascript/);
+  });
+
   it('serves the content root and reloads after a snippet, a page or docs.json changes', async () => {
     expect(await eventually('/', 'Hello Ada from the first snippet.')).toContain('<title>Home · Preview One</title>');
 
@@ -90,5 +128,42 @@ describe('dev preview', () => {
     expect(await eventually('/api-reference/create-an-item/', '<title>Create an item · Preview')).toContain('<title>Create an item · Preview');
     // A new summary is a new address, as on Mintlify.
     expect(await page('/api-reference/list-all-items/')).toContain('<title>List all items · Preview');
+  });
+
+});
+
+// A second preview, started once the first is done with (two at once slow both down on a busy machine).
+describe('dev preview of a repository in Mintlify\'s layout', () => {
+  beforeAll(async () => {
+    mintlifyRoot = makeContentRoot({
+      'docs.json': JSON.stringify({ name: 'Lamp Works', navigation: { pages: ['index', 'guides/start'] } }),
+      'index.mdx': '---\ntitle: Welcome\n---\n\n![The lamp](/images/lamp.svg)\n',
+      'guides/start.mdx': '---\ntitle: Start\n---\n\n![Wiring](./wiring.svg)\n',
+      'guides/wiring.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><title>wiring</title></svg>\n',
+      'images/lamp.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><title>lamp</title></svg>\n',
+      'snippets/note.mdx': 'A snippet, never served.\n',
+      '.env': 'TOKEN=never-served\n',
+    });
+    mintlify = await startDev(mintlifyRoot, 'mintlify');
+  });
+
+  it('serves its static files at their own paths, and nothing else of it', async () => {
+    const at = (pathname: string) => fetch(`${mintlify.base}${pathname}`);
+    let home = '';
+    for (let i = 0; i < 100 && !home.includes('<title>Welcome · Lamp Works</title>'); i++) {
+      home = await at('/').then((r) => r.text()).catch(() => '');
+      if (!home.includes('<title>Welcome')) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(home).toContain('src="/images/lamp.svg"');
+    for (const file of ['/images/lamp.svg', '/guides/wiring.svg']) {
+      const response = await at(file);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type'), file).toBe('image/svg+xml');
+      expect(await response.text(), file).toContain('<svg');
+    }
+    for (const never of ['/docs.json', '/.env', '/snippets/note.mdx', '/index.mdx']) {
+      const response = await at(never);
+      expect(await response.text(), never).not.toMatch(/never-served|never served|"navigation"|title: Welcome/);
+    }
   });
 });

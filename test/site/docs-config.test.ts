@@ -20,9 +20,17 @@ const issuesOf = (fn: () => unknown): string[] => {
 };
 
 describe('docs.json', () => {
-  it('reads every supported key of a full Mintlify docs.json without a warning but for the unsupported one', () => {
+  it('reads every supported key of a full Mintlify docs.json without a warning but for the unsupported one and a font on another host', () => {
     const { config, warnings } = parseDocsJson(JSON.stringify(MULTI_SITE_DOCS_JSON, null, 2));
-    expect(warnings.map((w) => `${w.key}: ${w.message}`)).toEqual(['contextual: not supported by Folio yet: ignored']);
+    expect(warnings.map((w) => `${w.key}: ${w.message}`)).toEqual([
+      'contextual: not supported by Folio yet: ignored',
+      'fonts.body.source: a font on another host is not loaded (Folio serves fonts from the site itself): add the file to the repository and give its path, such as "/fonts/brand.woff2"',
+    ]);
+    // The URL is dropped, the family kept; the site's own font file stays.
+    expect(config.fonts?.body).toEqual({ family: 'Lantern Sans' });
+    expect(config.fonts?.heading?.source).toBe('/fonts/lantern-serif.woff2');
+    expect(warnings[1]).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
+    expect(config.navigation?.languages?.[1]?.banner).toEqual({ content: 'Lantern 2 ya está aquí.' });
     expect(config.name).toBe('Lantern Docs');
     expect(config.logo).toEqual({ light: '/logo-light.svg', dark: '/logo-dark.svg', href: 'https://lantern.example' });
     expect(config.favicon).toEqual({ light: '/favicon-light.svg', dark: '/favicon-dark.svg' });

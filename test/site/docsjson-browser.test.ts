@@ -17,7 +17,10 @@ beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   site = await buildFixture(MULTI_SITE_FILES);
   expect(site.result.error).toBeUndefined();
-  expect(site.result.warnings).toEqual([expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: contextual: not supported by Folio yet: ignored$/)]);
+  expect(site.result.warnings).toEqual([
+    expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: contextual: not supported by Folio yet: ignored$/),
+    expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: fonts\.body\.source: a font on another host is not loaded \(Folio serves fonts from the site itself\)/),
+  ]);
   server = await serveWithFolio(site.out);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -97,6 +100,49 @@ describe('versions and languages', () => {
     expect(await search('linterna')).toEqual([]);
     await page.goto(`${server.url}/es/`);
     expect(await search('linterna')).toEqual(['/es/quickstart/']);
+    await page.close();
+  });
+});
+
+describe('a language’s and a version’s own header links, footer and banner', () => {
+  it('Spanish pages show Spanish links, footer and banner; v1 its banner; the rest the site’s', () => {
+    const es = site.read('es/quickstart/index.html');
+    expect(es).toContain('>Estado</a>');
+    expect(es).not.toContain('>Status</a>');
+    expect(es).toContain('<p class="footer-header">Empresa</p>');
+    expect(es).not.toContain('>Company<');
+    expect(es).toContain('Lantern 2 ya está aquí.');
+    expect(site.read('v1/quickstart/index.html')).toContain('You are reading the docs of Lantern 1.');
+    const en = site.read('quickstart/index.html');
+    expect(en).toContain('>Status</a>');
+    expect(en).toContain('<p class="footer-header">Company</p>');
+    expect(en).toContain('upgrade guide</a>');
+  });
+});
+
+describe('fonts and background', () => {
+  it('serve the heading font from the site (preloaded, swapped in), never the body font from another host, over the background colour and decoration', async () => {
+    const html = site.read('quickstart/index.html');
+    expect(html).toContain('<link rel="preload" href="/fonts/lantern-serif.woff2" as="font" type="font/woff2" crossorigin>');
+    expect(html).toContain('@font-face{font-family:"Lantern Serif";src:url("/fonts/lantern-serif.woff2") format("woff2");font-weight:600;font-display:swap}');
+    expect(html).not.toContain('fonts.example.com');
+    // Both families are set: the theme's own font is not preloaded.
+    expect(html).not.toMatch(/rel="preload" href="\/_astro\/inter-/);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/quickstart/`);
+    const look = await page.evaluate(() => ({
+      heading: getComputedStyle(document.querySelector('h1')!).fontFamily,
+      headingWeight: getComputedStyle(document.querySelector('h1')!).fontWeight,
+      body: getComputedStyle(document.body).fontFamily,
+      background: getComputedStyle(document.body).backgroundColor,
+      decoration: getComputedStyle(document.body, '::before').backgroundImage,
+    }));
+    expect(look.heading).toMatch(/^"Lantern Serif", "Inter Variable"/);
+    expect(look.headingWeight).toBe('600');
+    expect(look.body).toMatch(/^"Lantern Sans", "Inter Variable"/);
+    // appearance.default is dark: the dark background colour.
+    expect(look.background).toBe('rgb(11, 18, 16)');
+    expect(look.decoration).toContain('linear-gradient');
     await page.close();
   });
 });

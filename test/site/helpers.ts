@@ -1,16 +1,18 @@
 // Shared helpers of the site tests: fixture content roots in temp dirs, real builds, reading output.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { createSiteHandler } from '../../src/hosting/serve-site.ts';
 import { publishBuild } from '../../src/service/deployments/publish.ts';
 import { buildDir } from '../../src/service/project-files.ts';
 import type { ProjectRecord } from '../../src/service/store.ts';
 import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
-import type { PageHistory } from '../../src/site/settings.ts';
+import { repoRoot, type PageHistory } from '../../src/site/settings.ts';
 
 /** Writes a content root from a map of relative path → text; returns its absolute path. */
 export function makeContentRoot(files: Record<string, string>): string {
@@ -46,6 +48,17 @@ export async function buildRoot(root: string, options: { siteUrl?: string; pageH
     read: (rel) => fs.readFileSync(path.join(out, rel), 'utf8'),
     exists: (rel) => fs.existsSync(path.join(out, rel)),
   };
+}
+
+/** `npm run check:site -- <root>` as a user runs it: its exit code and output lines. */
+export async function checkSite(root: string): Promise<{ code: number; lines: string[] }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, 'scripts/check-site.ts'), root], { cwd: repoRoot });
+    return { code: 0, lines: stdout.trim().split('\n') };
+  } catch (error) {
+    const e = error as { code: number; stdout: string };
+    return { code: e.code, lines: e.stdout.trim().split('\n') };
+  }
 }
 
 /** Every file under `dir` (relative paths). */

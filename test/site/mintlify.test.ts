@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { article, buildRoot, listFiles, makeContentRoot, serveWithFolio, sidebarOf, text, type BuiltSite } from './helpers.ts';
+import { article, buildRoot, checkSite, listFiles, makeContentRoot, serveWithFolio, sidebarOf, text, type BuiltSite } from './helpers.ts';
 import { repoRoot } from '../../src/site/settings.ts';
 import { buildSite } from '../../src/site/build.ts';
 
@@ -28,16 +28,6 @@ function fixtureCopy(extra: Record<string, string> = {}): string {
   });
   fs.cpSync(FIXTURE, root, { recursive: true });
   return root;
-}
-
-async function checkSite(root: string): Promise<{ code: number; lines: string[] }> {
-  try {
-    const { stdout } = await run(process.execPath, [path.join(repoRoot, 'scripts/check-site.ts'), root], { cwd: repoRoot });
-    return { code: 0, lines: stdout.trim().split('\n') };
-  } catch (error) {
-    const e = error as { code: number; stdout: string };
-    return { code: e.code, lines: e.stdout.trim().split('\n') };
-  }
 }
 
 let site: BuiltSite;

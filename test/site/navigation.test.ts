@@ -64,6 +64,16 @@ describe('navigation model', () => {
     expect(nav.forPage('reference/cli').alternates).toEqual([]);
   });
 
+  it('gives a language’s or version’s pages its own header links, footer and banner, the rest the site’s', () => {
+    const nav = multi();
+    const es = nav.forPage('es/quickstart').overrides;
+    expect(es.navbar?.links?.map((l) => l.label)).toEqual(['Estado']);
+    expect(es.footer?.links?.[0]?.header).toBe('Empresa');
+    expect(es.banner?.content).toBe('Lantern 2 ya está aquí.');
+    expect(nav.forPage('v1/quickstart').overrides).toEqual({ banner: { content: 'You are reading the docs of Lantern 1.' } });
+    expect(nav.forPage('quickstart').overrides).toEqual({});
+  });
+
   it('orders previous and next within the section, the group root first', () => {
     const nav = multi();
     expect(nav.forPage('quickstart')).toMatchObject({ prev: 'index', next: 'guides/index' });

@@ -2,7 +2,7 @@
 // and column (docs/decisions.md#openapi-reference-pages): a truly broken document, a remote spec
 // URL, and `openapi:` frontmatter naming an operation that does not exist.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, type BuiltSite } from './helpers.ts';
+import { buildFixture, checkSite, type BuiltSite } from './helpers.ts';
 import { BROKEN_30_YAML, BILLING_31_YAML } from '../openapi/mintlify-fixtures.ts';
 
 let site: BuiltSite;
@@ -15,7 +15,7 @@ beforeAll(async () => {
     'content/wrong-file.mdx': '---\nopenapi: billing.yaml DELETE /invoices\n---\n',
     'billing.yaml': BILLING_31_YAML,
     'specs/broken.yaml': BROKEN_30_YAML,
-    'docs.json': JSON.stringify({ api: { openapi: 'specs/broken.yaml' }, navigation: [{ group: 'Remote', openapi: 'https://example.com/openapi.json', pages: [] }] }),
+    'docs.json': '{\n  "api": { "openapi": "specs/broken.yaml" },\n  "navigation": [\n    { "group": "Remote", "openapi": "https://example.com/openapi.json", "pages": [] }\n  ]\n}\n',
   });
 }, 120_000);
 
@@ -32,9 +32,21 @@ describe('the OpenAPI check before the build', () => {
     expect(broken!.message).toContain('specs/broken.yaml:9:7 at #/paths/~1things/get/responses');
   });
 
-  it('refuses a remote spec, saying builds never use the network', () => {
+  it('refuses a remote spec where docs.json names it, saying builds never use the network', () => {
     expect(site.result.error!.message).toContain('OpenAPI file "https://example.com/openapi.json": builds never use the network');
+    expect(site.result.error!.problems.find((p) => p.message.includes('https://example.com/'))).toMatchObject({ file: 'docs.json', line: 4, column: 37 });
   });
+
+  it('reports the same problems with npm run check:site, one file:line:col line each, without building', async () => {
+    const { code, lines } = await checkSite(site.root);
+    expect(code).toBe(1);
+    expect(lines).toEqual(expect.arrayContaining([
+      'specs/broken.yaml:9:7: Invalid OpenAPI document specs/broken.yaml:',
+      expect.stringMatching(/^docs\.json:4:37: OpenAPI file "https:\/\/example\.com\/openapi\.json": builds never use the network, so a spec cannot be read from a URL; save it in the content root/),
+      'content/missing-op.mdx:3:1: content/missing-op.mdx: openapi: no operation GET /nowhere (none of billing.yaml has it)',
+    ]));
+    expect(lines.at(-1)).toBe('4 pages, 5 refused, 0 warnings');
+  }, 120_000);
 
   it('names the page and line of frontmatter that names no operation, or one its file lacks', () => {
     const problems = site.result.error!.problems.map((p) => `${p.file}:${p.line}: ${p.message}`);

@@ -1,7 +1,8 @@
 // OpenAPI attached the Mintlify way (issue 11, docs/decisions.md#openapi-reference-pages): one
-// content root, built once, with docs.json `api.openapi` ({source, directory}), navigation groups
-// with `openapi`, `openapi:` frontmatter in all three forms (one finding its file by itself), a
-// 3.1 document with webhooks and every schema form, and a 3.0 document written with 3.1 forms.
+// content root in Mintlify's layout (pages beside docs.json), built once, with docs.json
+// `api.openapi` ({source, directory}), `openapi` on a navigation group and on a tab, `openapi:`
+// frontmatter in all three forms (one finding its file by itself), a 3.1 document with webhooks and
+// every schema form, and a 3.0 document written with 3.1 forms.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,24 +13,38 @@ let site: BuiltSite;
 
 beforeAll(async () => {
   site = await buildFixture({
-    'content/index.mdx': '# Home\n\nWelcome.\n',
-    'content/guide.mdx': '# Ordering guide\n\nHow ordering works.\n',
-    'content/order.mdx': '---\nopenapi: "GET /orders/{orderId}"\n---\n\n## Notes\n\nOrders are kept for seven years.\n',
-    'content/restock.mdx': '---\ntitle: Restock\nopenapi: specs/warehouse.yaml POST /items\n---\n',
-    'content/shipped.mdx': '---\nopenapi: webhook order.shipped\n---\n',
-    'content/invoices.mdx': '---\nopenapi: GET /invoices\nplayground: simple\n---\n',
+    'index.mdx': '# Home\n\nWelcome.\n',
+    'guide.mdx': '# Ordering guide\n\nHow ordering works.\n',
+    'order.mdx': '---\nopenapi: "GET /orders/{orderId}"\n---\n\n## Notes\n\nOrders are kept for seven years.\n',
+    'restock.mdx': '---\ntitle: Restock\nopenapi: specs/warehouse.yaml POST /items\n---\n',
+    'shipped.mdx': '---\nopenapi: webhook order.shipped\n---\n',
+    'invoices.mdx': '---\nopenapi: GET /invoices\nplayground: simple\n---\n',
     'specs/shop.json': JSON.stringify(SHOP_31, null, 2),
     'specs/warehouse.yaml': LENIENT_30_YAML,
     // Named nowhere: found by itself for the frontmatter that names no file.
     'extra/billing.yaml': BILLING_31_YAML,
+    // Also has GET /invoices and comes first in path order, but .mintignore leaves it out.
+    '.mintignore': 'drafts/\n',
+    'drafts/billing-old.yaml': BILLING_31_YAML.replace('summary: List invoices', 'summary: Old invoices'),
     'docs.json': JSON.stringify({
       name: 'Shop',
-      api: { openapi: { source: 'specs/shop.json', directory: 'reference' }, examples: { languages: ['curl', 'python', 'javascript', 'go'], defaults: 'all' } },
-      navigation: [
-        { group: 'Start', pages: ['index', 'guide', 'order', 'restock', 'shipped', 'invoices'] },
-        { group: 'Ordering', openapi: { source: 'specs/shop.json', directory: 'ordering' }, pages: ['POST /orders', 'WEBHOOK order.shipped'] },
-        { group: 'Warehouse', openapi: 'specs/warehouse.yaml' },
-      ],
+      api: {
+        openapi: { source: 'specs/shop.json', directory: 'reference' },
+        examples: { languages: ['curl', 'python', 'javascript', 'go'], defaults: 'all', prefill: true },
+      },
+      navigation: {
+        tabs: [
+          {
+            tab: 'Guides',
+            groups: [
+              { group: 'Start', pages: ['index', 'guide', 'order', 'restock', 'shipped', 'invoices'] },
+              { group: 'Ordering', openapi: { source: 'specs/shop.json', directory: 'ordering' }, pages: ['POST /orders', 'WEBHOOK order.shipped'] },
+            ],
+          },
+          // A tab with nothing but a spec: all its operations, in the tab's own sidebar.
+          { tab: 'Warehouse API', openapi: 'specs/warehouse.yaml' },
+        ],
+      },
     }),
   });
 }, 240_000);
@@ -74,18 +89,26 @@ describe('generated pages at Mintlify addresses', () => {
     expect(site.exists('_folio/redirects.txt')).toBe(false); // the build's list, used and removed
   });
 
-  it('place the pages of navigation entries with openapi where the entry is, hidden ones left out', () => {
+  it('place the pages of navigation entries with openapi where the entry is (a group, a tab), hidden ones left out', () => {
     const nav = sidebarOf(page('guide'));
     const section = (from: string, to?: string) => nav.slice(nav.indexOf(`>${from}<`), to ? nav.indexOf(`>${to}<`) : undefined);
-    const ordering = section('Ordering', 'Warehouse');
+    const ordering = section('Ordering', 'Orders');
     expect(ordering).toContain('href="/ordering/orders/create-an-order/"');
     expect(ordering).toContain('href="/ordering/orders/order-shipped/"');
     expect(ordering).not.toContain('get-an-order');
-    const warehouse = section('Warehouse', 'Orders');
-    expect(warehouse).toContain('href="/api-reference/list-stock/"');
-    expect(warehouse).toContain('href="/api-reference/add-stock/"');
     expect(nav).toContain('href="/reference/orders/get-an-order/"');
     expect(nav).not.toContain('cancel-an-order-now');
+    // The tab with only a spec leads to its first operation, and its sidebar lists them all.
+    expect(page('guide')).toContain('<a class="site-tab" href="/api-reference/list-stock/">Warehouse API</a>');
+    expect(nav).not.toContain('list-stock');
+    const warehouse = sidebarOf(page('api-reference/list-stock'));
+    expect(warehouse).toContain('href="/api-reference/list-stock/" aria-current="page"><span class="api-method nav-method" style="--method-color: var(--docs-success)" data-method="GET">GET</span> List stock</a>');
+    expect(warehouse).toContain('data-method="POST">POST</span> Add stock</a>');
+    expect(warehouse).not.toContain('get-an-order');
+  });
+
+  it('serve the spec files at their own paths, as Mintlify\'s layout serves every other file', () => {
+    expect(JSON.parse(site.read('specs/shop.json'))).toMatchObject({ openapi: '3.1.0' });
   });
 });
 
@@ -97,7 +120,7 @@ describe('openapi: frontmatter pages', () => {
     expect(article(order)).toContain('id="path-parameters"');
     expect(h1(page('restock'))).toBe('POST Restock');
     expect(h1(page('shipped'))).toBe('WEBHOOK Order shipped');
-    // Found in extra/billing.yaml, which nothing names; frontmatter asks for the simple playground.
+    // Found in extra/billing.yaml, which nothing names (drafts/ is in .mintignore); frontmatter asks for the simple playground.
     const invoices = page('invoices');
     expect(h1(invoices)).toBe('GET List invoices');
     expect(article(invoices)).toContain('<p class="playground-simple"><code>GET https://billing.example.com/invoices</code></p>');
@@ -158,13 +181,36 @@ describe('examples and schemas', () => {
     expect(html).toContain('<option value="https://sandbox.shop.example.com">');
     expect(html).toContain('apiKey (X-Shop-Key header)');
     expect(html).not.toContain('Bearer token');
-    expect(html).toMatch(/<input id="try-body-quantity" data-in="body" data-name="quantity" data-type="integer" type="number" step="1" min="1" max="99" required value="1"/);
-    expect(html).toMatch(/<input id="try-body-sku"[^>]* minlength="3" required value="sku_red_mug"/);
-    expect(html).toMatch(/<select id="try-body-gift" data-in="body" data-name="gift" data-type="boolean">/);
+    expect(html).toMatch(/<input id="try-body-quantity" data-field data-in="body" data-name="quantity" data-type="integer" type="number" step="1" min="1" max="99" required value="1"/);
+    expect(html).toMatch(/<select id="try-body-gift" data-field data-in="body" data-name="gift" data-type="boolean">/);
     expect(html).not.toContain('try-body-id'); // readOnly
-    expect(article(page('reference/orders/get-an-order'))).toContain('bearer (Bearer token)');
+    // OAuth 2.0 and OpenID Connect take an access token the reader pastes, sent as a bearer token.
+    const auth = text(article(page('reference/orders/get-an-order')));
+    expect(auth).toContain('bearer (Bearer token)');
+    expect(auth).toContain('oauth (OAuth 2.0 access token)');
+    expect(auth).toContain('oidc (OpenID Connect access token)');
     // Webhooks are received, not sent: no playground, no request examples.
     expect(page('reference/orders/order-shipped')).not.toContain('openapi-playground');
+  });
+
+  it('build nested objects and lists field by field, with the format and pattern to check', () => {
+    const html = article(page('reference/orders/create-an-order'));
+    const shipping = html.slice(html.indexOf('<fieldset class="playground-object" id="try-body-shipping"'), html.indexOf('<fieldset class="playground-array" id="try-body-lines"'));
+    expect(shipping).toContain('<legend><code>shipping</code></legend>');
+    expect(shipping).toMatch(/<input id="try-body-shipping-city" data-field data-in="body" data-name="city" data-type="string" type="text" required value="Lisbon"/);
+    expect(shipping).toMatch(/<input id="try-body-shipping-postcode"[^>]* pattern="\^\[0-9\]\{4\}-\[0-9\]\{3\}\$"/);
+    expect(shipping).toMatch(/<input id="try-body-shipping-contact"[^>]* data-format="email"/);
+    // A list of objects starts empty, with one item's fields in a template the Add button copies.
+    const lines = html.slice(html.indexOf('id="try-body-lines"'), html.indexOf('id="try-body-labels"'));
+    expect(lines).toContain('<ol class="playground-items"></ol><template><li class="playground-item"><fieldset class="playground-object" id="try-body-lines-__N0__"');
+    expect(lines).toContain('<button type="button" class="playground-add">Add lines item</button>');
+  });
+
+  it('prefill the playground from the author\'s examples when docs.json asks (api.examples.prefill)', () => {
+    const html = article(page('reference/orders/create-an-order'));
+    expect(html).toMatch(/<input id="try-body-sku"[^>]* minlength="3" required value="sku_red_mug"/);
+    const labels = [...html.slice(html.indexOf('id="try-body-labels"')).matchAll(/<input id="try-body-labels-\d+"[^>]* value="([^"]+)"/g)].map((m) => m[1]);
+    expect(labels).toEqual(['fragile', 'gift']);
   });
 
   it('list the interactive playgrounds\' API origins for the site\'s connect-src', () => {

@@ -87,6 +87,23 @@ describe('generated operation pages', () => {
     expect(text(update)).toContain('todos:write');
   });
 
+  it('start the playground with defaults only, the author\'s examples as placeholders (no api.examples.prefill)', () => {
+    const create = article(page('pets/create-a-pet-operationid-collides-with-listpets-once-slugified'));
+    const name = /<input id="try-body-name"[^>]*>/.exec(create)?.[0] ?? '';
+    expect(name).toContain('placeholder="Rex"');
+    expect(name).not.toContain('value=');
+    // A oneOf is typed as JSON; a list of strings gets an Add button.
+    expect(create).toMatch(/<textarea id="try-body-kind" data-field data-in="body" data-name="kind" data-type="json"/);
+    expect(create).toContain('<button type="button" class="playground-add">Add tags item</button>');
+    const pets = article(page('pets/list-pets'));
+    expect(pets).toMatch(/<option value="available" selected>/);
+    // A query parameter that is a list of enum values: items chosen from the enum, sent repeated.
+    const find = article(page('pets/find-a-pet'));
+    expect(find).toContain('<fieldset class="playground-array" id="try-query-fields" data-field data-in="query" data-name="fields" data-type="array">');
+    expect(find).toMatch(/<template><li class="playground-item"><p class="playground-row"><label for="try-query-fields-__N0__"><code>fields item<\/code><\/label><select id="try-query-fields-__N0__"/);
+    expect(find).toMatch(/<input id="try-header-X-Request-Id"[^>]* data-format="uuid"/);
+  });
+
   it('mark deprecated operations, on the page and nowhere else', () => {
     expect(article(page('pets/delete-a-pet'))).toContain('<span class="openapi-deprecated"');
     expect(article(page('pets/find-a-pet'))).not.toContain('openapi-deprecated');

@@ -20,7 +20,7 @@ describe("Folio's own docs", () => {
 
   it('have the quickstart, configuration, API guides, authoring guide and content-root pages', () => {
     const guides = ['api', 'api/authentication', 'api/pagination', 'api/rate-limits', 'api/errors', 'api/projects', 'api/pages', 'api/deployments'];
-    for (const page of ['quickstart', 'configuration', ...guides, 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root']) {
+    for (const page of ['quickstart', 'configuration', ...guides, 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root', 'operating/several-machines']) {
       expect(site.exists(`${page}/index.html`), page).toBe(true);
     }
   });

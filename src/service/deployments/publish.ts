@@ -5,7 +5,7 @@
 // (build-storage.ts); object storage has its own (object-storage/builds.ts).
 import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { buildDir, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
+import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
 import type { BuildStorage, LiveBuilds } from '../build-storage.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 
@@ -81,5 +81,6 @@ export async function keptBuilds(builds: Pick<BuildStorage, 'liveBuilds'>, store
 export async function pruneBuilds(dataDir: string, projectId: string, keep: Set<string>): Promise<void> {
   const dir = buildsDir(dataDir, projectId);
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => !keep.has(n)).map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
+  // A build's inputs file (fast-redeploy.ts) goes with its build.
+  await Promise.all(names.filter((n) => !keep.has(buildIdOfEntry(n))).map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
 }

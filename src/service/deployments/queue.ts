@@ -1,12 +1,22 @@
-// The build queue: the store's `queued` deployments are the queue (so it survives a restart);
-// FOLIO_BUILD_CONCURRENCY slots run them oldest first, never two of one project at a time. Each
+// The build queue (docs/decisions.md#job-queue-and-node-roles): the store's `queued` deployments
+// are the queue (so it survives a restart and, on PostgreSQL, is shared by every worker node).
+// FOLIO_BUILD_CONCURRENCY slots claim them oldest first from the store, which never lets two of one
+// project build at a time; a claim is a lease this process renews while the build runs, and a
+// deployment whose lease ran out (its worker died) is ended by any node (recoverDeployments). Each
 // slot has its own warm build worker, started in the build sandbox (FOLIO_SANDBOX).
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { BuildSandbox } from '../../site/build.ts';
 import { WarmWorker } from '../../site/warm-worker.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 import type { StopCause } from './runner.ts';
 
 const CRASH_PAUSE_MS = 5_000;
+/** The safety net under notifications: the store is asked for work at least this often. */
+const POLL_MS = 5_000;
+
+/** This process as a lease holder: readable in the database (host and pid), unique per start. */
+export const LEASE_OWNER = `${os.hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
 
 export type RunDeployment = (deployment: DeploymentRecord, worker: WarmWorker, signal: AbortSignal) => Promise<void>;
 
@@ -21,7 +31,7 @@ export interface BuildQueue {
   kick(): void;
   /** Stops a project's running deployment, if any, and waits until it has ended. */
   stopProject(projectId: string, cause: StopCause): Promise<void>;
-  /** Whether a deployment is running now (started by a slot). */
+  /** Whether a deployment is running now (started by a slot of this process). */
   isRunning(deploymentId: string): boolean;
   /** Stops a running deployment (it ends `canceled`); resolves once it has ended. */
   cancel(deploymentId: string): Promise<void>;
@@ -29,7 +39,15 @@ export interface BuildQueue {
   close(): Promise<void>;
 }
 
-export function createBuildQueue(store: Store, concurrency: number, sandbox: BuildSandbox, run: RunDeployment): BuildQueue {
+export interface BuildQueueOptions {
+  concurrency: number;
+  sandbox: BuildSandbox;
+  /** How long a claim holds without renewal (FOLIO_BUILD_LEASE_S); renewed every third of it. */
+  leaseMs: number;
+}
+
+export function createBuildQueue(store: Store, options: BuildQueueOptions, run: RunDeployment): BuildQueue {
+  const { concurrency, sandbox, leaseMs } = options;
   const running = new Map<string, Running>();
   const idleWorkers = Array.from({ length: concurrency }, () => new WarmWorker({ sandbox }));
   const allWorkers = [...idleWorkers];
@@ -42,8 +60,8 @@ export function createBuildQueue(store: Store, concurrency: number, sandbox: Bui
     const done = run(deployment, worker, controller.signal)
       .catch(async (error) => {
         console.error(`deployment ${deployment.id} crashed:`, error);
-        // A run that could not even record itself (a store write refused by a full disk) stays
-        // queued: it is tried again after a pause, not in a busy loop.
+        // A run that could not even record its end (a store write refused by a full disk) keeps
+        // its claim until the lease runs out; the pause keeps a broken store from a busy loop.
         if (!closed) await new Promise((r) => setTimeout(r, CRASH_PAUSE_MS));
       })
       .finally(() => {
@@ -55,13 +73,16 @@ export function createBuildQueue(store: Store, concurrency: number, sandbox: Bui
   };
 
   const fill = async () => {
-    const queued = await store.deploymentsWithStatus('queued');
-    // Workers load Astro once there is work (a server that never deploys never pays for them);
-    // each stays warm afterwards.
-    if (queued.length) for (const worker of idleWorkers) worker.warm();
-    for (const deployment of queued) {
-      if (closed || idleWorkers.length === 0) return;
-      if (running.has(deployment.project_id)) continue;
+    while (!closed && idleWorkers.length > 0) {
+      const deployment = await store.claimDeployment(LEASE_OWNER, leaseMs);
+      if (!deployment) return;
+      // Workers load Astro once there is work (a server that never deploys never pays for them);
+      // each stays warm afterwards.
+      for (const worker of idleWorkers) worker.warm();
+      if (closed) {
+        // Claimed while stopping: left to the lease, so another worker takes it over.
+        return;
+      }
       start(deployment, idleWorkers.pop()!);
     }
   };
@@ -82,6 +103,32 @@ export function createBuildQueue(store: Store, concurrency: number, sandbox: Bui
     })();
   };
 
+  /**
+   * Renews the lease of every running deployment. One this process no longer holds was canceled or
+   * deleted on another node, or taken over after a lease ran out (a stall longer than the lease):
+   * its build stops, and the cause decides what it records (runner.ts).
+   */
+  const renew = async () => {
+    await Promise.all([...running.values()].map(async (r) => {
+      const held = await store.renewDeploymentLease(r.deploymentId, LEASE_OWNER, leaseMs).catch((error) => {
+        console.error(`build queue: renewing the lease of deployment ${r.deploymentId}:`, error);
+        return true; // the store did not answer: tried again soon; the lease outlasts two misses
+      });
+      if (held || r.controller.signal.aborted) return;
+      const current = await store.getDeployment(r.deploymentId).catch(() => undefined);
+      const cause: StopCause = !current ? 'deleted' : current.status === 'canceled' ? 'canceled' : 'lease_lost';
+      r.controller.abort(cause);
+    }));
+  };
+
+  const renewTimer = setInterval(() => void renew(), Math.max(100, Math.floor(leaseMs / 3)));
+  const pollTimer = setInterval(kick, POLL_MS);
+  // Another node queued, canceled or deleted something: look for work and for stops at once.
+  const unwatch = store.watchQueue(() => {
+    kick();
+    void renew();
+  });
+
   return {
     kick,
     async stopProject(projectId, cause) {
@@ -99,9 +146,12 @@ export function createBuildQueue(store: Store, concurrency: number, sandbox: Bui
     },
     async close() {
       closed = true;
+      unwatch();
+      clearInterval(pollTimer);
       const stopping = [...running.values()];
       for (const r of stopping) r.controller.abort('shutdown' satisfies StopCause);
       await Promise.all(stopping.map((r) => r.done));
+      clearInterval(renewTimer);
       await Promise.all(allWorkers.map((w) => w.close()));
     },
   };

@@ -7,13 +7,14 @@ import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/bu
 import { repoRoot, type PageHistory } from '../../site/settings.ts';
 import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
-import { isFolioError, isOutOfSpace } from '../errors.ts';
+import { DEPLOYMENT_ERROR_CODES, FolioError, isFolioError, isOutOfSpace, type DeploymentErrorCode } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
-import type { DeploymentErrorCode, DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
-import { buildSandbox } from './build-sandbox.ts';
-import type { DeploymentLog } from './log.ts';
+import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
 import type { BuildStorage } from '../build-storage.ts';
+import { buildSandbox } from './build-sandbox.ts';
+import { buildFingerprint, planRedeploy, removeBuildInputs, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';
+import type { DeploymentLog } from './log.ts';
 import { keptBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
 
@@ -32,16 +33,20 @@ export interface RunContext {
   onEvent?(event: WebhookEvent, deployment: DeploymentRecord): void;
 }
 
-/** Why a run was stopped from outside: the project was deleted, the server is stopping, or a client canceled it. */
-export type StopCause = 'deleted' | 'shutdown' | 'canceled';
+/**
+ * Why a run was stopped from outside: the project was deleted, the server is stopping, a client
+ * canceled it, or this process lost its claim (another node ended the deployment after its lease
+ * ran out: see queue.ts).
+ */
+export type StopCause = 'deleted' | 'shutdown' | 'canceled' | 'lease_lost';
 
-class DeploymentFailure extends Error {
-  code: DeploymentErrorCode;
-  constructor(code: DeploymentErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
+/** A failed deployment: the one error type (src/service/errors.ts), with a deployment's code. */
+type DeploymentFailure = FolioError & { code: DeploymentErrorCode };
+
+const failure = (code: DeploymentErrorCode, message: string) => new FolioError(code, message) as DeploymentFailure;
+
+const isDeploymentFailure = (error: unknown): error is DeploymentFailure =>
+  isFolioError(error) && (DEPLOYMENT_ERROR_CODES as readonly string[]).includes(error.code);
 
 /** How a build that ran out of disk space shows in its outcome or log (Node's errno text). */
 const NO_SPACE = /\bENOSPC\b|\bEDQUOT\b|no space left on device|disk quota exceeded/i;
@@ -66,15 +71,10 @@ async function untilStored(write: () => Promise<void>, signal: AbortSignal): Pro
   }
 }
 
-const BUILD_ERRORS: Record<string, DeploymentErrorCode> = {
-  sandbox_unavailable: 'sandbox_unavailable',
-  content_invalid: 'build_failed',
-  build_failed: 'build_failed',
-  no_pages: 'no_pages',
-  timeout: 'timeout',
-};
-
-/** Runs a queued deployment to its end. Never throws for a failed deployment: it records it. */
+/**
+ * Runs a deployment the queue claimed (already `building`, its project too: Store.claimDeployment)
+ * to its end. Never throws for a failed deployment: it records it.
+ */
 export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, astro: AstroRunner, signal: AbortSignal): Promise<void> {
   const { config, store } = ctx;
   const projectId = queued.project_id;
@@ -91,14 +91,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   };
   try {
     const project = await store.getProject(projectId);
-    // Canceled while it waited (cancel marks a deployment that is not running yet).
-    const current = await store.getDeployment(queued.id);
-    if (!project || current?.status !== 'queued') return;
-    const startedAt = new Date().toISOString();
-    // The project first, then the deployment, at every step: a client that sees the deployment's
-    // new status sees the project's too. A preview leaves the project's status alone.
-    if (!preview) await store.updateProject(projectId, { status: 'building' });
-    await store.updateDeployment(queued.id, { status: 'building', started_at: startedAt });
+    if (!project) return;
     log.line(`deployment ${queued.id} (${queued.trigger}${preview ? `, preview of branch ${queued.branch}` : ''}) started`);
     await event('deployment.started');
     try {
@@ -109,17 +102,24 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
       await event('deployment.succeeded');
     } catch (error) {
       await rm(output, { recursive: true, force: true });
+      await removeBuildInputs(config.dataDir, projectId, queued.id);
       if (signal.aborted && signal.reason === 'deleted') return;
+      if (signal.aborted && signal.reason === 'lease_lost') {
+        // Another node already recorded how it ended: nothing is written over that.
+        log.line('stopped: this worker lost its claim on the deployment (its lease ran out); another node ended it');
+        await log.flush();
+        return;
+      }
       if (signal.aborted && signal.reason === 'canceled') {
         log.line('canceled: the deployment was stopped by a client; the previous site stays live');
         await log.flush();
         await untilStored(() => recordCanceled(store, queued.id, projectId, preview), signal);
         return;
       }
-      const failure = asFailure(error, signal);
-      log.line(`failed (${failure.code}): ${failure.message}`);
+      const failed = asFailure(error, signal);
+      log.line(`failed (${failed.code}): ${failed.message}`);
       await log.flush();
-      await untilStored(() => recordFailure(store, queued.id, projectId, failure.code, failure.message, preview), signal);
+      await untilStored(() => recordFailure(store, queued.id, projectId, failed.code, failed.message, preview), signal);
       await event('deployment.failed');
     }
   } catch (error) {
@@ -145,19 +145,24 @@ export async function recordFailure(store: Store, deploymentId: string, projectI
   await store.updateDeployment(deploymentId, { status: 'failed', finished_at: new Date().toISOString(), error: { code, message } });
 }
 
-/** Marks a deployment canceled; the project returns to where it was before it started. */
+/**
+ * Marks a building deployment canceled; the project returns to where it was before it started.
+ * Once only: the node that answered the cancel and the worker that stops the build both call it.
+ */
 export async function recordCanceled(store: Store, deploymentId: string, projectId: string, preview = false): Promise<void> {
   const project = await store.getProject(projectId);
   if (project && !preview && project.status === 'building') await store.updateProject(projectId, { status: project.last_deploy_at ? 'active' : 'pending' });
+  if ((await store.getDeployment(deploymentId))?.status === 'canceled') return;
   await store.updateDeployment(deploymentId, { status: 'canceled', finished_at: new Date().toISOString() });
 }
 
+/** What a step's error means for the deployment; an error that is no deployment failure (a bug) is thrown on. */
 function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
-  if (signal.aborted) return new DeploymentFailure('interrupted', 'the server stopped during the deployment; trigger it again');
-  if (error instanceof DeploymentFailure) return error;
-  if (error instanceof SyncError) return new DeploymentFailure(NO_SPACE.test(error.message) ? 'disk_full' : 'sync_failed', error.message);
+  if (signal.aborted) return failure('interrupted', 'the server stopped during the deployment; trigger it again');
+  if (isDeploymentFailure(error)) return error;
+  if (error instanceof SyncError) return failure(NO_SPACE.test(error.message) ? 'disk_full' : 'sync_failed', error.message);
   // A snapshot, sync checkout or publish that met a full disk.
-  if (isOutOfSpace(error)) return new DeploymentFailure('disk_full', DISK_FULL_MESSAGE);
+  if (isOutOfSpace(error)) return failure('disk_full', DISK_FULL_MESSAGE);
   throw error;
 }
 
@@ -171,6 +176,8 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   const branch = deployment.branch ?? project.source_branch;
   const siteUrl = label ? ctx.previewUrl(project, label) : ctx.siteUrl(project);
   let pageHistory: PageHistory | undefined;
+  let commitSha: string | undefined;
+  const gitOptions = { protocols: config.gitProtocols, timeoutMs: config.buildTimeoutS * 1000, signal };
   if (project.source_repo) {
     const [owner, name] = project.source_repo.split('/');
     log.line(`sync: ${project.source_repo}${branch ? ` branch ${branch}` : ' (default branch)'}`);
@@ -189,11 +196,12 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
       log: (line) => log.line(line),
     });
     await store.updateDeployment(deploymentId, { source_branch: synced.branch, commit_sha: synced.commitSha });
+    commitSha = synced.commitSha;
     // The default branch is recorded on the project (docs/decisions.md#projects), unless a branch was set meanwhile.
     const current = await store.getProject(project.id);
     if (!label && current && !current.source_branch) await store.updateProject(project.id, { source_branch: synced.branch });
     // One `git log` for every page's date; without it pages simply show none.
-    const lastUpdated = await lastUpdatedDates(gitDir(config.dataDir, project.id), { protocols: config.gitProtocols, timeoutMs: config.buildTimeoutS * 1000, signal }).catch(() => {
+    const lastUpdated = await lastUpdatedDates(gitDir(config.dataDir, project.id), gitOptions).catch(() => {
       log.line('sync: the pages\' last-updated dates could not be read from git; pages show none');
       return undefined;
     });
@@ -211,42 +219,68 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   log.line('snapshot: content root copied');
   await builds.keepSnapshot(project.id, deploymentId, snapshot).catch((error: unknown) => {
     if (isOutOfSpace(error)) throw error;
-    throw new DeploymentFailure('build_failed', `the snapshot could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
+    throw failure('build_failed', `the snapshot could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
   });
 
   const output = buildDir(config.dataDir, project.id, deploymentId);
   await mkdir(output, { recursive: true });
+  // Read when the build starts: a PATCH of allow_code applies to the next deployment.
+  const allowCode = codeAllowed((await store.getProject(project.id)) ?? project, config);
+  // Fast or full (docs/decisions.md#fast-redeploys): only a repository project's commits can be compared.
+  let inputs: BuildInputs | undefined;
+  let plan: RedeployPlan = { kind: 'full', reason: 'the project has no repository to compare commits in' };
+  if (commitSha) {
+    const fingerprint = await buildFingerprint({ siteUrl, allowCode, editUrl: pageHistory?.editUrl });
+    inputs = { commit: commitSha, fingerprint, lastUpdated: pageHistory?.lastUpdated ?? {} };
+    plan = await planRedeploy({ store, dataDir: config.dataDir, deployment, root: snapshot, gitDir: gitDir(config.dataDir, project.id), gitOptions, inputs, allowCode })
+      .catch((): RedeployPlan => ({ kind: 'full', reason: 'the change could not be compared with the previous build' }));
+  }
+  log.line(plan.kind === 'fast' ? `build: fast (${plan.changed} page${plan.changed === 1 ? '' : 's'} changed)` : `build: full (${plan.reason})`);
   let ranOutOfSpace = false;
-  const result: BuildSiteResult = await buildSite({
-    contentRoot: snapshot,
-    outDir: output,
-    siteUrl: siteUrl.replace(/\/$/, ''),
-    timeoutMs: config.buildTimeoutS * 1000,
-    signal,
-    onLog: (line) => {
-      if (NO_SPACE.test(line)) ranOutOfSpace = true;
-      log.line(`build: ${line}`);
-    },
-    astro,
-    sandbox: buildSandbox(config),
-    hiddenDirs: [config.dataDir],
-    pageHistory,
-    // Read when the build starts: a PATCH of allow_code applies to the next deployment.
-    allowCode: codeAllowed((await store.getProject(project.id)) ?? project, config),
-  });
+  const build = (reuse?: { previousOutDir: string; pageFiles: string[] }) =>
+    buildSite({
+      contentRoot: snapshot,
+      outDir: output,
+      siteUrl: siteUrl.replace(/\/$/, ''),
+      timeoutMs: config.buildTimeoutS * 1000,
+      signal,
+      onLog: (line) => {
+        if (NO_SPACE.test(line)) ranOutOfSpace = true;
+        log.line(`build: ${line}`);
+      },
+      astro,
+      sandbox: buildSandbox(config),
+      hiddenDirs: [config.dataDir],
+      pageHistory,
+      allowCode,
+      reuse,
+    });
+  let result: BuildSiteResult = await build(plan.kind === 'fast' ? { previousOutDir: plan.previousBuild, pageFiles: plan.pageFiles } : undefined);
+  if (result.error?.code === 'reuse_refused') {
+    log.line(`build: full (the partial build cannot be reused: ${result.error.message})`);
+    result = await build();
+  } else if (plan.kind === 'fast' && result.error?.code === 'build_failed') {
+    // Whatever made the partial build fail, a full build is the answer that counts.
+    log.line('build: full (the partial build failed)');
+    await rm(output, { recursive: true, force: true });
+    await mkdir(output, { recursive: true });
+    result = await build();
+  }
   if (!result.ok) {
     const error = result.error!;
-    if (error.code === 'canceled') throw new DeploymentFailure('interrupted', 'the deployment was stopped');
-    if (ranOutOfSpace || NO_SPACE.test(error.message)) throw new DeploymentFailure('disk_full', DISK_FULL_MESSAGE);
-    const code = BUILD_ERRORS[error.code] ?? 'build_failed';
-    const message = code === 'no_pages' ? 'the content root has no pages: add .md or .mdx files under content/' : error.message;
-    throw new DeploymentFailure(code, message);
+    if (error.code === 'canceled') throw failure('interrupted', 'the deployment was stopped');
+    if (ranOutOfSpace || NO_SPACE.test(error.message)) throw failure('disk_full', DISK_FULL_MESSAGE);
+    if (error.code === 'no_pages') throw failure('no_pages', 'the content root has no pages: add .md or .mdx files under content/');
+    // The build's other codes are the table's, but for invalid content (and a partial build that
+    // could not be reused, which a full build has already replaced): both are a failed build.
+    throw failure(error.code === 'content_invalid' || error.code === 'reuse_refused' ? 'build_failed' : error.code, error.message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
+  if (inputs) await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
   // Kept where every node reads it (object storage: uploaded) before it is made live.
   await builds.keep(project.id, deploymentId).catch((error: unknown) => {
     if (isOutOfSpace(error)) throw error;
-    throw new DeploymentFailure('build_failed', `the build could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
+    throw failure('build_failed', `the build could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
   });
   await builds.publish(project.id, deploymentId, label);
   ctx.liveChanged(project.id);

@@ -13,9 +13,9 @@ import { createMemoryRateLimiter } from '../rate-limiter.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
-import { createBuildQueue, type BuildQueue } from './queue.ts';
+import { createBuildQueue, LEASE_OWNER, type BuildQueue } from './queue.ts';
 import { isLive } from './publish.ts';
-import { recordFailure, recordSuccess, runDeployment } from './runner.ts';
+import { recordCanceled, recordFailure, recordSuccess, runDeployment } from './runner.ts';
 
 /** A deployment as the API shows it; fields not known yet are absent. A preview has `branch` and `preview_url`. */
 export type Deployment = Omit<DeploymentRecord, 'preview_label'> & { url: string; preview_url?: string };
@@ -37,8 +37,11 @@ export type PushOutcome =
   | { status: 'invalid'; reason: string };
 
 export interface DeploymentsService {
-  /** Queues a deployment (or returns the one already queued: triggers coalesce). */
-  trigger(orgId: string, projectId: string): Promise<Deployment>;
+  /**
+   * Queues a deployment (or returns the one already queued: triggers coalesce). `fullBuild`: build
+   * every page, never reusing the previous build (a queued deployment it joins is marked so too).
+   */
+  trigger(orgId: string, projectId: string, options?: { fullBuild?: boolean }): Promise<Deployment>;
   list(orgId: string, projectId: string, limit: number, cursor?: string): Promise<DeploymentList>;
   get(orgId: string, projectId: string, id: string): Promise<Deployment>;
   log(orgId: string, projectId: string, id: string): Promise<string>;
@@ -58,18 +61,24 @@ export interface DeploymentsService {
   forgetProject(projectId: string): Promise<void>;
   /** Calls `listener` after a project's live site was switched (a publish) or removed (a delete). */
   onLiveChange(listener: (projectId: string) => void): void;
-  /** Starts the queue: queued deployments run (after recoverDeployments); polling and preview expiry start. */
-  start(): Promise<void>;
+  /**
+   * Starts background work: on a worker node (`runBuilds`) the build queue and polling; on every
+   * node preview expiry and the sweep of deployments whose lease ran out (recoverDeployments).
+   */
+  start(options?: { runBuilds?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Restart recovery, before anything else runs: deployments left `building` by a stopped server
- * fail with `interrupted` (or succeeded, when their build went live just before the stop), and
- * their snapshots and unfinished builds go.
+ * Ends deployments whose worker stopped (docs/decisions.md#job-queue-and-node-roles): those still
+ * `building` whose lease ran out are failed `interrupted` (or succeeded, when their build went live
+ * just before the stop), and their snapshots and unfinished builds in this data dir go. Runs at
+ * start, before anything else (with the JSON file no lease survives a restart, so this is restart
+ * recovery), then every third of the lease on every node, so a dead worker's deployment ends
+ * within its lease and the queue goes on.
  */
-export async function recoverDeployments(dataDir: string, store: Store, builds: BuildStorage): Promise<void> {
-  for (const deployment of await store.deploymentsWithStatus('building')) {
+export async function recoverDeployments(dataDir: string, store: Store, leaseMs: number, builds: BuildStorage): Promise<void> {
+  for (const deployment of await store.takeExpiredLeases(LEASE_OWNER, leaseMs)) {
     await rm(snapshotDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
     const preview = deployment.preview_label !== undefined;
     // Stopped in the moment between its publish and its record: it is live, so it succeeded.
@@ -77,7 +86,7 @@ export async function recoverDeployments(dataDir: string, store: Store, builds: 
       await recordSuccess(store, deployment.id, deployment.project_id, undefined, preview);
       continue;
     }
-    await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server restarted during the deployment; trigger it again', preview);
+    await recordFailure(store, deployment.id, deployment.project_id, 'interrupted', 'the server building it stopped during the deployment; trigger it again', preview);
     await rm(buildDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
   }
 }
@@ -202,9 +211,11 @@ export function createDeploymentsService(config: Config, store: Store, projects:
   };
 
   return {
-    async trigger(orgId, projectId) {
+    async trigger(orgId, projectId, options = {}) {
       const project = await owned(orgId, projectId);
-      return view(await enqueue(project.id, 'manual'), project, project.url);
+      let deployment = await enqueue(project.id, 'manual', options.fullBuild ? { full_build: true } : {});
+      if (options.fullBuild && !deployment.full_build) deployment = await store.updateDeployment(deployment.id, { full_build: true });
+      return view(deployment, project, project.url);
     },
 
     async list(orgId, projectId, limit, cursor) {
@@ -280,10 +291,14 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       if (queue?.isRunning(deployment.id)) {
         await queue.cancel(deployment.id);
       } else if (current?.status === 'queued') {
-        // Not running: marked in the same synchronous step as the checks above (the store changes
-        // its memory before it awaits the write), so the queue cannot start it meanwhile; the
-        // runner skips a deployment that is no longer queued. Its log stays empty.
+        // Not started: its log stays empty. A worker that claimed it meanwhile sees it canceled
+        // at its next lease check and stops (queue.ts), as does this node's own queue here.
         await store.updateDeployment(deployment.id, { status: 'canceled', finished_at: new Date().toISOString() });
+        if (queue?.isRunning(deployment.id)) await queue.cancel(deployment.id);
+      } else if (current?.status === 'building') {
+        // Building on another node: recorded here; that worker stops it as soon as it hears of the
+        // change (LISTEN), at the latest at its next lease renewal.
+        await recordCanceled(store, deployment.id, project.id, deployment.preview_label !== undefined);
       }
       const after = await store.getDeployment(deployment.id);
       return view(after ?? deployment, project, project.url);
@@ -352,16 +367,28 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       liveListeners.push(listener);
     },
 
-    async start() {
-      await checkSandboxAtStart(config);
-      queue = createBuildQueue(store, config.buildConcurrency, buildSandbox(config), (deployment, worker, signal) =>
-        runDeployment(runContext, deployment, worker, signal));
-      queue.kick();
+    async start({ runBuilds = true } = {}) {
+      const leaseMs = config.buildLeaseS * 1000;
+      if (runBuilds) {
+        await checkSandboxAtStart(config);
+        queue = createBuildQueue(store, { concurrency: config.buildConcurrency, sandbox: buildSandbox(config), leaseMs }, (deployment, worker, signal) =>
+          runDeployment(runContext, deployment, worker, signal));
+        queue.kick();
+      }
       void expirePreviews().catch((error) => console.error('preview expiry:', error));
       const sweep = setInterval(() => void expirePreviews().catch((error) => console.error('preview expiry:', error)), PREVIEW_SWEEP_MS);
       sweep.unref();
       timers.push(sweep);
-      if (config.syncPollS > 0) void pollForever();
+      let recovering = false;
+      const leases = setInterval(() => {
+        if (recovering || closed) return;
+        recovering = true;
+        void recoverDeployments(config.dataDir, store, leaseMs, builds)
+          .catch((error) => console.error('ending deployments of stopped workers:', error))
+          .finally(() => (recovering = false));
+      }, Math.max(1_000, Math.floor(leaseMs / 3)));
+      timers.push(leases);
+      if (runBuilds && config.syncPollS > 0) void pollForever();
     },
 
     async close() {

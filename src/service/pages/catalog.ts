@@ -73,8 +73,12 @@ export function positionOf(pages: ListedPage[], pagePath: string): number {
 }
 
 export interface PageCatalog {
-  /** Every page under `contentDir`, sorted by path. */
-  list(contentDir: string): Promise<ListedPage[]>;
+  /**
+   * Every page under `contentDir`, sorted by path; `isPage` (a file relative to `contentDir`) leaves
+   * out files that are not pages (the root of a repository in Mintlify's layout holds snippets,
+   * ignored folders …). One filter per `contentDir`: a snapshot is reused with the filter it was taken with.
+   */
+  list(contentDir: string, isPage?: (file: string) => boolean): Promise<ListedPage[]>;
   /** Records a page file just written through the API (`file` relative to `content/`); returns it as listed. */
   written(contentDir: string, file: string, summary: PageSummary): Promise<ListedPage>;
   /** Drops the snapshot of `contentDir` after a page was removed (cached summaries stay: they carry mtime and size). */
@@ -108,7 +112,7 @@ export function createPageCatalog(): PageCatalog {
     return true;
   };
 
-  const scan = async (contentDir: string): Promise<Snapshot> => {
+  const scan = async (contentDir: string, isPage: (file: string) => boolean = () => true): Promise<Snapshot> => {
     const takenAt = Date.now();
     // Stamps are taken before a folder is read, so a change during the scan shows as a new stamp.
     const root = await lstat(contentDir).catch(() => undefined);
@@ -121,7 +125,7 @@ export function createPageCatalog(): PageCatalog {
       const stats = entry.stats!;
       // Entries have lstat semantics: a symbolic link is neither a folder nor a file here.
       if (entry.dirent.isDirectory()) folders.set(abs, { ino: stats.ino, mtimeMs: stats.mtimeMs });
-      else if (entry.dirent.isFile() && PAGE_FILE.test(entry.path)) found.push({ file: entry.path, abs, mtimeMs: stats.mtimeMs, size: stats.size });
+      else if (entry.dirent.isFile() && PAGE_FILE.test(entry.path) && isPage(entry.path)) found.push({ file: entry.path, abs, mtimeMs: stats.mtimeMs, size: stats.size });
     }
     const pages: ListedPage[] = new Array(found.length);
     let next = 0;
@@ -151,13 +155,13 @@ export function createPageCatalog(): PageCatalog {
   };
 
   return {
-    async list(contentDir) {
+    async list(contentDir, isPage) {
       const known = snapshots.get(contentDir);
       if (known && stillValid(known)) return known.pages;
       // Concurrent lists of one project share a scan.
       let pending = scanning.get(contentDir);
       if (!pending) {
-        pending = scan(contentDir).finally(() => scanning.delete(contentDir));
+        pending = scan(contentDir, isPage).finally(() => scanning.delete(contentDir));
         scanning.set(contentDir, pending);
         keep(contentDir, await pending);
       }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { asStorageError, FolioError } from '../errors.ts';
 import { contentRootDir } from '../project-files.ts';
+import { contentLayout, mintlifyPageFilter } from '../../site/layout.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { createPageCatalog, positionOf, updatedAt, type ListedPage } from './catalog.ts';
 import { checkPageContent } from './content-check.ts';
@@ -83,9 +84,22 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   const catalog = createPageCatalog();
   const locks = createLocks();
   const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
-  const contentOf = (projectId: string) => path.join(rootOf(projectId), 'content');
+  const contentOf = (projectId: string) => pagesOf(projectId).dir;
+  /**
+   * Where the project's pages are, as its site build sees them: `content/` in Folio's layout; the
+   * whole content root in Mintlify's (docs.json at the top and no content/), less what is not a page
+   * there (snippets/, dot folders, Mintlify's ignored files and .mintignore).
+   */
+  const pagesOf = (projectId: string): { dir: string; isPage?: (file: string) => boolean } => {
+    const root = rootOf(projectId);
+    const layout = contentLayout(root);
+    return layout.kind === 'mintlify' ? { dir: root, isPage: mintlifyPageFilter(root, layout) } : { dir: path.join(root, 'content') };
+  };
   // Writes in flight per project, so a project's files are removed only after its last write.
   const writes = createWriteTracker();
+
+  /** A page file as messages name it, relative to the content root. */
+  const fileOf = (projectId: string, file: string) => path.relative(rootOf(projectId), path.join(contentOf(projectId), file)).split(path.sep).join('/');
 
   /** A page as answered: `page` carries what lists show, `content` is added for single pages. */
   const view = (project: Project, page: Omit<ListedPage, 'file'>, content?: string, frontmatter?: Record<string, unknown>): Page => {
@@ -110,8 +124,9 @@ export function createPagesService(config: Config, projects: ProjectsService): P
 
   /** Reads a page fresh from disk (and warms the list's cache with it). */
   const read = async (project: Project, pagePath: string) => {
-    const found = await findPageFile(contentOf(project.id), pagePath);
-    if (!found) throw notFound(pagePath);
+    const { dir, isPage } = pagesOf(project.id);
+    const found = await findPageFile(dir, pagePath);
+    if (!found || (isPage && !isPage(found.file))) throw notFound(pagePath);
     const { text, mtimeMs, size } = await readPageText(found.abs).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT' || err.code === 'ELOOP') throw notFound(pagePath);
       throw err;
@@ -130,7 +145,8 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     async list(orgId, projectId, limit, cursor) {
       const project = await projects.get(orgId, projectId);
       const after = cursor === undefined ? undefined : decodePathCursor(cursor);
-      const pages = await catalog.list(contentOf(project.id));
+      const { dir, isPage } = pagesOf(project.id);
+      const pages = await catalog.list(dir, isPage);
       let start = after === undefined ? 0 : positionOf(pages, after);
       if (after !== undefined && pages[start]?.path === after) start++;
       const slice = pages.slice(start, start + limit);
@@ -158,26 +174,30 @@ export function createPagesService(config: Config, projects: ProjectsService): P
 
     async forgetProject(projectId) {
       await writes.settled(projectId);
-      catalog.forget(contentOf(projectId));
+      // The root too: in Mintlify's layout the pages were listed from it (and the layout is gone with the files).
+      catalog.forget(rootOf(projectId));
     },
   };
 
   async function create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page> {
     const project = await writable(orgId, projectId);
-    const contentDir = contentOf(project.id);
+    const { dir: contentDir, isPage } = pagesOf(project.id);
+    if (isPage && !isPage(`${input.path}.mdx`)) {
+      throw new FolioError('invalid_request', `path: "${input.path}" is not a page in this project's Mintlify layout (snippets/ and the files Mintlify ignores are not pages): choose another path`);
+    }
     await checkPageContent(input.content, 'mdx', rootOf(project.id), true, { path: input.path, allowCode: codeAllowed(project, config) }); // title makes a frontmatter block
     // One create at a time per project: the page limit and the address checks stay exact.
     return locks.run(`create:${project.id}`, async () => {
-      const count = (await catalog.list(contentDir)).length;
+      const count = (await catalog.list(contentDir, isPage)).length;
       if (count >= MAX_PAGES_PER_PROJECT) {
         throw new FolioError('invalid_request', `a project has at most ${MAX_PAGES_PER_PROJECT} pages: delete a page before creating another`);
       }
       const existing = await findPageFile(contentDir, input.path);
-      if (existing) throw new FolioError('page_exists', `page "${input.path}" already exists (content/${existing.file})`);
+      if (existing) throw new FolioError('page_exists', `page "${input.path}" already exists (${fileOf(project.id, existing.file)})`);
       const twin = sameAddressPath(input.path);
       const other = twin === undefined ? undefined : await findPageFile(contentDir, twin);
       if (other) {
-        throw new FolioError('page_exists', `page "${twin}" (content/${other.file}) is already served at the address of "${input.path}"`);
+        throw new FolioError('page_exists', `page "${twin}" (${fileOf(project.id, other.file)}) is already served at the address of "${input.path}"`);
       }
       const file = `${input.path}.mdx`;
       const text = pageFileText(editFrontmatter(undefined, { title: input.title, description: input.description, frontmatter: input.frontmatter }), input.content);
@@ -220,8 +240,9 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     const project = await writable(orgId, projectId);
     checkedPath(pagePath);
     await locks.run(`page:${project.id}:${pagePath}`, async () => {
-      const found = await findPageFile(contentOf(project.id), pagePath);
-      if (!found) throw notFound(pagePath);
+      const { dir, isPage } = pagesOf(project.id);
+      const found = await findPageFile(dir, pagePath);
+      if (!found || (isPage && !isPage(found.file))) throw notFound(pagePath);
       await removeFile(found.abs);
       catalog.removed(contentOf(project.id));
     });

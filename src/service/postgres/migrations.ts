@@ -1,4 +1,4 @@
-// The PostgreSQL schema as an ordered list of migrations (docs/running-on-several-machines.md).
+// The PostgreSQL schema as an ordered list of migrations (content/operating/several-machines.mdx).
 // A migration is never edited once released: a change to the schema is a new entry at the end.
 // Constraints carry the rules the JSON-file store enforces in memory, so that several Folio nodes
 // writing at once cannot break them: one slug per project, one verified holder per custom domain,
@@ -154,6 +154,35 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 5,
+    name: 'job queue: build leases',
+    // A worker claims a queued deployment by making it `building` with its own lease_owner and a
+    // lease it renews; one whose lease ran out is failed `interrupted` by any node
+    // (docs/decisions.md#job-queue-and-node-roles). One building deployment per project is a
+    // constraint, so two workers claiming at once cannot both build a project. Deployments left
+    // building by a server that ran the earlier in-process queue have no lease: the sweeper ends
+    // them; extra ones of a project (several such servers) are ended here so the index can exist.
+    // The trigger tells listening nodes (LISTEN folio_queue) that the queue changed.
+    sql: `
+      ALTER TABLE deployments ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz;
+      UPDATE deployments SET status = 'failed', finished_at = now(), error_code = 'interrupted',
+        error_message = 'the server stopped during the deployment; trigger it again'
+        WHERE status = 'building' AND id NOT IN (
+          SELECT DISTINCT ON (project_id) id FROM deployments WHERE status = 'building' ORDER BY project_id, started_at DESC NULLS LAST, id);
+      CREATE UNIQUE INDEX deployments_one_building ON deployments (project_id) WHERE status = 'building';
+      CREATE INDEX deployments_leases ON deployments (lease_expires_at) WHERE status = 'building';
+      CREATE FUNCTION folio_queue_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_notify('folio_queue', ''); RETURN NULL; END $$;
+      CREATE TRIGGER deployments_queue_changed AFTER INSERT OR DELETE OR UPDATE OF status ON deployments
+        FOR EACH STATEMENT EXECUTE FUNCTION folio_queue_changed();
+    `,
+  },
+  {
+    version: 6,
+    name: 'fast redeploys: a deployment can ask for a full build',
+    sql: `ALTER TABLE deployments ADD COLUMN full_build boolean;`,
+  },
+  {
+    version: 7,
     name: 'object storage: which build is live',
     // With FOLIO_STORAGE_URL, the build each project (label '') and each preview (its branch label)
     // serves; a change is announced on channel folio_live (docs/decisions.md#object-storage).

@@ -59,7 +59,8 @@ const keyOf = (row: Row) => row as unknown as ApiKeyRecord;
 const projectOf = (row: Row) => withoutNulls<ProjectRecord>(row);
 
 function deploymentOf(row: Row): DeploymentRecord {
-  const { error_code, error_message, ...rest } = row;
+  // The lease is the queue's business (claimDeployment), never part of the record.
+  const { error_code, error_message, lease_owner: _owner, lease_expires_at: _expires, ...rest } = row;
   const deployment = withoutNulls<DeploymentRecord>(rest);
   if (typeof error_code === 'string') deployment.error = { code: error_code as DeploymentErrorCode, message: String(error_message ?? '') };
   return deployment;
@@ -88,7 +89,7 @@ const PROJECT_FIELDS = [
 ] as const satisfies readonly (keyof ProjectChanges)[];
 
 const DEPLOYMENT_FIELDS = [
-  'status', 'started_at', 'finished_at', 'source_branch', 'commit_sha', 'page_count',
+  'status', 'started_at', 'finished_at', 'source_branch', 'commit_sha', 'page_count', 'full_build',
 ] as const satisfies readonly (keyof DeploymentChanges)[];
 
 /** A page of a newest-first list: `limit + 1` rows were asked for, to know whether more follow. */
@@ -371,11 +372,11 @@ export class PostgresStore implements Store {
       let rows: Row[];
       try {
         rows = await this.query(
-          `INSERT INTO deployments (id, project_id, status, trigger, created_at, source_branch, commit_sha, branch, preview_label)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          `INSERT INTO deployments (id, project_id, status, trigger, created_at, source_branch, commit_sha, branch, preview_label, full_build)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
            ON CONFLICT (project_id, (COALESCE(branch, ''))) WHERE status = 'queued' DO NOTHING RETURNING *`,
           [deployment.id, deployment.project_id, deployment.status, deployment.trigger, deployment.created_at,
-            deployment.source_branch ?? null, deployment.commit_sha ?? null, deployment.branch ?? null, deployment.preview_label ?? null],
+            deployment.source_branch ?? null, deployment.commit_sha ?? null, deployment.branch ?? null, deployment.preview_label ?? null, deployment.full_build ?? null],
         );
       } catch (err) {
         if (pgError(err).code === FOREIGN_KEY_VIOLATION) throw new FolioError('not_found', `project ${deployment.project_id} not found`);
@@ -656,6 +657,104 @@ export class PostgresStore implements Store {
         await client.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`, [JSON.stringify(list)]);
       }
     });
+  }
+
+  // The job queue (docs/decisions.md#job-queue-and-node-roles): a worker claims the oldest queued
+  // deployment whose project has none building with FOR UPDATE SKIP LOCKED, so workers claiming at
+  // once each get a different one and never wait on each other. The unique index
+  // deployments_one_building refuses a second building deployment of a project (two workers
+  // claiming a production and a preview deployment of one project at the same instant): the loser
+  // tries again and the NOT EXISTS then skips that project.
+  async claimDeployment(owner: string, leaseMs: number): Promise<DeploymentRecord | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transaction(async (client) => {
+          const { rows } = await client.query(
+            `UPDATE deployments SET status = 'building', started_at = $3, lease_owner = $1,
+               lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+             WHERE id = (
+               SELECT d.id FROM deployments d
+               WHERE d.status = 'queued'
+                 AND NOT EXISTS (SELECT 1 FROM deployments b WHERE b.project_id = d.project_id AND b.status = 'building')
+               ORDER BY d.created_at, d.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+             RETURNING *`,
+            [owner, leaseMs, new Date().toISOString()],
+          );
+          const row = rows[0] as Row | undefined;
+          if (!row) return undefined;
+          // In the same transaction: a client never sees the deployment building and its project not.
+          if (row.preview_label === null) await client.query("UPDATE projects SET status = 'building' WHERE id = $1", [row.project_id]);
+          return deploymentOf(row);
+        });
+      } catch (err) {
+        const { code, constraint } = pgError(err);
+        if (code !== UNIQUE_VIOLATION || constraint !== 'deployments_one_building' || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  async renewDeploymentLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.query(
+      `UPDATE deployments SET lease_expires_at = now() + make_interval(secs => $3::double precision / 1000)
+       WHERE id = $1 AND status = 'building' AND lease_owner = $2 RETURNING id`,
+      [id, owner, leaseMs], 'renew_lease');
+    return rows.length > 0;
+  }
+
+  async takeExpiredLeases(owner: string, leaseMs: number): Promise<DeploymentRecord[]> {
+    // A deployment without a lease was left building by a Folio before leases (or imported).
+    const rows = await this.query(
+      `UPDATE deployments SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+       WHERE id IN (
+         SELECT id FROM deployments
+         WHERE status = 'building' AND (lease_expires_at IS NULL OR lease_expires_at < now())
+         FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [owner, leaseMs], 'take_expired_leases');
+    return rows.map(deploymentOf);
+  }
+
+  watchQueue(listener: () => void): () => void {
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    let dropCurrent: (() => void) | undefined;
+    // One connection of the pool stays checked out for LISTEN. A lost connection is replaced after
+    // a second; the listener is told, since notifications may have been missed meanwhile.
+    const listen = async () => {
+      retry = undefined;
+      let c: pg.PoolClient;
+      try {
+        c = await this.pool.connect();
+      } catch {
+        if (!stopped) retry = setTimeout(() => void listen(), 1_000);
+        return;
+      }
+      let released = false;
+      const drop = (err?: Error) => {
+        if (released) return;
+        released = true;
+        dropCurrent = undefined;
+        c.release(err ?? true);
+        if (!stopped) retry = setTimeout(() => void listen(), 1_000);
+      };
+      dropCurrent = drop;
+      c.on('notification', () => listener());
+      c.on('error', (err) => drop(err));
+      c.on('end', () => drop());
+      try {
+        await c.query('LISTEN folio_queue');
+      } catch (err) {
+        return drop(err as Error);
+      }
+      if (stopped) return drop();
+      listener();
+    };
+    void listen();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      dropCurrent?.();
+    };
   }
 
   async isHealthy(): Promise<boolean> {

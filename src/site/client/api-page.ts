@@ -66,13 +66,6 @@ for (const group of tabGroups) {
 
 // ---- The playground ----
 
-interface Field {
-  in: 'path' | 'query' | 'header' | 'cookie' | 'body';
-  name: string;
-  required: boolean;
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'json';
-  enum?: unknown[];
-}
 interface Auth {
   scheme: string;
   kind: 'bearer' | 'basic' | 'apiKey';
@@ -84,9 +77,14 @@ interface Playground {
   path: string;
   servers: string[];
   auth: Auth[];
-  fields: Field[];
   bodyMediaType?: string;
   rawBody?: boolean;
+}
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+/** A field's value as it will be sent (undefined: left out), and whether every part of it is valid. */
+interface Collected {
+  value?: unknown;
+  ok: boolean;
 }
 
 for (const section of document.querySelectorAll<HTMLElement>('.openapi-playground[data-playground]')) {
@@ -101,29 +99,130 @@ function setUpPlayground(form: HTMLFormElement, spec: Playground): void {
     input.value = stored('session', key) ?? '';
     input.addEventListener('input', () => store('session', key, input.value));
   }
-  const inputs = [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[data-in]')];
-  for (const input of inputs) input.addEventListener('input', () => showError(form, input, ''));
-
+  // A field's message goes once the reader changes it.
+  form.addEventListener('input', (event) => {
+    const target = event.target as HTMLElement;
+    if (target.matches('[data-field]')) showError(form, target, '');
+  });
+  form.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest('button');
+    if (button?.classList.contains('playground-add')) addItem(form, button.closest<HTMLElement>('fieldset.playground-array')!);
+    else if (button?.classList.contains('playground-remove')) removeItem(button.closest<HTMLElement>('li.playground-item')!);
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    const fields = [...form.querySelectorAll<HTMLElement>('fieldset.playground-fields')].flatMap(fieldsIn);
     const values = new Map<HTMLElement, unknown>();
-    let firstInvalid: HTMLElement | undefined;
-    for (const input of inputs) {
-      const problem = validate(input);
-      showError(form, input, problem.message);
-      if (problem.message) firstInvalid ??= input;
-      else if (problem.value !== undefined) values.set(input, problem.value);
+    let ok = true;
+    for (const field of fields) {
+      const collected = collect(form, field);
+      ok &&= collected.ok;
+      if (collected.value !== undefined) values.set(field, collected.value);
     }
-    if (firstInvalid) {
-      firstInvalid.focus();
+    if (!ok) {
+      form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    void send(form, spec, inputs, values);
+    void send(form, spec, values);
   });
 }
 
+/** The fields directly inside `container` (not those of a nested object or list, nor templates). */
+function fieldsIn(container: Element): HTMLElement[] {
+  const found: HTMLElement[] = [];
+  for (const child of container.children) {
+    if (child instanceof HTMLTemplateElement) continue;
+    if (child instanceof HTMLElement && child.hasAttribute('data-field')) found.push(child);
+    else found.push(...fieldsIn(child));
+  }
+  return found;
+}
+
+function itemsOf(list: HTMLElement): HTMLElement[] {
+  return [...list.querySelectorAll<HTMLElement>(':scope > .playground-items > .playground-item')].flatMap((item) => fieldsIn(item).slice(0, 1));
+}
+
+/** True when the reader filled anything inside `field` (a list's items count even when empty). */
+function touched(field: HTMLElement): boolean {
+  if (field.dataset.type === 'array') return itemsOf(field).length > 0;
+  if (field.dataset.type === 'object') return fieldsIn(field).some(touched);
+  return (field as Control).value !== '';
+}
+
+function collect(form: HTMLFormElement, field: HTMLElement): Collected {
+  const required = field.hasAttribute('data-required');
+  if (field.dataset.type === 'object') {
+    // An optional object nobody filled is left out, whatever its own fields require.
+    if (!required && !touched(field)) {
+      for (const control of field.querySelectorAll<HTMLElement>('[data-field]')) showError(form, control, '');
+      return { ok: true };
+    }
+    const value: Record<string, unknown> = {};
+    let ok = true;
+    for (const child of fieldsIn(field)) {
+      const collected = collect(form, child);
+      ok &&= collected.ok;
+      if (collected.value !== undefined) value[child.dataset.name ?? ''] = collected.value;
+    }
+    return { ok, value };
+  }
+  if (field.dataset.type === 'array') {
+    const items = itemsOf(field);
+    const min = Math.max(Number(field.dataset.minItems ?? 0), required ? 1 : 0);
+    const results = items.map((item) => collect(form, item));
+    const tooFew = items.length < min ? `Add at least ${min} item${min === 1 ? '' : 's'}.` : '';
+    showError(form, field, tooFew);
+    if (!items.length && !tooFew) return { ok: true };
+    return { ok: !tooFew && results.every((r) => r.ok), value: results.map((r) => r.value ?? null) };
+  }
+  const problem = validate(field as Control);
+  showError(form, field, problem.message);
+  return { ok: !problem.message, value: problem.value };
+}
+
+/** A new item of a list: its template, with ids made unique, then focus on its first input. */
+function addItem(form: HTMLFormElement, list: HTMLElement): void {
+  const template = list.querySelector<HTMLTemplateElement>(':scope > template')!;
+  const item = template.content.cloneNode(true) as DocumentFragment;
+  const token = /__N\d+__/.exec(template.innerHTML)?.[0];
+  if (token) renumber(item, token, String((itemCount += 1)));
+  const added = item.firstElementChild as HTMLElement;
+  list.querySelector(':scope > .playground-items')!.append(item);
+  showError(form, list, '');
+  added.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+}
+let itemCount = 0;
+
+/** Puts `index` for `token` in the ids and references of `root`, and of the templates inside it. */
+function renumber(root: DocumentFragment | Element, token: string, index: string): void {
+  for (const element of root.querySelectorAll('*')) {
+    for (const name of ['id', 'for', 'aria-describedby', 'data-error-for']) {
+      const value = element.getAttribute(name);
+      if (value?.includes(token)) element.setAttribute(name, value.replaceAll(token, index));
+    }
+    if (element instanceof HTMLTemplateElement) renumber(element.content, token, index);
+  }
+}
+
+function removeItem(item: HTMLElement): void {
+  const list = item.closest<HTMLElement>('fieldset.playground-array');
+  item.remove();
+  list?.querySelector<HTMLElement>(':scope > .playground-row .playground-add')?.focus();
+}
+
+// Formats a reader gets wrong most often, checked before sending (others go as typed).
+const FORMATS: Record<string, { test: (text: string) => boolean; message: string }> = {
+  email: { test: (t) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t), message: 'Not an email address (name@example.com).' },
+  uri: { test: (t) => URL.canParse(t), message: 'Not a URL (https://…).' },
+  url: { test: (t) => URL.canParse(t), message: 'Not a URL (https://…).' },
+  uuid: { test: (t) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t), message: 'Not a UUID (8-4-4-4-12 hexadecimal digits).' },
+  date: { test: (t) => /^\d{4}-\d{2}-\d{2}$/.test(t) && !Number.isNaN(Date.parse(t)), message: 'Not a date (YYYY-MM-DD).' },
+  'date-time': { test: (t) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(t) && !Number.isNaN(Date.parse(t)), message: 'Not a date and time (2025-01-31T09:30:00Z).' },
+  ipv4: { test: (t) => /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(t), message: 'Not an IPv4 address.' },
+};
+
 /** The field's value as it will be sent, or why it cannot be. */
-function validate(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): { message: string; value?: unknown } {
+function validate(input: Control): { message: string; value?: unknown } {
   const text = input.value;
   const type = input.dataset.type;
   // A number field holding something else reads as empty: say so rather than send nothing.
@@ -131,6 +230,8 @@ function validate(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElem
   if (text === '') return { message: input.required ? 'Required.' : '' };
   if (input instanceof HTMLInputElement && !input.checkValidity()) return { message: input.validationMessage };
   if (input instanceof HTMLTextAreaElement && !input.checkValidity()) return { message: input.validationMessage };
+  const format = FORMATS[input.dataset.format ?? ''];
+  if (format && !format.test(text)) return { message: format.message };
   if (type === 'json' || (input instanceof HTMLSelectElement && type !== 'string')) {
     try {
       return { message: '', value: JSON.parse(text) };
@@ -142,30 +243,33 @@ function validate(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElem
   return { message: '', value: text };
 }
 
-function showError(form: HTMLFormElement, input: HTMLElement, message: string): void {
-  const slot = form.querySelector<HTMLElement>(`[data-error-for="${CSS.escape(input.id)}"]`);
+function showError(form: HTMLFormElement, field: HTMLElement, message: string): void {
+  const slot = form.querySelector<HTMLElement>(`[data-error-for="${CSS.escape(field.id)}"]`);
   if (slot) slot.textContent = message;
-  if (message) input.setAttribute('aria-invalid', 'true');
-  else input.removeAttribute('aria-invalid');
+  if (message) field.setAttribute('aria-invalid', 'true');
+  else field.removeAttribute('aria-invalid');
 }
 
-async function send(form: HTMLFormElement, spec: Playground, inputs: HTMLElement[], values: Map<HTMLElement, unknown>): Promise<void> {
+async function send(form: HTMLFormElement, spec: Playground, values: Map<HTMLElement, unknown>): Promise<void> {
   const server = (form.querySelector<HTMLInputElement | HTMLSelectElement>('[name="server"]')?.value ?? '').replace(/\/+$/, '');
   const query = new URLSearchParams();
   const headers = new Headers();
   const body: Record<string, unknown> = {};
   let rawBody: unknown;
   let path = spec.path;
-  for (const input of inputs) {
-    if (!values.has(input)) continue;
-    const value = values.get(input);
-    const name = input.dataset.name ?? '';
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (input.dataset.in === 'path') path = path.replaceAll(`{${name}}`, encodeURIComponent(text));
-    else if (input.dataset.in === 'query') query.append(name, text);
-    else if (input.dataset.in === 'header') headers.set(name, text);
-    else if (input.dataset.in === 'body' && spec.rawBody) rawBody = value;
-    else if (input.dataset.in === 'body') body[name] = value;
+  const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  for (const [field, value] of values) {
+    const name = field.dataset.name ?? '';
+    // A list in a parameter goes the way OpenAPI's default styles send it: repeated in the query
+    // (form, exploded), comma-separated in a path or header (simple).
+    const list = Array.isArray(value) && field.dataset.type === 'array' ? value.map(asText) : undefined;
+    const text = list ? list.join(',') : asText(value);
+    if (field.dataset.in === 'path') path = path.replaceAll(`{${name}}`, encodeURIComponent(text));
+    else if (field.dataset.in === 'query' && list) for (const item of list) query.append(name, item);
+    else if (field.dataset.in === 'query') query.append(name, text);
+    else if (field.dataset.in === 'header') headers.set(name, text);
+    else if (field.dataset.in === 'body' && spec.rawBody) rawBody = value;
+    else if (field.dataset.in === 'body') body[name] = value;
   }
   for (const auth of spec.auth) {
     const part = (p?: string) => form.querySelector<HTMLInputElement>(`input[data-auth="${CSS.escape(auth.scheme)}"]${p ? `[data-part="${p}"]` : ':not([data-part])'}`)?.value ?? '';

@@ -62,4 +62,5 @@ menu?.addEventListener('click', () => setOpen(!sidebar?.classList.contains('open
 backdrop?.addEventListener('click', () => setOpen(false));
 // Turning a phone to a wide screen (or resizing) leaves no drawer state behind.
 phone.addEventListener('change', () => setOpen(false));
-keepCurrentInView();
+// On phones the drawer is closed: it scrolls when it opens (setOpen), so loading forces no layout.
+if (!phone.matches) keepCurrentInView();

@@ -44,18 +44,17 @@ for (const heading of document.querySelectorAll<HTMLElement>('article :is(h2, h3
   heading.append(anchor);
 }
 
-// A table wider than the page scrolls inside itself; keyboard readers reach its overflow by focusing it.
-const tables = [...document.querySelectorAll<HTMLTableElement>('article table')];
-const focusWideTables = () => {
-  for (const table of tables) {
+// A table wider than the page scrolls inside itself; keyboard readers reach its overflow by focusing
+// it. Measured when the browser lays the table out anyway (a ResizeObserver), never by forcing a
+// layout while the page loads.
+const tables = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    const table = target as HTMLTableElement;
     if (table.scrollWidth > table.clientWidth) table.tabIndex = 0;
     else table.removeAttribute('tabindex');
   }
-};
-if (tables.length) {
-  focusWideTables();
-  addEventListener('resize', focusWideTables, { passive: true });
-}
+});
+for (const table of document.querySelectorAll<HTMLTableElement>('article table')) tables.observe(table);
 
 // docs.json `banner` with `dismissible`: closed for good, per banner text (parts/Banner.astro).
 const banner = document.querySelector<HTMLElement>('.site-banner[data-banner-id]');

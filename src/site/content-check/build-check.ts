@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { MdastPluginEntry, PluginFactoryContext } from 'satteri';
 import { analyzeTree, compiledSource, formatProblem, frontmatterProblems, type CheckOptions, type MdNode, type Problem, type SourceShift } from './check-content.ts';
 import { contentLayout } from '../layout.ts';
+import { checkedDigest } from './checked-files.ts';
 
 /** What the checks inside one build refused; the build fails when it holds any. */
 export interface ContentGuard {
@@ -32,25 +33,38 @@ function describe(contentRoot: string, snippetsDir: string, fileURL: URL | undef
   return { file: inside ? rel : `(outside the content root) ${path.basename(rel)}`, kind: inside && rel.startsWith(`${snippetsDir}/`) ? 'snippet' : 'page', snippetsDir };
 }
 
+/** The file's text when `source` (what the build compiles) is what the check before the build maps it to. */
+interface FileSource {
+  text?: string;
+  shift: SourceShift;
+}
+
 /** Where `source` (what the build compiles) sits in its file, as the check before the build maps it. */
-function shiftOf(fileURL: URL | undefined, options: CheckOptions, source: string): SourceShift {
+function sourceOf(fileURL: URL | undefined, options: CheckOptions, source: string): FileSource {
   try {
-    const compiled = fileURL && compiledSource(fs.readFileSync(fileURL, 'utf8'), options);
-    if (compiled && compiled.source === source) return compiled.shift;
+    const text = fileURL && fs.readFileSync(fileURL, 'utf8');
+    const compiled = text !== undefined ? compiledSource(text, options) : undefined;
+    if (compiled && compiled.source === source) return { text, shift: compiled.shift };
   } catch {
     // positions then count from the compiled source
   }
-  return { lines: 0, firstColumns: 0 };
+  return { shift: { lines: 0, firstColumns: 0 } };
 }
 
-export function contentCheckPlugin(contentRoot: string, allowCode: boolean, guard: ContentGuard): MdastPluginEntry {
+/**
+ * `checked`: digests of the files the check before this build passed (checked-files.ts); a file
+ * whose text is one of them is not walked again. Empty for builds with code.
+ */
+export function contentCheckPlugin(contentRoot: string, allowCode: boolean, guard: ContentGuard, checked: ReadonlySet<string> = new Set()): MdastPluginEntry {
   const { snippetsDir } = contentLayout(contentRoot);
   return (ctx: PluginFactoryContext) => ({
     name: 'folio-content-check',
     options: { position: true },
     before(root) {
       const options: CheckOptions = { ...describe(contentRoot, snippetsDir, ctx.fileURL), format: ctx.sourceFormat === 'mdx' ? 'mdx' : 'md', allowCode };
-      const { problems } = analyzeTree(root as unknown as MdNode, options, shiftOf(ctx.fileURL, options, ctx.source));
+      const { text, shift } = sourceOf(ctx.fileURL, options, ctx.source);
+      const passed = !allowCode && text !== undefined && checked.has(checkedDigest(text, options));
+      const problems = passed ? [] : analyzeTree(root as unknown as MdNode, options, shift).problems;
       // The frontmatter Astro read (an MDX `layout` would be imported as a module).
       const frontmatter = (ctx.data as { astro?: { frontmatter?: Record<string, unknown> } }).astro?.frontmatter;
       if (frontmatter) problems.unshift(...frontmatterProblems(frontmatter, options.file));

@@ -9,6 +9,7 @@ import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snip
 import { pageHref } from '../page-rules.ts';
 import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
 import { checkOpenApiIsolated } from '../openapi/check.ts';
+import { checkedDigest } from './checked-files.ts';
 import { navigationSources } from '../openapi/sources.ts';
 
 export interface ContentRootReport {
@@ -26,6 +27,8 @@ export interface ContentRootReport {
   files: RootFiles;
   /** The site configuration (docs.json, else mint.json) when it is valid. */
   config?: DocsConfig;
+  /** Digests of the pages and snippets that passed, as the build reads them (checked-files.ts). */
+  checked: string[];
 }
 
 /** What a Folio-layout build reads from a content root; nothing else of it is ever opened. */
@@ -34,6 +37,13 @@ export const SITE_DIRS = ['content', SNIPPETS_DIR, 'public'];
 export interface CheckRootOptions {
   /** The project runs code (see CheckOptions.allowCode). */
   allowCode?: boolean;
+  /**
+   * A fast redeploy (docs/decisions.md#fast-redeploys): only these pages (and every snippet) are
+   * analyzed; the others passed this check in the previous build, with the same docs.json,
+   * snippets and Folio, so their problems and warnings cannot have changed. The root's listing,
+   * docs.json and the site-wide checks run as always.
+   */
+  onlyPages?: readonly string[];
 }
 
 const REFUSED: Record<RootFiles['refused'][number]['reason'], string> = {
@@ -86,7 +96,10 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const known = new Set(snippets);
   const exportsOf = new Map<string, Record<string, unknown>>();
   // Each file is checked in the check processes (check-pool.ts), a batch at a time, in order.
-  const analyses = await inBatches([...pages, ...snippetFiles], (file) => analyzeFile(root, file, layout, options));
+  const checked: string[] = [];
+  const only = options.onlyPages && new Set(options.onlyPages);
+  const analyzed = only ? pages.filter((page) => only.has(page)) : pages;
+  const analyses = await inBatches([...analyzed, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked));
   for (const [file, analysis] of analyses) if (file.startsWith(`${layout.snippetsDir}/`)) exportsOf.set(file.slice(layout.snippetsDir.length + 1), analysis.exports ?? {});
   for (const [file, analysis] of analyses) {
     problems.push(...analysis.problems);
@@ -110,7 +123,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
     problems.push(...openapi.problems);
     warnings.push(...openapi.warnings.map((message) => ({ file: '', line: 0, column: 0, message })));
   }
-  return { problems, warnings, pages, snippets, files, config };
+  return { problems, warnings, pages, snippets, files, config, checked };
 }
 
 /**
@@ -147,15 +160,21 @@ export function checkSnippetImports(file: string, imports: SnippetImport[], expo
   return problems;
 }
 
-/** One page or snippet's analysis; one too large or too complex to check is a problem of its own. */
-async function analyzeFile(root: string, file: string, layout: ContentLayout, options: CheckRootOptions): Promise<ContentAnalysis> {
+/**
+ * One page or snippet's analysis; one too large or too complex to check is a problem of its own.
+ * The digest of a file without problems goes into `checked`.
+ */
+async function analyzeFile(root: string, file: string, layout: ContentLayout, options: CheckRootOptions, checked: string[]): Promise<ContentAnalysis> {
   const kind = file.startsWith(`${layout.snippetsDir}/`) ? 'snippet' : 'page';
   const refused = (reason: string): ContentAnalysis => ({ problems: [{ file, line: 1, column: 1, message: `this ${kind} is ${reason}` }], warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [] });
   const abs = path.join(root, file);
   const { size } = await fs.stat(abs);
   if (size > MAX_CONTENT_BYTES) return refused(tooLarge(size));
   try {
-    return await analyzeIsolated(await fs.readFile(abs, 'utf8'), { file, kind, allowCode: options.allowCode, snippetsDir: layout.snippetsDir });
+    const text = await fs.readFile(abs, 'utf8');
+    const analysis = await analyzeIsolated(text, { file, kind, allowCode: options.allowCode, snippetsDir: layout.snippetsDir });
+    if (!analysis.problems.length) checked.push(checkedDigest(text, { file, kind }));
+    return analysis;
   } catch (error) {
     if (!(error instanceof ContentTooComplexError)) throw error;
     return refused(error.reason);

@@ -58,8 +58,14 @@ function fragment(html: string): never {
   return (tree.children ?? []) as never;
 }
 
+/** What a source needs for this plugin to change anything: math, a Mermaid block, an iframe. */
+const RICH_SOURCE = /\$|mermaid|iframe/i;
+
 export function richBlocksPlugin(): HastPluginEntry {
-  return (_ctx: PluginFactoryContext) => {
+  return (ctx: PluginFactoryContext) => {
+    // A page with no `$`, no Mermaid block and no iframe has nothing for this plugin: it skips the
+    // walk (most pages of most sites).
+    if (!RICH_SOURCE.test(ctx.source)) return null;
     let math = false;
     let mermaid = false;
     return {

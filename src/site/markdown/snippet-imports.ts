@@ -25,6 +25,7 @@ import { importedSnippetKey, snippetFile } from '../snippet-paths.ts';
 const JsxParser = Parser.extend(acornJsx());
 
 const IDENTIFIER = /^\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*$/;
+const HAS_ESM = /^[ \t]*(?:import|export)\b/m;
 
 type Element = MdxJsxFlowElement | MdxJsxTextElement;
 
@@ -40,6 +41,9 @@ export function snippetImportsPlugin(contentRoot: string, allowCode: boolean): M
   const { snippetsDir } = contentLayout(contentRoot);
   return (ctx: PluginFactoryContext) => {
     if (allowCode || ctx.sourceFormat !== 'mdx' || !ctx.fileURL || ctx.fileURL.protocol !== 'file:') return null;
+    // Without an import or export there is nothing to rewrite: most pages skip the walk over every
+    // element (this test matches a superset of MDX's ESM lines, which start a line).
+    if (!HAS_ESM.test(ctx.source)) return null;
     const importer = path.relative(contentRoot, fileURLToPath(ctx.fileURL)).split(path.sep).join('/');
     /** Local component name → snippet key. */
     const components = new Map<string, string>();

@@ -47,7 +47,7 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
       const loaded = await load(file);
       for (const warning of loaded.warnings) warnings.add(warning);
     } catch (error) {
-      report(error, { file: 'docs.json', line: 1, column: 1, message: '' });
+      report(error, { file: 'docs.json', ...whereNamed(text ?? '', file), message: '' });
     }
   }
   for (const page of pages) {
@@ -67,6 +67,14 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
     }
   }
   return { problems, warnings: [...warnings] };
+}
+
+/** Line and column of the first place docs.json names `file` (as a JSON string), else its start. */
+function whereNamed(text: string, file: string): { line: number; column: number } {
+  const at = text.indexOf(JSON.stringify(file));
+  if (at < 0) return { line: 1, column: 1 };
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
 /** `file:line:column` of the first place the message names, as a Problem's location. */

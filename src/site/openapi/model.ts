@@ -118,21 +118,28 @@ export interface CodeSampleModel {
 /** A credential input of the playground, for one security scheme of the operation. */
 export interface PlaygroundAuth {
   scheme: string;
-  /** How the credential is sent. */
+  /** How the credential is sent (OAuth 2.0 and OpenID Connect access tokens as bearer tokens). */
   kind: 'bearer' | 'basic' | 'apiKey';
+  /** The scheme's type when it is not plain HTTP bearer: what the label calls the token. */
+  flavour?: 'oauth2' | 'openIdConnect';
   /** apiKey only: where and under which name (a browser cannot send another site's cookies). */
   in?: 'header' | 'query';
   name?: string;
 }
 
-/** One input of the playground, built from a parameter or a top-level body property. */
+/**
+ * One input of the playground, built from a parameter or a body property: a typed value, an object
+ * of fields, or a list of items built from one item's field.
+ */
 export interface PlaygroundField {
   in: ParameterLocation | 'body';
   name: string;
   required: boolean;
-  /** `json` for objects, arrays and anything the form cannot type. */
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'json';
+  /** `json` for what the form cannot build (combinators, maps, circular or deep schemas). */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'object' | 'array';
   enum?: JsonValue[];
+  /** The schema's `format` (`email`, `uri`, `uuid`, `date`, `date-time`, …), checked before sending. */
+  format?: string;
   minimum?: number;
   maximum?: number;
   minLength?: number;
@@ -140,6 +147,16 @@ export interface PlaygroundField {
   pattern?: string;
   /** Prefilled value, as typed into the field. */
   value?: string;
+  /** The author's example, shown in the empty field when it is not prefilled. */
+  placeholder?: string;
+  /** `object`: the fields of its properties. */
+  properties?: PlaygroundField[];
+  /** `array`: the field one item is made of (its name is the list's). */
+  items?: PlaygroundField;
+  /** `array`: the items it starts with (prefilled from an example). */
+  initial?: PlaygroundField[];
+  /** `array`: at least this many items. */
+  minItems?: number;
 }
 
 export interface PlaygroundModel {

@@ -46,6 +46,8 @@ export interface BuildOptions {
   languages?: string[];
   /** docs.json `api.examples.defaults`: request examples show the required parameters only (default) or all. */
   exampleParameters?: 'required' | 'all';
+  /** docs.json `api.examples.prefill`: the playground starts filled with the author's examples (default: defaults only, examples as placeholders). */
+  prefill?: boolean;
   /** Only these operations (`operationKey`), in this order; all when absent. */
   only?: string[];
 }
@@ -229,7 +231,7 @@ function operationPage(
   const display = displayOf(mint.metadata.playground) ?? options.playground ?? 'interactive';
   // Without a server there is nowhere to send a request: the panel only shows it (as Mintlify does).
   if (webhook === undefined && display !== 'none') {
-    page.playground = playgroundOf(document, operation, mergedParameters(pathItem, operation), servers, display === 'interactive' && servers.length > 0 ? 'interactive' : 'simple');
+    page.playground = playgroundOf(document, operation, mergedParameters(pathItem, operation), servers, display === 'interactive' && servers.length > 0 ? 'interactive' : 'simple', options.prefill === true);
   }
   return page;
 }
@@ -408,7 +410,7 @@ function serverUrlsOf(document: Schema, pathItem: Schema, operation: Schema): st
 }
 
 /** The playground's inputs: credentials for the operation's schemes, parameters, body properties. */
-function playgroundOf(document: Schema, operation: Schema, parameters: Schema[], servers: string[], display: 'interactive' | 'simple'): PlaygroundModel {
+function playgroundOf(document: Schema, operation: Schema, parameters: Schema[], servers: string[], display: 'interactive' | 'simple', prefill: boolean): PlaygroundModel {
   const fields: PlaygroundField[] = [];
   for (const parameter of parameters) {
     const location = parameter.in as ParameterLocation;
@@ -416,7 +418,7 @@ function playgroundOf(document: Schema, operation: Schema, parameters: Schema[],
     if (!PARAMETER_LOCATIONS.includes(location) || location === 'cookie') continue;
     const schema = parameterSchema(parameter) ?? {};
     const example = 'example' in parameter ? parameter.example : undefined;
-    fields.push(fieldOf(location, String(parameter.name), schema, parameter.required === true || location === 'path', example));
+    fields.push(fieldOf(location, String(parameter.name), schema, parameter.required === true || location === 'path', { example, prefill, seen: [], depth: 0 }));
   }
   const model: PlaygroundModel = { display, servers, auth: authOf(document, operation), fields };
   const body = isSchema(operation.requestBody) && isSchema(operation.requestBody.content) ? operation.requestBody.content : undefined;
@@ -425,38 +427,93 @@ function playgroundOf(document: Schema, operation: Schema, parameters: Schema[],
   if (mediaType && media) {
     model.bodyMediaType = mediaType;
     const schema = isSchema(media.schema) ? media.schema : {};
-    const properties = isSchema(schema.properties) ? Object.entries(schema.properties).filter((entry): entry is [string, Schema] => isSchema(entry[1])) : [];
-    const sample = requestBodySample(operation.requestBody)?.sample;
-    if (/json/i.test(mediaType) && properties.length > 0 && !schema.oneOf && !schema.anyOf) {
-      const required = Array.isArray(schema.required) ? schema.required : [];
-      for (const [name, property] of properties) {
-        if (property.readOnly === true) continue;
-        const value = isSchema(sample) && name in sample ? (sample as Record<string, unknown>)[name] : undefined;
-        fields.push(fieldOf('body', name, property, required.includes(name), required.includes(name) ? value : undefined));
-      }
+    const [authored] = mediaTypeExamples(media);
+    const example = authored && !authored.synthesized ? parseShown(authored.value) : undefined;
+    const field = /json/i.test(mediaType) ? fieldOf('body', 'body', schema, false, { example, prefill, seen: [], depth: 0 }) : undefined;
+    if (field?.type === 'object' && field.properties?.length) {
+      fields.push(...field.properties);
     } else {
       model.rawBody = true;
-      fields.push({ in: 'body', name: 'body', required: isSchema(operation.requestBody) && operation.requestBody.required === true, type: 'json', ...(sample !== undefined ? { value: typeof sample === 'string' ? sample : JSON.stringify(sample, null, 2) } : {}) });
+      const required = isSchema(operation.requestBody) && operation.requestBody.required === true;
+      // A raw body is JSON text: the author's example, else the sample every example on the page shows.
+      const sample = example ?? requestBodySample(operation.requestBody)?.sample;
+      const shown = sample === undefined ? undefined : typeof sample === 'string' ? sample : JSON.stringify(sample, null, 2);
+      fields.push({ in: 'body', name: 'body', required, type: 'json', ...(shown !== undefined ? (prefill || example === undefined ? { value: shown } : { placeholder: shown }) : {}) });
     }
   }
   return model;
 }
 
-function fieldOf(location: PlaygroundField['in'], name: string, schema: Schema, required: boolean, example: unknown): PlaygroundField {
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null' && type !== undefined);
-  const [type] = types;
-  const field: PlaygroundField = {
-    in: location,
-    name,
-    required,
-    type: types.length === 1 && (type === 'string' || type === 'integer' || type === 'number' || type === 'boolean') ? type : types.length === 0 && Array.isArray(schema.enum) ? 'string' : 'json',
-  };
-  if (Array.isArray(schema.enum)) field.enum = schema.enum.filter((value) => value !== null) as JsonValue[];
-  for (const key of ['minimum', 'maximum', 'minLength', 'maxLength'] as const) if (typeof schema[key] === 'number') field[key] = schema[key] as number;
-  if (typeof schema.pattern === 'string') field.pattern = schema.pattern;
-  const value = example ?? schema.example ?? schema.default;
-  if (value !== undefined && value !== null) field.value = typeof value === 'string' ? value : JSON.stringify(value);
+/** Nested objects and lists are built as fields this deep; deeper ones are typed as JSON. */
+const MAX_FIELD_DEPTH = 4;
+const LEAF_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
+
+interface FieldContext {
+  /** The author's example for this value (parameter, media type or enclosing example). */
+  example: unknown;
+  prefill: boolean;
+  /** Schemas being built around this one, so a recursive schema ends as a JSON field. */
+  seen: object[];
+  depth: number;
+}
+
+function fieldOf(location: PlaygroundField['in'], name: string, schema: Schema, required: boolean, context: FieldContext): PlaygroundField {
+  const merged = mergedAllOf(schema);
+  const types = (Array.isArray(merged.type) ? merged.type : [merged.type]).filter((type) => type !== 'null' && type !== undefined);
+  const [declared] = types;
+  const properties = isSchema(merged.properties) ? Object.entries(merged.properties).filter((entry): entry is [string, Schema] => isSchema(entry[1])) : [];
+  const composite = merged.oneOf !== undefined || merged.anyOf !== undefined || context.seen.includes(schema) || context.depth >= MAX_FIELD_DEPTH;
+  const type: PlaygroundField['type'] =
+    types.length === 1 && LEAF_TYPES.has(declared as string) ? (declared as PlaygroundField['type'])
+      : types.length === 0 && Array.isArray(merged.enum) ? 'string'
+        : composite ? 'json'
+          : properties.length > 0 && (declared === 'object' || types.length === 0) ? 'object'
+            : declared === 'array' && types.length === 1 && isSchema(merged.items) ? 'array'
+              : 'json';
+  const field: PlaygroundField = { in: location, name, required, type };
+  if (Array.isArray(merged.enum)) field.enum = merged.enum.filter((value) => value !== null) as JsonValue[];
+  if (typeof merged.format === 'string' && type === 'string') field.format = merged.format;
+  for (const key of ['minimum', 'maximum', 'minLength', 'maxLength'] as const) if (typeof merged[key] === 'number') field[key] = merged[key] as number;
+  if (typeof merged.pattern === 'string') field.pattern = merged.pattern;
+  const example = context.example ?? merged.example ?? (Array.isArray(merged.examples) ? merged.examples[0] : undefined);
+  const inner = { ...context, seen: [...context.seen, schema], depth: context.depth + 1 };
+  if (type === 'object') {
+    const requiredNames = Array.isArray(merged.required) ? merged.required : [];
+    field.properties = properties
+      .filter(([, property]) => property.readOnly !== true)
+      .map(([property, propertySchema]) => fieldOf(location, property, propertySchema, requiredNames.includes(property), { ...inner, example: isSchema(example) ? (example as Record<string, unknown>)[property] : undefined }));
+    return field;
+  }
+  if (type === 'array') {
+    field.items = fieldOf(location, name, merged.items as Schema, true, { ...inner, example: undefined, prefill: false });
+    if (typeof merged.minItems === 'number') field.minItems = merged.minItems;
+    const start = context.prefill && Array.isArray(example) ? example.slice(0, 20) : [];
+    if (start.length) field.initial = start.map((value) => fieldOf(location, name, merged.items as Schema, true, { ...inner, example: value }));
+    return field;
+  }
+  const shown = (value: unknown) => (value === undefined || value === null ? undefined : typeof value === 'string' ? value : JSON.stringify(value));
+  // Defaults are what the API would use anyway; examples fill the field only when docs.json asks.
+  const value = shown(context.prefill ? example ?? merged.default : merged.default);
+  if (value !== undefined) field.value = value;
+  else if (shown(example) !== undefined && !field.enum && type !== 'boolean') field.placeholder = shown(example);
   return field;
+}
+
+/** A schema with the parts of its `allOf` merged in (properties, required, the rest first come). */
+function mergedAllOf(schema: Schema): Schema {
+  if (!Array.isArray(schema.allOf)) return schema;
+  const parts = schema.allOf.filter(isSchema).map(mergedAllOf);
+  const merged: Schema = { ...schema };
+  delete merged.allOf;
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part)) {
+      if (key === 'properties' && isSchema(value)) merged.properties = { ...(isSchema(merged.properties) ? merged.properties : {}), ...value };
+      else if (key === 'required' && Array.isArray(value)) merged.required = [...(Array.isArray(merged.required) ? merged.required : []), ...value];
+      else if (!(key in merged)) merged[key] = value;
+    }
+  }
+  if (merged.type === undefined && isSchema(merged.properties)) merged.type = 'object';
+  return merged;
 }
 
 /** Credential inputs for the schemes of the operation's requirements, first requirement first. */
@@ -470,7 +527,9 @@ function authOf(document: Schema, operation: Schema): PlaygroundAuth[] {
     if (!isSchema(scheme)) return [];
     const httpScheme = String(scheme.scheme ?? '').toLowerCase();
     if (scheme.type === 'http' && httpScheme === 'basic') return [{ scheme: name, kind: 'basic' }];
-    if ((scheme.type === 'http' && httpScheme === 'bearer') || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return [{ scheme: name, kind: 'bearer' }];
+    if (scheme.type === 'http' && httpScheme === 'bearer') return [{ scheme: name, kind: 'bearer' }];
+    // The reader pastes an access token got elsewhere: the page runs no OAuth flow of its own.
+    if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return [{ scheme: name, kind: 'bearer', flavour: scheme.type }];
     if (scheme.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query') && typeof scheme.name === 'string') {
       return [{ scheme: name, kind: 'apiKey', in: scheme.in, name: scheme.name }];
     }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { DocsConfig, OpenApiSourceConfig } from '../docs-config.ts';
 import { openApiRelativePath } from '../docs-config.ts';
 import { OpenApiError } from './errors.ts';
+import { contentLayout, mintlifyIgnore } from '../layout.ts';
 import { loadOpenApiDocument } from './load.ts';
 import type { LoadedDocument } from './load.ts';
 import { OPERATION_METHODS } from './model.ts';
@@ -83,15 +84,22 @@ const MAX_FILES_LOOKED_AT = 5000;
 const SNIFF_BYTES = 4096;
 const OPENAPI_FIELD = /^\s*(?:\{\s*)?["']?openapi["']?\s*:\s*["']?3\./m;
 
-/** The OpenAPI files of a content root (relative paths, sorted), found without being named. */
+/**
+ * The OpenAPI files of a content root (relative paths, sorted), found without being named. In
+ * Mintlify's layout, what Mintlify ignores (its defaults and `.mintignore`) and `snippets/` are
+ * left out too, as Mintlify leaves them out of a build.
+ */
 export async function discoverSpecFiles(contentRoot: string): Promise<string[]> {
   const found: string[] = [];
   let looked = 0;
+  const layout = contentLayout(contentRoot);
+  const ignored = layout.kind === 'mintlify' ? mintlifyIgnore(contentRoot) : undefined;
   const walk = async (rel: string) => {
     const entries = await readdir(path.join(contentRoot, rel), { withFileTypes: true }).catch(() => []);
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (entry.name.startsWith('.') || looked >= MAX_FILES_LOOKED_AT) continue;
       const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (ignored?.ignores(entry.isDirectory() ? `${child}/` : child) || child === layout.snippetsDir) continue;
       // Dirents have lstat semantics: links are never followed.
       if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await walk(child);
       else if (entry.isFile() && SPEC_FILE.test(entry.name) && child !== 'docs.json') {

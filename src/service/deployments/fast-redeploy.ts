@@ -1,0 +1,161 @@
+// Fast redeploys (docs/decisions.md#fast-redeploys): a deployment of a repository project whose
+// commit changes only the bodies of a few existing pages renders just those pages and reuses the
+// rest of the previous build of the same target; anything else, or anything uncertain, is a full
+// build. Each build records what it was made from (its commit, a fingerprint of Folio and of the
+// build's settings, the pages' last-updated dates) beside its directory, for the next deployment.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { contentLayout, listRootFiles } from '../../site/layout.ts';
+import { repoRoot } from '../../site/settings.ts';
+import { git, type GitOptions } from '../git.ts';
+import { parsePage } from '../pages/files.ts';
+import { buildDir, buildInputsFile } from '../project-files.ts';
+import type { DeploymentRecord, Store } from '../store.ts';
+
+/** Past this many pages to render, a full build costs about the same: it is one. */
+export const MAX_FAST_PAGES = 50;
+
+/** What one build was made from. */
+export interface BuildInputs {
+  commit: string;
+  /** Folio's code and the build's settings (build-inputs fingerprint). */
+  fingerprint: string;
+  /** The pages' last-updated dates the build showed (page-history.ts). */
+  lastUpdated: Record<string, string>;
+}
+
+/** The settings of a build that change its output, besides the content. */
+export interface BuildSettingsKey {
+  siteUrl: string;
+  allowCode: boolean;
+  editUrl: string | undefined;
+}
+
+export type RedeployPlan =
+  | { kind: 'full'; reason: string }
+  | { kind: 'fast'; previousBuild: string; pageFiles: string[]; changed: number };
+
+export async function writeBuildInputs(dataDir: string, projectId: string, deploymentId: string, inputs: BuildInputs): Promise<void> {
+  await writeFile(buildInputsFile(dataDir, projectId, deploymentId), JSON.stringify(inputs));
+}
+
+export async function removeBuildInputs(dataDir: string, projectId: string, deploymentId: string): Promise<void> {
+  await rm(buildInputsFile(dataDir, projectId, deploymentId), { force: true });
+}
+
+async function readBuildInputs(dataDir: string, projectId: string, deploymentId: string): Promise<BuildInputs | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(buildInputsFile(dataDir, projectId, deploymentId), 'utf8')) as Partial<BuildInputs>;
+    if (typeof parsed.commit !== 'string' || typeof parsed.fingerprint !== 'string' || !parsed.lastUpdated || typeof parsed.lastUpdated !== 'object') return undefined;
+    return parsed as BuildInputs;
+  } catch {
+    return undefined;
+  }
+}
+
+let folioCode: Promise<string> | undefined;
+
+/** A hash of everything of Folio that renders a site: the site code, the Astro config, the locked dependencies. Once per process. */
+function folioCodeHash(): Promise<string> {
+  folioCode ??= (async () => {
+    const hash = createHash('sha256');
+    const files = (await readdir(path.join(repoRoot, 'src/site'), { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name))
+      .sort();
+    for (const file of [...files, path.join(repoRoot, 'astro.config.mjs'), path.join(repoRoot, 'package-lock.json')]) {
+      hash.update(path.relative(repoRoot, file)).update('\0').update(await readFile(file).catch(() => Buffer.alloc(0))).update('\0');
+    }
+    return hash.digest('hex');
+  })();
+  return folioCode;
+}
+
+/** The fingerprint a build records: a later build may reuse it only with the same one. */
+export async function buildFingerprint(settings: BuildSettingsKey): Promise<string> {
+  return createHash('sha256').update(JSON.stringify([await folioCodeHash(), settings.siteUrl, settings.allowCode, settings.editUrl ?? null])).digest('hex');
+}
+
+/** The newest succeeded deployment of the same target (production, or the same preview) before this one. */
+async function previousDeployment(store: Store, deployment: DeploymentRecord): Promise<DeploymentRecord | undefined> {
+  let after: DeploymentRecord | undefined;
+  // Newest first; a few pages back is plenty (older builds are pruned anyway).
+  for (let round = 0; round < 4; round++) {
+    const page = await store.listDeployments(deployment.project_id, 50, after);
+    for (const d of page.items) {
+      if (d.id === deployment.id || d.trigger === 'promote' || d.promoted_from) continue;
+      if (d.status === 'succeeded' && d.preview_label === deployment.preview_label) return d;
+    }
+    if (!page.hasMore) return undefined;
+    after = page.items.at(-1);
+  }
+  return undefined;
+}
+
+/**
+ * Fast or full, and why. `root` is the synced content root this deployment builds (its snapshot);
+ * `inputs` what this build is made from.
+ */
+export async function planRedeploy(input: {
+  store: Store;
+  dataDir: string;
+  deployment: DeploymentRecord;
+  root: string;
+  gitDir: string;
+  gitOptions: GitOptions;
+  inputs: BuildInputs;
+  allowCode: boolean;
+}): Promise<RedeployPlan> {
+  const { store, dataDir, deployment, root, inputs } = input;
+  const full = (reason: string): RedeployPlan => ({ kind: 'full', reason });
+  if (deployment.full_build) return full('a full build was asked for');
+  // Pages that run code may import one another: what a page change reaches is not known here.
+  if (input.allowCode) return full('the project runs code');
+  const previous = await previousDeployment(store, deployment);
+  if (!previous) return full('no earlier build to reuse');
+  const before = await readBuildInputs(dataDir, deployment.project_id, previous.id);
+  const previousBuild = buildDir(dataDir, deployment.project_id, previous.id);
+  if (!before || !(await stat(previousBuild).catch(() => undefined))?.isDirectory()) return full('the previous build is no longer kept');
+  if (before.fingerprint !== inputs.fingerprint) return full('Folio or the build settings changed since the previous build');
+  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(before.commit)) return full('the previous build\'s commit is not known');
+
+  let diff: string;
+  try {
+    diff = await git(input.gitDir, ['diff', '--name-status', '--no-renames', '-z', '--end-of-options', before.commit, inputs.commit], input.gitOptions);
+  } catch {
+    return full('the previous build\'s commit is not in the synced history');
+  }
+  const fields = diff.split('\0');
+  const changed: string[] = [];
+  const pages = new Set(listRootFiles(root).pages);
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const status = fields[i]!;
+    const file = fields[i + 1]!;
+    const name = `${file.split('/').at(-1)}`;
+    if (status !== 'M') return full(`${file} ${status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'changed'}`);
+    if (!pages.has(file)) return full(`${name === 'docs.json' || name === 'mint.json' ? name : file} changed`);
+    changed.push(file);
+  }
+  const { pagesDir } = contentLayout(root);
+  const pagePath = (file: string) => (pagesDir ? file.slice(pagesDir.length + 1) : file).replace(/\.mdx?$/, '');
+  for (const file of changed) {
+    // Only the body may change: the frontmatter and the title feed the navigation, the other pages' prev/next links and the metadata.
+    let old: string;
+    try {
+      old = await git(input.gitDir, ['show', `${before.commit}:${file}`], input.gitOptions);
+    } catch {
+      return full(`${file} could not be compared`);
+    }
+    const now = await readFile(path.join(root, file), 'utf8');
+    const a = parsePage(old, pagePath(file));
+    const b = parsePage(now, pagePath(file));
+    if (a.yaml !== b.yaml) return full(`the frontmatter of ${file} changed`);
+    if (a.title !== b.title) return full(`the title of ${file} changed`);
+  }
+  // A page whose last-updated date changed without its text (the synced history's depth moved) is rendered again too.
+  const render = new Set(changed);
+  for (const file of pages) if (inputs.lastUpdated[file] !== before.lastUpdated[file]) render.add(file);
+  if (render.size > MAX_FAST_PAGES) return full(`${render.size} pages changed`);
+  return { kind: 'fast', previousBuild, pageFiles: [...render].sort(), changed: changed.length };
+}

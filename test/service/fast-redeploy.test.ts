@@ -1,0 +1,144 @@
+// Fast redeploys (docs/decisions.md#fast-redeploys, issue 13 item 7): a repository project whose new
+// commit changes only the text of a page renders just that page over the previous build, and the
+// result equals a full build of the same commit, byte for byte; a docs.json change, or
+// `full_build: true`, builds in full. One repository, one sequence of real deployments over file://.
+// The code block is `text`: Shiki's highlighting of a language can stop at its per-line time limit on
+// a loaded machine, which would make two builds of the same page differ (docs/decisions.md#fast-redeploys).
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articleOf, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import type { TestRepo } from '../helpers/git-repos.ts';
+import { getWithHost, uniqueSlug, type Json } from '../helpers/server.ts';
+
+let fixture: DeployingServer;
+let repo: TestRepo;
+let projectId: string;
+let slug: string;
+/** The deployments of the sequence, in order. */
+const runs: Record<'first' | 'fast' | 'full' | 'config', Json> = {} as never;
+const logs: Record<string, string> = {};
+/** The changed page and an unchanged one as served right after the fast redeploy. */
+let servedAfterFast: { changed: string; unchanged: string; search: number };
+
+const page = (title: string, text: string) => `---\ntitle: ${title}\ndescription: About ${title.toLowerCase()}.\n---\n\n${text}\n`;
+const guide = (text: string) =>
+  page('Guide', `Intro to the guide.\n\n<Note>Keep your key secret.</Note>\n\n## Steps\n\n${text}\n\n\`\`\`text\nretries = 3\n\`\`\`\n\n<Snippet file="shared.mdx" />`);
+
+const site = (urlPath: string) => getWithHost(fixture.server.url, urlPath, `${slug}.localhost`);
+const buildOf = (deploymentId: string) => path.join(fixture.server.dataDir, 'projects', projectId, 'builds', deploymentId);
+
+async function trigger(body?: unknown): Promise<Json> {
+  const res = await fixture.api('POST', `/v1/projects/${projectId}/deployments`, body === undefined ? {} : { body });
+  expect(res.status).toBe(202);
+  const done = await waitForDeployment(fixture.api, projectId, res.body.id);
+  expect(done.status).toBe('succeeded');
+  logs[done.id] = (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${done.id}/log`)).text;
+  return done;
+}
+
+/** Every file of a build, by path, with a hash of its bytes. */
+async function filesOf(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const abs = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(dir, abs), createHash('sha256').update(await readFile(abs)).digest('hex'));
+  }
+  return files;
+}
+
+beforeAll(async () => {
+  fixture = await startDeployingServer();
+  repo = fixture.host.repo('acme', 'fast');
+  repo.commit({
+    'docs.json': JSON.stringify({ name: 'Fast Docs', navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }),
+    'content/index.mdx': page('Home', 'Welcome to the docs. See the [guide](/guide).'),
+    'content/guide.mdx': guide('First version of the steps.'),
+    'content/reference.mdx': page('Reference', 'Every option, listed.\n\n| Option | Default |\n| --- | --- |\n| retries | 3 |'),
+    '_snippets/shared.mdx': 'Shared closing words.\n',
+    'public/logo.txt': 'a static file\n',
+  });
+  slug = uniqueSlug('fast');
+  const created = await fixture.api('POST', '/v1/projects', { body: { name: 'Fast', slug, source_repo: repo.slug } });
+  expect(created.status).toBe(201);
+  projectId = created.body.id;
+  // A: the connect deployment, full (nothing to reuse).
+  const connect = await waitForDeployment(fixture.api, projectId, (await latestDeployment(fixture.api, projectId)).id);
+  expect(connect.status).toBe('succeeded');
+  runs.first = connect;
+  logs[connect.id] = (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${connect.id}/log`)).text;
+
+  // B: one page's text changes: fast.
+  repo.commit({ 'content/guide.mdx': guide('Second version of the steps, with **more** detail.') });
+  runs.fast = await trigger();
+  const [changed, unchanged, search] = await Promise.all([site('/guide/'), site('/reference/'), site('/pagefind/pagefind-entry.json')]);
+  servedAfterFast = { changed: articleOf(changed.text), unchanged: articleOf(unchanged.text), search: search.status };
+
+  // C: the same commit, built in full on request: the reference output for B.
+  runs.full = await trigger({ full_build: true });
+
+  // D: docs.json changes: full.
+  repo.commit({ 'docs.json': JSON.stringify({ name: 'Faster Docs', navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }) });
+  runs.config = await trigger();
+}, 300_000);
+afterAll(() => fixture?.close());
+
+describe('a redeploy whose commit changes one page', () => {
+  it('is fast, says so in its log, and serves the change at once', () => {
+    expect(logs[runs.first.id]).toContain('build: full (no earlier build to reuse)');
+    expect(logs[runs.fast.id]).toContain('build: fast (1 page changed)');
+    expect(runs.fast.commit_sha).not.toBe(runs.first.commit_sha);
+    expect(runs.fast.page_count).toBe(3);
+    expect(servedAfterFast.changed).toContain('Second version of the steps, with <strong>more</strong> detail.');
+    expect(servedAfterFast.changed).toContain('Shared closing words.');
+    expect(servedAfterFast.unchanged).toContain('Every option, listed.');
+    expect(servedAfterFast.search).toBe(200);
+  });
+
+  it('writes the same files, with the same bytes, as a full build of the same commit', async () => {
+    expect(runs.full.commit_sha).toBe(runs.fast.commit_sha);
+    expect(logs[runs.full.id]).toContain('build: full (a full build was asked for)');
+    const fast = await filesOf(buildOf(runs.fast.id));
+    const full = await filesOf(buildOf(runs.full.id));
+    // Nothing is left out of the comparison: a build writes no timestamps (the pages' dates come from git).
+    expect([...fast.keys()].sort()).toEqual([...full.keys()].sort());
+    const differing = [...full].filter(([file, hash]) => fast.get(file) !== hash).map(([file]) => file);
+    expect(differing).toEqual([]);
+    // The comparison covers what a page change reaches: the page, the search index, the llms files, the sitemap.
+    expect([...full.keys()]).toEqual(expect.arrayContaining(['guide/index.html', 'llms.txt', 'llms-full.txt', 'sitemap.xml', 'pagefind/pagefind-entry.json', 'logo.txt']));
+    expect(await readFile(path.join(buildOf(runs.fast.id), 'llms-full.txt'), 'utf8')).toContain('Second version of the steps');
+  });
+
+  it('leaves the previous build as it was (it may still be live or promoted)', async () => {
+    expect(await readFile(path.join(buildOf(runs.first.id), 'guide/index.html'), 'utf8')).toContain('First version of the steps.');
+    expect(await readFile(path.join(buildOf(runs.first.id), 'llms-full.txt'), 'utf8')).not.toContain('Second version');
+  });
+
+  it('records and answers full_build for a deployment that asked for it', () => {
+    expect(runs.full.full_build).toBe(true);
+    expect(runs.fast.full_build).toBeUndefined();
+  });
+});
+
+describe('a redeploy that changes docs.json', () => {
+  it('falls back to a full build, naming the reason, and serves the new settings', async () => {
+    expect(logs[runs.config.id]).toContain('build: full (docs.json changed)');
+    expect((await site('/')).text).toContain('Faster Docs');
+  });
+});
+
+describe('POST …/deployments options', () => {
+  it('refuses a full_build that is not a boolean, naming the field, and queues nothing', async () => {
+    const before = (await fixture.api('GET', `/v1/projects/${projectId}/deployments`)).body.data.length;
+    const res = await fixture.api('POST', `/v1/projects/${projectId}/deployments`, { body: { full_build: 'yes' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_request' });
+    expect(res.body.message).toContain('full_build');
+    const unknown = await fixture.api('POST', `/v1/projects/${projectId}/deployments`, { body: { fast: true } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain('fast');
+    expect((await fixture.api('GET', `/v1/projects/${projectId}/deployments`)).body.data.length).toBe(before);
+  });
+});

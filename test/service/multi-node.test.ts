@@ -1,0 +1,180 @@
+// Folio on several machines, on one machine (content/operating/several-machines.mdx): two api+sites
+// nodes (A, B) and two worker nodes sharing one PostgreSQL database, each with its own data dir.
+// Real server processes speak HTTP; builds clone real repositories over file://. A worker killed
+// with SIGKILL mid-build leaves its deployment to the lease (FOLIO_BUILD_LEASE_S, short here):
+// another node ends it `interrupted` and the other worker builds the next one; a cancel answered
+// by an API node stops a build running on a worker.
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
+import { latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
+import { deploymentLogFile } from '../../src/service/project-files.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
+import { ADMIN, client, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
+
+const LIMIT = 30;
+let databaseUrl: string;
+let host: RepoHost;
+const dirs = new Map<string, string>();
+const nodes = new Map<string, TestServer>();
+let key: string;
+
+/** Starts (or restarts, on the same data dir) the node `name` with the given roles. */
+async function startNode(name: string, roles: string): Promise<TestServer> {
+  let dir = dirs.get(name);
+  if (!dir) dirs.set(name, (dir = await tempDataDir()));
+  const server = await startServer({
+    dataDir: dir,
+    env: {
+      FOLIO_DATABASE_URL: databaseUrl,
+      FOLIO_ROLES: roles,
+      FOLIO_GIT_URL: host.gitUrl,
+      FOLIO_BUILD_LEASE_S: '3',
+      // Pro limited to LIMIT a minute, for the exact count across A and B.
+      FOLIO_RATE_LIMITS: `free=1000000,pro=${LIMIT},business=1000000`,
+    },
+  });
+  nodes.set(name, server);
+  return server;
+}
+const node = (name: string) => nodes.get(name)!;
+const api = (name: string) => client(node(name).url, key);
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase(inject('postgresUrl'));
+  host = repoHost();
+  const a = await startNode('a', 'api,sites');
+  key = a.defaultKey!;
+  await Promise.all([startNode('b', 'api,sites'), startNode('worker-1', 'worker'), startNode('worker-2', 'worker')]);
+});
+
+afterAll(async () => {
+  await Promise.all([...nodes.values()].map((s) => s.stop()));
+  for (const dir of dirs.values()) await removeDir(dir);
+  host?.remove();
+});
+
+/** The node whose process holds a deployment's build lease (the lease owner names its pid). */
+async function builder(deploymentId: string): Promise<string | undefined> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ lease_owner: string | null }>("SELECT lease_owner FROM deployments WHERE id = $1 AND status = 'building'", [deploymentId]);
+    const pid = rows[0]?.lease_owner?.split('/')[1];
+    return [...nodes].find(([, server]) => String(server.process.pid) === pid)?.[0];
+  } finally {
+    await db.end();
+  }
+}
+
+/** Waits until a worker builds the deployment; returns that node's name. */
+async function waitForBuilder(deploymentId: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const name = await builder(deploymentId);
+    if (name) return name;
+    if (Date.now() > deadline) throw new Error(`no worker started building deployment ${deploymentId}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('two api+sites nodes and two workers on one database', () => {
+  it('splits the roles: only the API nodes answer /v1, a worker answers /healthz only', async () => {
+    expect((await request(node('worker-1').url, 'GET', '/healthz')).status).toBe(200);
+    const refused = await request(node('worker-1').url, 'GET', '/v1/projects', { key, outsideContract: 'a node without the api role answers no API route' });
+    expect(refused.status).toBe(404);
+    expect(refused.body.message).toContain('does not serve the api role (FOLIO_ROLES=worker)');
+    expect((await api('b')('GET', '/v1/projects')).status).toBe(200);
+  });
+
+  it('gives exactly one 201 to concurrent creates of one slug across A and B', async () => {
+    const slug = uniqueSlug('race');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      api(i % 2 ? 'a' : 'b')('POST', '/v1/projects', { body: { name: `Race ${i}`, slug } })));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(answers.filter((r) => r.status === 409 && r.body.error === 'slug_taken')).toHaveLength(19);
+  });
+
+  it('counts a rate limit exactly across A and B under parallel requests', async () => {
+    const dir = await tempDataDir();
+    dirs.set('cli', dir);
+    const env = { FOLIO_DATABASE_URL: databaseUrl, FOLIO_DATA_DIR: dir };
+    expect((await runNode(ADMIN, ['org', 'create', 'limited', '--plan', 'pro'], env)).code).toBe(0);
+    const limited = JSON.parse((await runNode(ADMIN, ['key', 'create', '--org', 'limited', '--json'], env)).stdout).key;
+    // Windows are calendar minutes: a burst is sent well inside one, so that one window counts it all.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const answers = await Promise.all(Array.from({ length: LIMIT + 20 }, (_, i) =>
+      request(node(i % 2 ? 'a' : 'b').url, 'GET', '/v1/projects', { key: limited })));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(LIMIT);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(20);
+    expect(refused.every((r) => r.body.error === 'rate_limited' && Number(r.headers.get('retry-after')) >= 1)).toBe(true);
+    const remaining = answers.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')));
+    expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
+    expect(answers.every((r) => r.headers.get('x-ratelimit-limit') === String(LIMIT))).toBe(true);
+    expect(new Set(answers.map((r) => r.headers.get('x-ratelimit-reset'))).size).toBe(1);
+  });
+
+  it('ends the deployment of a worker killed mid-build `interrupted` within the lease, and the other worker builds the next one', async () => {
+    const repo = host.repo('acme', 'multi');
+    repo.commit({ 'content/index.mdx': '# Several machines\n\nBuilt by a worker.\n' });
+    const project = (await api('a')('POST', '/v1/projects', { body: { name: 'Multi', slug: uniqueSlug('multi'), source_repo: repo.slug } })).body;
+    // Connecting the repository queued the first deployment; a worker claims it at once (LISTEN).
+    const first = await latestDeployment(api('a'), project.id);
+    const victim = await waitForBuilder(first.id);
+    expect(victim).toMatch(/^worker-/);
+    node(victim).process.kill('SIGKILL');
+    await node(victim).exited;
+    nodes.delete(victim);
+
+    // Node B (not the dead worker, which cannot) sees it end once the lease runs out.
+    const ended = await waitForDeployment(api('b'), project.id, first.id);
+    expect(ended).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
+    expect((await api('a')('GET', `/v1/projects/${project.id}`)).body.status).toBe('failed');
+
+    const next = await api('b')('POST', `/v1/projects/${project.id}/deployments`);
+    expect(next.status).toBe(202);
+    expect((await waitForDeployment(api('a'), project.id, next.body.id)).status).toBe('succeeded');
+    expect((await api('b')('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
+
+    // A cancel answered by node A stops the build running on the worker at once: its log says so.
+    repo.commit({ 'content/index.mdx': '# Several machines\n\nCanceled.\n' });
+    const doomed = (await api('b')('POST', `/v1/projects/${project.id}/deployments`)).body;
+    const worker = await waitForBuilder(doomed.id);
+    const canceled = await api('a')('POST', `/v1/projects/${project.id}/deployments/${doomed.id}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.status).toBe('canceled');
+    const log = deploymentLogFile(dirs.get(worker)!, project.id, doomed.id);
+    await expect.poll(() => readFile(log, 'utf8').catch(() => ''), { timeout: 60_000 }).toContain('canceled: the deployment was stopped by a client');
+    expect((await waitForDeployment(api('b'), project.id, doomed.id)).status).toBe('canceled');
+    expect((await api('b')('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
+  });
+
+  it('loses nothing when a node is killed and restarted; the admin CLI works on the database with no server running', async () => {
+    const created = await api('a')('POST', '/v1/projects', { body: { name: 'Kept', slug: uniqueSlug('kept') } });
+    expect(created.status).toBe(201);
+    // Killed right after the answer: what it acknowledged is in the database.
+    node('a').process.kill('SIGKILL');
+    await node('a').exited;
+    expect((await api('b')('GET', `/v1/projects/${created.body.id}`)).body.name).toBe('Kept');
+    for (const name of [...nodes.keys()].filter((n) => n !== 'a')) {
+      expect(await node(name).stop()).toBe(0);
+      nodes.delete(name);
+    }
+    // No node runs now: the CLI edits the database directly.
+    const cli = await runNode(ADMIN, ['key', 'create', '--org', 'default', '--scopes', 'projects:read', '--json'], { FOLIO_DATABASE_URL: databaseUrl, FOLIO_DATA_DIR: dirs.get('cli')! });
+    expect(cli.code).toBe(0);
+    const readOnly = JSON.parse(cli.stdout).key;
+
+    const restarted = await startNode('a', 'api,sites');
+    expect(restarted.defaultKey).toBeUndefined(); // the same organizations: no new default key
+    const got = await api('a')('GET', `/v1/projects/${created.body.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body.name).toBe('Kept');
+    const listed = await request(restarted.url, 'GET', '/v1/projects?limit=100', { key: readOnly });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((p: { id: string }) => p.id)).toContain(created.body.id);
+  });
+});
