@@ -276,7 +276,9 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     throw failure(error.code === 'content_invalid' || error.code === 'reuse_refused' ? 'build_failed' : error.code, error.message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
-  if (inputs) await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
+  // A fast redeploy reuses the previous build in the data dir: with object storage none stays
+  // there, so every build is full and no inputs are kept (docs/decisions.md#object-storage).
+  if (inputs && builds.kind === 'disk') await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
   // Kept where every node reads it (object storage: uploaded) before it is made live.
   await builds.keep(project.id, deploymentId).catch((error: unknown) => {
     if (isOutOfSpace(error)) throw error;
