@@ -66,7 +66,7 @@ export async function openObjectBuildStorage(options: ObjectBuildStorageOptions)
   };
   await listen();
 
-  const cache = await createFileCache(path.join(dataDir, 'object-cache'), options.cacheBytes);
+  const cache = await createFileCache(cacheDir(dataDir), options.cacheBytes);
 
   const liveBuildId = async (projectId: string, label = '') => {
     const { rows } = await pool.query<{ build_id: string }>('SELECT build_id FROM live_builds WHERE project_id = $1 AND label = $2', [projectId, label]);
