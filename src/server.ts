@@ -25,6 +25,8 @@ import { createFolio, type Folio } from './service/folio.ts';
 import { RESERVED_SLUGS } from './service/project-rules.ts';
 import type { RateLimiter } from './service/rate-limiter.ts';
 import { openStorage } from './service/storage.ts';
+import type { BuildStorage } from './service/build-storage.ts';
+import { ObjectStorageError } from './service/object-storage/client.ts';
 import { StoreDamagedError, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
@@ -74,8 +76,10 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const consoleLocals: App.Locals = { ...locals, console: true };
   const console_ = consoleHost(folio.config);
   const consoleAssets = createConsoleAssets(path.join(ROOT, SERVICE_OUT_DIR, 'client'));
-  const sites = createSiteHandler(folio.config.dataDir, folio.config.allowCode);
+  const sites = createSiteHandler(folio.builds.sites, folio.config.allowCode);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
+  // Another node's publish (object storage: heard through the database).
+  folio.builds.onLiveChange((projectId) => (projectId ? sites.liveChanged(projectId) : sites.forgetLiveBuilds()));
   // FOLIO_ROLES (docs/decisions.md#job-queue-and-node-roles): what this node answers. /healthz
   // answers on every node, so a load balancer can check a worker-only node too.
   const roles = new Set(folio.config.roles);
@@ -125,12 +129,13 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
 export async function startServer(config: Config): Promise<RunningServer> {
   const lock = await acquireLockPatiently(config.dataDir, 'server', ['admin']);
   let store: Store | undefined;
+  let builds: BuildStorage | undefined;
   try {
     let rateLimiter: RateLimiter;
-    ({ store, rateLimiter } = await openStorage(config));
+    ({ store, rateLimiter, builds } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
-    await recoverDeployments(config.dataDir, store, config.buildLeaseS * 1000);
-    const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds);
+    await recoverDeployments(config.dataDir, store, config.buildLeaseS * 1000, builds);
+    const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds, builds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
     await bootstrap(store);
     const { app } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { app: AstroApp };
@@ -142,7 +147,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       server.listen(config.port, config.host, resolve);
     });
     const port = (server.address() as AddressInfo).port;
-    const folio = createFolio({ ...config, port }, store, {}, rateLimiter);
+    const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds);
     const handle = createRequestHandler(folio, createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
     let stopping = false;
     // Requests still being handled: a client that hung up closes its connection, but its request
@@ -177,6 +182,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       },
     };
   } catch (err) {
+    await builds?.close();
     await store?.close();
     await lock.release();
     throw err;
@@ -198,6 +204,10 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof StoreDamagedError) {
       console.error(`Folio cannot start: ${err.message}. ${err.advice}`);
+      process.exit(1);
+    }
+    if (err instanceof ObjectStorageError) {
+      console.error(`Folio cannot start: ${err.message}.`);
       process.exit(1);
     }
     if (err instanceof LockHeldError) {

@@ -1,20 +1,17 @@
 // Serving a project's live site on its own host (docs/decisions.md#serving): the build the project's `live`
-// link points at, resolved once per request (so a concurrent redeploy never mixes two builds),
+// link (or, with object storage, the database) points at (site-source.ts), resolved once per request (so a concurrent redeploy never mixes two builds),
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
 // rest, `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
 // the site's own 404 page. The site's redirects (docs.json `redirects`, redirects.ts) answer before
 // its files, except for Folio's own asset paths.
-import { closeSync, createReadStream, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
-import { constants as fsConstants } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
-import { liveLink, previewLiveLink } from '../service/project-files.ts';
 import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
-import { checkRequestPath, REVALIDATE, SiteFiles, type SiteFile } from './site-files.ts';
+import { checkRequestPath, REVALIDATE, type SiteFile } from './site-files.ts';
+import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
@@ -37,6 +34,8 @@ export interface SiteHandler {
   serve(project: ProjectRecord | undefined, req: IncomingMessage, res: ServerResponse, previewLabel?: string): Promise<void>;
   /** The project's live link was switched or removed: read it again on the next request. */
   liveChanged(projectId: string): void;
+  /** Every project's live build may have changed unheard: read each again on its next request. */
+  forgetLiveBuilds(): void;
 }
 
 function sendText(req: IncomingMessage, res: ServerResponse, policy: string, status: number, body: string, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}): void {
@@ -71,6 +70,14 @@ function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, fil
   res.writeHead(status, [...file.headers, ...csp]);
   if (req.method === 'HEAD') return void res.end();
   if (file.body) return void res.end(file.body);
+  if (file.open) {
+    // A build in object storage: the headers are sent, so a failed fetch can only cut the answer.
+    file.open().then((stream) => {
+      stream.on('error', () => res.destroy());
+      stream.pipe(res);
+    }, () => res.destroy());
+    return;
+  }
   const stream = createReadStream(file.abs);
   stream.on('error', () => res.destroy());
   stream.pipe(res);
@@ -81,48 +88,25 @@ function sendRedirect(req: IncomingMessage, res: ServerResponse, policy: string,
   sendText(req, res, policy, answer.status, `Redirecting to ${answer.location}\n`, 'text/plain; charset=utf-8', { location: answer.location });
 }
 
+/** Largest redirects file read: Folio writes it after the build, from docs.json. */
+const MAX_REDIRECTS_BYTES = 16 * 1024 * 1024;
+
 /**
  * The redirects of a live build (REDIRECTS_FILE), or an empty table when it has none. The file is
  * written by Folio after the build, but the build dir was writable by the build: it is validated
  * again, and an invalid one means no redirects (never a failing site).
  */
-async function loadRedirects(dir: string): Promise<RedirectTable> {
+async function loadRedirects(source: SiteSource, build: string): Promise<RedirectTable> {
   try {
-    const parsed = redirectsFileSchema.safeParse(JSON.parse(await readFile(path.join(dir, REDIRECTS_FILE), 'utf8')));
-    if (parsed.success) return new RedirectTable(parsed.data.rules, { notFoundToHome: parsed.data.notFoundToHome });
+    const bytes = await source.readSmall(build, REDIRECTS_FILE, MAX_REDIRECTS_BYTES);
+    const parsed = bytes ? redirectsFileSchema.safeParse(JSON.parse(bytes.toString('utf8'))) : undefined;
+    if (parsed?.success) return new RedirectTable(parsed.data.rules, { notFoundToHome: parsed.data.notFoundToHome });
   } catch {
-    // no redirects file: a build from before redirects were served
+    // not JSON: no redirects
   }
   return new RedirectTable([]);
 }
 
-const LIVE_TARGET = /^builds\/[0-9a-f-]{36}$/;
-const PREVIEW_TARGET = /^\.\.\/\.\.\/builds\/[0-9a-f-]{36}$/;
-
-/**
- * The directory the project's `live` link (or a preview's) points at, or undefined before a first
- * deployment. The link is Folio's own (always `builds/{deployment}`, `../../builds/{deployment}`
- * for a preview), so a readlink is enough.
- */
-function readLiveLink(dataDir: string, projectId: string, previewLabel?: string): string | undefined {
-  let link: string;
-  let target: string;
-  try {
-    link = previewLabel ? previewLiveLink(dataDir, projectId, previewLabel) : liveLink(dataDir, projectId);
-    target = readlinkSync(link);
-  } catch {
-    return undefined;
-  }
-  return (previewLabel ? PREVIEW_TARGET : LIVE_TARGET).test(target) ? path.join(path.dirname(link), target) : undefined;
-}
-
-/**
- * The handler of every site host, reading live builds under `dataDir`. `allowCode` is the
- * operator's FOLIO_ALLOW_CODE: a project's site runs its own scripts only while code is allowed for
- * it (codeAllowed), the rule its builds follow. The policy follows the project's setting now, not
- * the build that is live: a site built with code and then turned off loses its hydration (its
- * server-rendered HTML stays) until the next deployment, which refuses the code.
- */
 /** Largest origins file read, and most origins taken from it: the list is a build's output, so tenant-made. */
 const MAX_ORIGINS_BYTES = 16 * 1024;
 const MAX_ORIGINS = 50;
@@ -131,59 +115,61 @@ const MAX_ORIGINS = 50;
  * The playground origins a live build lists (src/site/openapi/origins.ts), each checked to be an
  * exact `http(s)://host[:port]`; a missing, linked or odd file gives none.
  */
-function readConnectOrigins(live: string): string[] {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path.join(live, CONNECT_ORIGINS_FILE), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
-    if (!fstatSync(fd).isFile()) return [];
-    const buffer = Buffer.alloc(MAX_ORIGINS_BYTES);
-    const read = readSync(fd, buffer, 0, MAX_ORIGINS_BYTES, 0);
-    return [...new Set(buffer.subarray(0, read).toString('utf8').split('\n').map((line) => line.trim()).filter((line) => ORIGIN.test(line)))].slice(0, MAX_ORIGINS);
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+async function readConnectOrigins(source: SiteSource, build: string): Promise<string[]> {
+  const bytes = await source.readSmall(build, CONNECT_ORIGINS_FILE, MAX_ORIGINS_BYTES).catch(() => undefined);
+  if (!bytes) return [];
+  return [...new Set(bytes.toString('utf8').split('\n').map((line) => line.trim()).filter((line) => ORIGIN.test(line)))].slice(0, MAX_ORIGINS);
 }
 
-export function createSiteHandler(dataDir: string, allowCode = true): SiteHandler {
-  const files = new SiteFiles();
-  // Real, so a file's real path equals its path exactly when no link was followed (site-files.ts).
-  const root = realpathSync(dataDir);
-  // Each project's live build, read once and kept until a deployment says the link changed
-  // (serving runs in the process that publishes): no system call per request.
-  // Keyed by project id, or `{project id}/{label}` for a preview.
+/**
+ * The handler of every site host, reading live builds from `source` (a data dir: its builds on
+ * disk). `allowCode` is the operator's FOLIO_ALLOW_CODE: a project's site runs its own scripts only
+ * while code is allowed for it (codeAllowed), the rule its builds follow. The policy follows the
+ * project's setting now, not the build that is live: a site built with code and then turned off
+ * loses its hydration (its server-rendered HTML stays) until the next deployment, which refuses
+ * the code.
+ */
+export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCode = true): SiteHandler {
+  const source = typeof sourceOrDataDir === 'string' ? createDiskSiteSource(sourceOrDataDir) : sourceOrDataDir;
+  const files = source.files;
+  // Each project's live build, read once and kept until the handler hears that it changed (a
+  // publish in this process, or another node's through the database): no lookup per request.
+  // Keyed by project id, or `{project id}/{label}` for a preview. A change counts up the project's
+  // generation, so that an answer asked for before the change is not kept after it.
   const liveBuilds = new Map<string, string>();
+  const generations = new Map<string, number>();
+  let allGeneration = 0;
   // Each live build's redirects, compiled once (the build never changes while live).
   const redirectTables = new Map<string, RedirectTable | Promise<RedirectTable>>();
-  const redirectsOf = (dir: string): RedirectTable | Promise<RedirectTable> => {
-    let table = redirectTables.get(dir);
+  const redirectsOf = (build: string): RedirectTable | Promise<RedirectTable> => {
+    let table = redirectTables.get(build);
     if (!table) {
-      const loading = loadRedirects(dir).then((t) => {
-        if (redirectTables.get(dir) === loading) redirectTables.set(dir, t);
+      const loading = loadRedirects(source, build).then((t) => {
+        if (redirectTables.get(build) === loading) redirectTables.set(build, t);
         return t;
       });
-      redirectTables.set(dir, (table = loading));
+      redirectTables.set(build, (table = loading));
     }
     return table;
   };
-  const liveBuild = (projectId: string, previewLabel?: string) => {
+  const liveBuild = async (projectId: string, previewLabel?: string) => {
     const key = previewLabel ? `${projectId}/${previewLabel}` : projectId;
-    let dir = liveBuilds.get(key);
-    if (dir === undefined) {
-      dir = readLiveLink(root, projectId, previewLabel);
-      if (dir) liveBuilds.set(key, dir);
-    }
-    return dir;
+    const known = liveBuilds.get(key);
+    if (known !== undefined) return known;
+    const generation = generations.get(projectId) ?? 0;
+    const all = allGeneration;
+    const build = await source.liveBuild(projectId, previewLabel);
+    if (build && (generations.get(projectId) ?? 0) === generation && allGeneration === all) liveBuilds.set(key, build);
+    return build;
   };
 
   // The origins each live build's playground may reach, read once per build.
   const connectOrigins = new Map<string, string[]>();
-  const originsOf = (live: string) => {
-    let origins = connectOrigins.get(live);
+  const originsOf = async (build: string) => {
+    let origins = connectOrigins.get(build);
     if (!origins) {
-      origins = readConnectOrigins(live);
-      connectOrigins.set(live, origins);
+      origins = await readConnectOrigins(source, build);
+      connectOrigins.set(build, origins);
     }
     return origins;
   };
@@ -198,9 +184,9 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
       return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
     // The live build, captured once: everything this request reads comes from this directory.
-    const live = liveBuild(project.id, previewLabel);
+    const live = await liveBuild(project.id, previewLabel);
     if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
-    policy = siteContentSecurityPolicy({ allowCode: code, connectOrigins: originsOf(live) });
+    policy = siteContentSecurityPolicy({ allowCode: code, connectOrigins: connectOrigins.get(live) ?? (await originsOf(live)) });
     const checked = checkRequestPath(req.url ?? '/');
     if (!checked.ok) return sendText(req, res, policy, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
     const url = req.url ?? '/';
@@ -224,16 +210,27 @@ export function createSiteHandler(dataDir: string, allowCode = true): SiteHandle
     sendText(req, res, policy, 404, NO_SITE);
   };
 
-  return {
+  const handler: SiteHandler = {
     serve,
     liveChanged(projectId) {
-      for (const [key, old] of liveBuilds) {
-        if (key !== projectId && !key.startsWith(`${projectId}/`)) continue;
-        liveBuilds.delete(key);
-        files.forget(old);
-        connectOrigins.delete(old);
-        redirectTables.delete(old);
-      }
+      forget(projectId);
+    },
+    forgetLiveBuilds() {
+      forget();
     },
   };
+  return handler;
+
+  /** Forgets the live builds of one project, or of every project. */
+  function forget(projectId?: string): void {
+    if (projectId) generations.set(projectId, (generations.get(projectId) ?? 0) + 1);
+    else allGeneration++;
+    for (const [key, old] of liveBuilds) {
+      if (projectId && key !== projectId && !key.startsWith(`${projectId}/`)) continue;
+      liveBuilds.delete(key);
+      files.forget(old);
+      connectOrigins.delete(old);
+      redirectTables.delete(old);
+    }
+  }
 }

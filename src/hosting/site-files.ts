@@ -7,8 +7,10 @@ import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface SiteFile {
-  /** Absolute path of a regular file inside the build directory. */
+  /** Absolute path of a regular file inside the build directory (a build on disk). */
   abs: string;
+  /** Opens the file's bytes when they are neither in `body` nor at `abs` (a build in object storage). */
+  open?: () => Promise<NodeJS.ReadableStream>;
   size: number;
   etag: string;
   /** The file's bytes when small enough to keep in memory. */
@@ -98,16 +100,44 @@ function cacheControlOf(rel: string): string {
   return REVALIDATE;
 }
 
-const MEMORY_FILE_BYTES = 256 * 1024;
+/**
+ * A site file's answer headers, decided by its path in the build (type, caching) wherever the
+ * build is kept; `abs` is where its bytes are on disk, if they are.
+ */
+export function siteFileOf(rel: string, size: number, etag: string, abs = ''): SiteFile {
+  const contentType = contentTypeOf(rel);
+  const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControlOf(rel), 'x-content-type-options', 'nosniff'];
+  return {
+    abs,
+    size,
+    etag,
+    headers: [...notModifiedHeaders, 'content-length', String(size)],
+    notModifiedHeaders,
+    sandbox: contentType === 'image/svg+xml',
+  };
+}
+
+export const MEMORY_FILE_BYTES = 256 * 1024;
 /** All files kept in memory, across sites; beyond it, files are streamed from disk. */
 const MEMORY_TOTAL_BYTES = 128 * 1024 * 1024;
 const MAX_ENTRIES_PER_SITE = 20_000;
 const MAX_SITES = 200;
 
-/** Caches lookups per build directory; the least recently used directories are dropped. */
+/** Finds one candidate path (no `index.html` fallback) in a build: the file, or null. */
+export type LookUpFile = (build: string, rel: string) => Promise<SiteFile | null>;
+
+/**
+ * Caches lookups per build (a build directory on disk, or another key naming one build); the least
+ * recently used builds are dropped.
+ */
 export class SiteFiles {
   private sites = new Map<string, Map<string, SiteFile | null>>();
   private memoryBytes = 0;
+  private lookUpFile: LookUpFile;
+
+  constructor(lookUpFile: LookUpFile = regularFileInside) {
+    this.lookUpFile = lookUpFile;
+  }
 
   /** What `find` resolved before for this path, without waiting (undefined: not looked up yet). */
   cached(buildDir: string, rel: string): SiteFile | null | undefined {
@@ -152,7 +182,7 @@ export class SiteFiles {
   private async lookUp(buildDir: string, rel: string): Promise<SiteFile | null> {
     const candidates = rel === '' || rel.endsWith('/') ? [`${rel}index.html`] : [rel, `${rel}/index.html`];
     for (const candidate of candidates) {
-      const file = await regularFileInside(buildDir, candidate);
+      const file = await this.lookUpFile(buildDir, candidate);
       if (file) return file;
     }
     return null;
@@ -167,18 +197,8 @@ async function regularFileInside(buildDir: string, rel: string): Promise<SiteFil
   if (!stat?.isFile()) return null;
   // No directory on the way may be a link either: the real path must be the path asked for.
   if ((await realpath(abs).catch(() => '')) !== abs) return null;
-  const contentType = contentTypeOf(abs);
   const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${stat.ino.toString(16)}"`;
-  const cacheControl = cacheControlOf(rel);
-  const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControl, 'x-content-type-options', 'nosniff'];
-  const file: SiteFile = {
-    abs,
-    size: stat.size,
-    etag,
-    headers: [...notModifiedHeaders, 'content-length', String(stat.size)],
-    notModifiedHeaders,
-    sandbox: contentType === 'image/svg+xml',
-  };
+  const file = siteFileOf(rel, stat.size, etag, abs);
   if (stat.size <= MEMORY_FILE_BYTES) file.body = await readFile(abs);
   return file;
 }

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { issuePath } from './errors.ts';
+import { parseStorageUrl, type ObjectStorageSettings } from './object-storage/settings.ts';
 import { HOSTNAME } from './project-rules.ts';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
 
@@ -117,6 +118,10 @@ const envSchema = z.object({
     .pipe(z.array(z.enum(ROLES, `each role must be one of ${ROLES.join(', ')}`)).min(1, `must name at least one role of ${ROLES.join(', ')}`))
     .default([...ROLES]),
   FOLIO_BUILD_LEASE_S: integer(2, 3600).default(60),
+  // Object storage for builds, snapshots, logs and API-managed content (docs/decisions.md#object-storage),
+  // and the bytes of it each node keeps on its disk.
+  FOLIO_STORAGE_URL: z.string().optional(),
+  FOLIO_CACHE_MB: integer(1, 1_048_576).default(1024),
   // Browser origins (docs sites with an API playground) allowed to call /v1 (docs/decisions.md#cors).
   FOLIO_CORS_ORIGINS: list.superRefine((origins, ctx) => {
     const bad = origins.find((origin) => !isOrigin(origin));
@@ -177,6 +182,10 @@ export interface Config {
   roles: Role[];
   /** Seconds a build's claim holds without renewal (FOLIO_BUILD_LEASE_S). */
   buildLeaseS: number;
+  /** Object storage (FOLIO_STORAGE_URL); absent: builds, logs and content stay in the data dir. */
+  objectStorage?: ObjectStorageSettings;
+  /** Most bytes of object storage's files each node keeps on its disk (MB). */
+  cacheMb: number;
 }
 
 /**
@@ -209,6 +218,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
+  let objectStorage: ObjectStorageSettings | undefined;
+  if (e.FOLIO_STORAGE_URL !== undefined) {
+    const settings = parseStorageUrl(e.FOLIO_STORAGE_URL, env);
+    if ('problem' in settings) throw new ConfigError(`Invalid FOLIO_STORAGE_URL=${JSON.stringify(e.FOLIO_STORAGE_URL)}: ${settings.problem}`);
+    // Serving nodes hear of a new live build through PostgreSQL (LISTEN/NOTIFY).
+    if (!e.FOLIO_DATABASE_URL) throw new ConfigError('FOLIO_STORAGE_URL needs FOLIO_DATABASE_URL: object storage keeps the files, PostgreSQL says which build is live and tells every node; set FOLIO_DATABASE_URL=postgres://… too');
+    objectStorage = settings;
+  }
   const roles = [...new Set(e.FOLIO_ROLES)];
   if (roles.length < ROLES.length && !e.FOLIO_DATABASE_URL) {
     throw new ConfigError(`Invalid FOLIO_ROLES=${JSON.stringify(env.FOLIO_ROLES)}: a node with only some roles needs FOLIO_DATABASE_URL (PostgreSQL shared by the nodes); with the JSON file one node runs every role, so leave FOLIO_ROLES unset`);
@@ -241,5 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.FOLIO_CORS_ORIGINS,
     roles,
     buildLeaseS: e.FOLIO_BUILD_LEASE_S,
+    objectStorage,
+    cacheMb: e.FOLIO_CACHE_MB,
   };
 }

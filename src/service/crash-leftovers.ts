@@ -15,6 +15,7 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
+import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers } from './deployments/sync.ts';
 import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
@@ -53,7 +54,7 @@ async function cleanContent(dir: string, removed: string[]): Promise<boolean> {
 }
 
 /** One project's leftovers. */
-async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[], keep: number): Promise<void> {
+async function cleanProject(dataDir: string, store: Store, projectId: string, removed: string[], keep: number, storage: BuildStorage): Promise<void> {
   const dir = projectDataDir(dataDir, projectId);
   const project = await store.getProject(projectId);
   if (!project) {
@@ -74,7 +75,8 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
     removed.push(path.join(snapshots, name));
   }
   const builds = buildsDir(dataDir, projectId);
-  const kept = await keptBuilds(dataDir, store, projectId, keep);
+  // With object storage, builds in the data dir are only ones not uploaded yet: none is kept.
+  const kept = storage.kind === 'disk' ? await keptBuilds(storage, store, projectId, keep) : new Set<string>();
   for (const name of await names(builds)) {
     if (kept.has(buildIdOfEntry(name))) continue;
     await rm(path.join(builds, name), { recursive: true, force: true });
@@ -97,10 +99,10 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
 }
 
 /** Removes every crash leftover in the data dir (see above); returns the paths removed. */
-export async function cleanCrashLeftovers(dataDir: string, store: Store, keep = KEPT_BUILDS): Promise<string[]> {
+export async function cleanCrashLeftovers(dataDir: string, store: Store, keep = KEPT_BUILDS, builds: BuildStorage = createDiskBuildStorage(dataDir)): Promise<string[]> {
   const removed = [...(await removeTempFiles(dataDir)), ...(await removeTempFiles(path.join(dataDir, BACKUP_DIR)))];
   for (const name of await names(path.join(dataDir, 'projects'))) {
-    if (UUID.test(name)) await cleanProject(dataDir, store, name, removed, keep);
+    if (UUID.test(name)) await cleanProject(dataDir, store, name, removed, keep, builds);
   }
   return removed;
 }

@@ -1,5 +1,6 @@
 // The running service's domain objects, created once by the server and handed to the API
 // endpoints (through Astro's `locals`), so the API has no state of its own.
+import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import type { Config, Plan } from './config.ts';
 import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { consoleOrigin, createAccounts, type Accounts } from './accounts.ts';
@@ -27,6 +28,8 @@ export interface Principal {
 export interface Folio {
   config: Config;
   store: Store;
+  /** Where builds are kept and which is live: the data dir, or object storage (build-storage.ts). */
+  builds: BuildStorage;
   projects: ProjectsService;
   pages: PagesService;
   /** docs.json and snippets of API-managed projects (pages/site-files.ts). */
@@ -49,7 +52,13 @@ export interface Folio {
   close(): Promise<void>;
 }
 
-export function createFolio(config: Config, store: Store, hooks: ProjectHooks = {}, limiter: RateLimiter = createMemoryRateLimiter()): Folio {
+export function createFolio(
+  config: Config,
+  store: Store,
+  hooks: ProjectHooks = {},
+  limiter: RateLimiter = createMemoryRateLimiter(),
+  builds: BuildStorage = createDiskBuildStorage(config.dataDir),
+): Folio {
   const limitOf = (plan: Plan) => config.rateLimits[plan];
   const diskSpace = createDiskSpace(config.dataDir);
   const customDomains = createDomainVerifier(store, config);
@@ -67,6 +76,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       await pages.forgetProject(project.id);
       await siteFiles.forgetProject(project.id);
       await removeProjectFiles(config.dataDir, project.id);
+      await builds.removeProject(project.id);
     },
     onCustomDomainSet: (projectId) => customDomains.domainSet(projectId),
     checkCustomDomain: (projectId) => customDomains.check(projectId),
@@ -75,12 +85,13 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
   const pages = createPagesService(config, projects);
   const siteFiles = createSiteFilesService(config, projects);
   const webhooks = createEventsService(config, store, projects);
-  const deployments = createDeploymentsService(config, store, projects, webhooks);
+  const deployments = createDeploymentsService(config, store, projects, builds, webhooks);
   const accounts = createAccounts(store, limiter);
 
   return {
     config,
     store,
+    builds,
     projects,
     pages,
     siteFiles,
@@ -124,6 +135,7 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       await customDomains.close();
       limiter.close();
       await closeContentChecks();
+      await builds.close();
       await store.close();
     },
   };

@@ -19,7 +19,7 @@ import path from 'node:path';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function checkedId(id: string): string {
+export function checkedId(id: string): string {
   if (!UUID.test(id)) throw new Error(`not a project or deployment id: ${JSON.stringify(id)}`);
   return id;
 }

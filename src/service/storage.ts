@@ -1,7 +1,11 @@
 // Where the service keeps its state: the JSON file in the data dir (the default: `npm start`
 // needs nothing else) or PostgreSQL when FOLIO_DATABASE_URL is set, shared by several nodes.
-// Rate limits are counted where the records are, so that they hold across those nodes.
+// Rate limits are counted where the records are, so that they hold across those nodes. Builds are
+// kept in the data dir, or in object storage when FOLIO_STORAGE_URL is set (build-storage.ts).
+import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import type { Config } from './config.ts';
+import { openObjectBuildStorage } from './object-storage/builds.ts';
+import { createObjectStore } from './object-storage/client.ts';
 import { createPostgresRateLimiter } from './postgres/rate-limiter.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
@@ -10,13 +14,29 @@ import { openStore, type Store } from './store.ts';
 export interface Storage {
   store: Store;
   rateLimiter: RateLimiter;
+  builds: BuildStorage;
 }
 
 /** Opens the configured store (applying PostgreSQL migrations) and its rate limiter. */
-export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Storage> {
+export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'objectStorage' | 'cacheMb'>>): Promise<Storage> {
   if (config.databaseUrl) {
     const store = await openPostgresStore(config.databaseUrl);
-    return { store, rateLimiter: createPostgresRateLimiter(store.pool) };
+    try {
+      const builds = config.objectStorage
+        ? await openObjectBuildStorage({
+          dataDir: config.dataDir,
+          objects: createObjectStore(config.objectStorage),
+          store,
+          pool: store.pool,
+          databaseUrl: config.databaseUrl,
+          cacheBytes: (config.cacheMb ?? 1024) * 1024 * 1024,
+        })
+        : createDiskBuildStorage(config.dataDir);
+      return { store, rateLimiter: createPostgresRateLimiter(store.pool), builds };
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
   }
-  return { store: await openStore(config.dataDir), rateLimiter: createMemoryRateLimiter() };
+  return { store: await openStore(config.dataDir), rateLimiter: createMemoryRateLimiter(), builds: createDiskBuildStorage(config.dataDir) };
 }

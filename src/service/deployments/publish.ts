@@ -1,10 +1,12 @@
 // Publishing a build: the `live` link is switched atomically (a new link renamed over the old one),
 // so a request sees either the old site or the new one, never a mix; old builds are pruned. A
 // preview has a live link of its own (previews/{label}/live); promote points `live` back at an
-// earlier build (docs/decisions.md#continuous-deployment).
+// earlier build (docs/decisions.md#continuous-deployment). This is the data dir's way to keep builds
+// (build-storage.ts); object storage has its own (object-storage/builds.ts).
 import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
+import type { BuildStorage, LiveBuilds } from '../build-storage.ts';
 import type { DeploymentRecord, Store } from '../store.ts';
 
 /** Successful builds kept per project by default (FOLIO_KEEP_BUILDS): the live one and the ones before it. */
@@ -29,10 +31,10 @@ export async function publishPreview(dataDir: string, projectId: string, label: 
   await switchLink(previewLiveLink(dataDir, projectId, label), buildId, dataDir, projectId);
 }
 
-/** True when the project's live link (or the deployment's preview link) points at this deployment's build. */
-export async function isLive(dataDir: string, deployment: Pick<DeploymentRecord, 'project_id' | 'id' | 'preview_label'>): Promise<boolean> {
-  const link = deployment.preview_label ? previewLiveLink(dataDir, deployment.project_id, deployment.preview_label) : liveLink(dataDir, deployment.project_id);
-  return (await linkedBuild(link)) === deployment.id;
+/** True when the project's live build (or the deployment's preview's) is this deployment's build. */
+export async function isLive(builds: Pick<BuildStorage, 'liveBuilds'>, deployment: Pick<DeploymentRecord, 'project_id' | 'id' | 'preview_label'>): Promise<boolean> {
+  const live = await builds.liveBuilds(deployment.project_id);
+  return (deployment.preview_label ? live.previews.get(deployment.preview_label) : live.live) === deployment.id;
 }
 
 /** The build id a live link points at, if any. */
@@ -41,18 +43,26 @@ async function linkedBuild(link: string): Promise<string | undefined> {
   return target === undefined ? undefined : path.basename(target);
 }
 
+/** The builds the project's live link and its previews' links point at. */
+export async function linkedBuilds(dataDir: string, projectId: string): Promise<LiveBuilds> {
+  const live = await linkedBuild(liveLink(dataDir, projectId));
+  const previews = new Map<string, string>();
+  for (const label of await readdir(previewsDir(dataDir, projectId)).catch(() => [] as string[])) {
+    const build = await linkedBuild(path.join(previewsDir(dataDir, projectId), label, 'live'));
+    if (build) previews.set(label, build);
+  }
+  return { live, previews };
+}
+
 /**
  * The builds a project keeps: the live one, every preview's, and those of the newest `keep`
  * successful production deployments (a promote counts as the build it made live).
  */
-export async function keptBuilds(dataDir: string, store: Store, projectId: string, keep: number): Promise<Set<string>> {
+export async function keptBuilds(builds: Pick<BuildStorage, 'liveBuilds'>, store: Store, projectId: string, keep: number): Promise<Set<string>> {
   const kept = new Set<string>();
-  const live = await linkedBuild(liveLink(dataDir, projectId));
+  const { live, previews } = await builds.liveBuilds(projectId);
   if (live) kept.add(live);
-  for (const label of await readdir(previewsDir(dataDir, projectId)).catch(() => [] as string[])) {
-    const build = await linkedBuild(path.join(previewsDir(dataDir, projectId), label, 'live'));
-    if (build) kept.add(build);
-  }
+  for (const build of previews.values()) kept.add(build);
   const production = new Set<string>();
   let after: DeploymentRecord | undefined;
   for (;;) {

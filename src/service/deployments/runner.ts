@@ -9,17 +9,20 @@ import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
 import { DEPLOYMENT_ERROR_CODES, FolioError, isFolioError, isOutOfSpace, type DeploymentErrorCode } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
-import { buildDir, contentRootDir, deploymentLogFile, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
+import { buildDir, contentRootDir, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
+import type { BuildStorage } from '../build-storage.ts';
 import { buildSandbox } from './build-sandbox.ts';
 import { buildFingerprint, planRedeploy, removeBuildInputs, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';
-import { openDeploymentLog, type DeploymentLog } from './log.ts';
-import { keptBuilds, publishBuild, publishPreview, pruneBuilds } from './publish.ts';
+import type { DeploymentLog } from './log.ts';
+import { keptBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
 
 export interface RunContext {
   config: Config;
   store: Store;
+  /** Where builds are kept and made live (the data dir, or object storage). */
+  builds: BuildStorage;
   /** The live site address of a project (its `url`). */
   siteUrl(project: ProjectRecord): string;
   /** The address of a project's preview of a branch label. */
@@ -77,7 +80,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
   const projectId = queued.project_id;
   const snapshot = snapshotDir(config.dataDir, projectId, queued.id);
   const output = buildDir(config.dataDir, projectId, queued.id);
-  const log = await openDeploymentLog(deploymentLogFile(config.dataDir, projectId, queued.id), {
+  const log = await ctx.builds.logs.open(projectId, queued.id, {
     contentRoots: [snapshot],
     hidden: [config.dataDir, repoRoot],
   });
@@ -165,7 +168,7 @@ function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
 
 /** Sync, snapshot, build, publish. Returns the page count. */
 async function deploy(ctx: RunContext, project: ProjectRecord, deployment: DeploymentRecord, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
-  const { config, store } = ctx;
+  const { config, store, builds } = ctx;
   const deploymentId = deployment.id;
   const label = deployment.preview_label;
   // A preview builds its branch in a content root of its own: the project's stays untouched.
@@ -214,6 +217,10 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     await mkdir(snapshot);
   }
   log.line('snapshot: content root copied');
+  await builds.keepSnapshot(project.id, deploymentId, snapshot).catch((error: unknown) => {
+    if (isOutOfSpace(error)) throw error;
+    throw failure('build_failed', `the snapshot could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
+  });
 
   const output = buildDir(config.dataDir, project.id, deploymentId);
   await mkdir(output, { recursive: true });
@@ -269,14 +276,20 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     throw failure(error.code === 'content_invalid' || error.code === 'reuse_refused' ? 'build_failed' : error.code, error.message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
-  if (inputs) await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
-  if (label) await publishPreview(config.dataDir, project.id, label, deploymentId);
-  else await publishBuild(config.dataDir, project.id, deploymentId);
+  // A fast redeploy reuses the previous build in the data dir: with object storage none stays
+  // there, so every build is full and no inputs are kept (docs/decisions.md#object-storage).
+  if (inputs && builds.kind === 'disk') await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
+  // Kept where every node reads it (object storage: uploaded) before it is made live.
+  await builds.keep(project.id, deploymentId).catch((error: unknown) => {
+    if (isOutOfSpace(error)) throw error;
+    throw failure('build_failed', `the build could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
+  });
+  await builds.publish(project.id, deploymentId, label);
   ctx.liveChanged(project.id);
   log.line(`publish: ${label ? 'preview' : 'live'} at ${siteUrl}`);
   // Before the deployment is reported succeeded, so what a client then sees on disk is final.
-  const kept = await keptBuilds(config.dataDir, store, project.id, config.keepBuilds - 1);
+  const kept = await keptBuilds(builds, store, project.id, config.keepBuilds - 1);
   kept.add(deploymentId);
-  await pruneBuilds(config.dataDir, project.id, kept);
+  await builds.prune(project.id, kept);
   return result.pageCount;
 }

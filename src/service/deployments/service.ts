@@ -2,20 +2,19 @@
 // connect hook, deletion and restart recovery; continuous deployment (docs/decisions.md#continuous-deployment):
 // push webhooks, polling, previews, promote and cancel. The pipeline itself is in runner.ts and queue.ts.
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Config } from '../config.ts';
 import { FolioError } from '../errors.ts';
 import { git } from '../git.ts';
-import { buildDir, deploymentLogFile, previewDir, previewLiveLink, previewsDir, snapshotDir } from '../project-files.ts';
+import type { BuildStorage } from '../build-storage.ts';
+import { buildDir, previewDir, snapshotDir } from '../project-files.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import { createMemoryRateLimiter } from '../rate-limiter.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
-import { followDeploymentLog, readDeploymentLog } from './log.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
 import { createBuildQueue, LEASE_OWNER, type BuildQueue } from './queue.ts';
-import { isLive, publishBuild } from './publish.ts';
+import { isLive } from './publish.ts';
 import { recordCanceled, recordFailure, recordSuccess, runDeployment } from './runner.ts';
 
 /** A deployment as the API shows it; fields not known yet are absent. A preview has `branch` and `preview_url`. */
@@ -78,12 +77,12 @@ export interface DeploymentsService {
  * recovery), then every third of the lease on every node, so a dead worker's deployment ends
  * within its lease and the queue goes on.
  */
-export async function recoverDeployments(dataDir: string, store: Store, leaseMs: number): Promise<void> {
+export async function recoverDeployments(dataDir: string, store: Store, leaseMs: number, builds: BuildStorage): Promise<void> {
   for (const deployment of await store.takeExpiredLeases(LEASE_OWNER, leaseMs)) {
     await rm(snapshotDir(dataDir, deployment.project_id, deployment.id), { recursive: true, force: true });
     const preview = deployment.preview_label !== undefined;
     // Stopped in the moment between its publish and its record: it is live, so it succeeded.
-    if (await isLive(dataDir, deployment)) {
+    if (await isLive(builds, deployment)) {
       await recordSuccess(store, deployment.id, deployment.project_id, undefined, preview);
       continue;
     }
@@ -105,7 +104,7 @@ export interface DeploymentEvents {
   emit(event: WebhookEvent, deployment: Deployment): void;
 }
 
-export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService, events?: DeploymentEvents): DeploymentsService {
+export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService, builds: BuildStorage, events?: DeploymentEvents): DeploymentsService {
   /** The API's view: the preview label becomes the preview's address. */
   const view = (d: DeploymentRecord, project: ProjectRecord | { slug: string; url?: string }, url: string): Deployment => {
     const { preview_label: label, ...rest } = d;
@@ -122,7 +121,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       if (project) events?.emit(event, view(deployment, project, projects.urlOf(project)));
     });
   };
-  const runContext = { config, store, siteUrl: projects.urlOf, previewUrl: projects.previewUrlOf, liveChanged, onEvent };
+  const runContext = { config, store, builds, siteUrl: projects.urlOf, previewUrl: projects.previewUrlOf, liveChanged, onEvent };
   const pushLimiter = createMemoryRateLimiter();
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
@@ -149,23 +148,17 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     return deployment;
   };
 
-  /** Removes a preview's files (its live link first, so it stops being served at once). */
+  /** Removes a preview's files (its live pointer first, so it stops being served at once). */
   const removePreview = async (projectId: string, label: string) => {
-    await rm(previewLiveLink(config.dataDir, projectId, label), { force: true });
+    await builds.removePreview(projectId, label);
     liveChanged(projectId);
     await rm(previewDir(config.dataDir, projectId, label), { recursive: true, force: true });
   };
 
-  /** Previews not deployed for FOLIO_PREVIEW_TTL_DAYS go (the live link's time is its last publish). */
+  /** Previews not deployed for FOLIO_PREVIEW_TTL_DAYS go. */
   const expirePreviews = async () => {
     const oldest = Date.now() - config.previewTtlDays * 86_400_000;
-    for (const projectId of await readdir(path.join(config.dataDir, 'projects')).catch(() => [] as string[])) {
-      if (!UUID.test(projectId)) continue;
-      for (const label of await readdir(previewsDir(config.dataDir, projectId)).catch(() => [] as string[])) {
-        const link = await lstat(previewLiveLink(config.dataDir, projectId, label)).catch(() => undefined);
-        if (link && link.mtimeMs < oldest) await removePreview(projectId, label);
-      }
-    }
+    for (const { projectId, label } of await builds.stalePreviews(oldest)) await removePreview(projectId, label);
   };
 
   /**
@@ -239,7 +232,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
 
     async log(orgId, projectId, id) {
       const { deployment } = await ownedDeployment(orgId, projectId, id);
-      return readDeploymentLog(deploymentLogFile(config.dataDir, deployment.project_id, deployment.id));
+      return builds.logs.read(deployment.project_id, deployment.id);
     },
 
     async followLog(orgId, projectId, id) {
@@ -248,7 +241,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
         const current = await store.getDeployment(deployment.id);
         return !current || (current.status !== 'queued' && current.status !== 'building');
       };
-      return followDeploymentLog(deploymentLogFile(config.dataDir, deployment.project_id, deployment.id), ended);
+      return builds.logs.follow(deployment.project_id, deployment.id, ended);
     },
 
     async promote(orgId, projectId, id) {
@@ -258,20 +251,18 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       }
       // Promoting a promote makes the same build live again.
       const source = deployment.promoted_from ?? deployment.id;
-      if (!(await stat(buildDir(config.dataDir, project.id, source)).catch(() => undefined))) {
+      if (!(await builds.hasBuild(project.id, source))) {
         throw new FolioError('not_promotable', `deployment ${id} cannot be promoted: its build was removed (the newest FOLIO_KEEP_BUILDS=${config.keepBuilds} successful builds are kept); trigger a new deployment instead`);
       }
       const record = (await store.getProject(project.id))!;
       const newId = randomUUID();
       const now = new Date().toISOString();
       // The log is complete before the record says the promote succeeded (docs/decisions.md#deployments).
-      const logFile = deploymentLogFile(config.dataDir, project.id, newId);
-      await mkdir(path.dirname(logFile), { recursive: true });
       const lines = [`deployment ${newId} (promote) started`, `promote: the build of deployment ${source}${deployment.commit_sha ? ` (commit ${deployment.commit_sha})` : ''} is made live again, without a rebuild`];
-      await publishBuild(config.dataDir, project.id, source);
+      await builds.publish(project.id, source);
       liveChanged(project.id);
       lines.push(`publish: live at ${project.url}`);
-      await writeFile(logFile, lines.map((l) => `${now} ${l}\n`).join(''), { mode: 0o600 });
+      await builds.logs.write(project.id, newId, lines.map((l) => `${now} ${l}\n`).join(''));
       const promoted = await store.addDeployment({
         id: newId,
         project_id: project.id,
@@ -392,7 +383,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       const leases = setInterval(() => {
         if (recovering || closed) return;
         recovering = true;
-        void recoverDeployments(config.dataDir, store, leaseMs)
+        void recoverDeployments(config.dataDir, store, leaseMs, builds)
           .catch((error) => console.error('ending deployments of stopped workers:', error))
           .finally(() => (recovering = false));
       }, Math.max(1_000, Math.floor(leaseMs / 3)));

@@ -181,6 +181,22 @@ export const MIGRATIONS: Migration[] = [
     name: 'fast redeploys: a deployment can ask for a full build',
     sql: `ALTER TABLE deployments ADD COLUMN full_build boolean;`,
   },
+  {
+    version: 7,
+    name: 'object storage: which build is live',
+    // With FOLIO_STORAGE_URL, the build each project (label '') and each preview (its branch label)
+    // serves; a change is announced on channel folio_live (docs/decisions.md#object-storage).
+    sql: `
+      CREATE TABLE live_builds (
+        project_id text COLLATE "C" NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        label text COLLATE "C" NOT NULL,
+        build_id text COLLATE "C" NOT NULL,
+        published_at timestamptz NOT NULL,
+        PRIMARY KEY (project_id, label)
+      );
+      CREATE INDEX live_builds_published ON live_builds (published_at) WHERE label <> '';
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */
