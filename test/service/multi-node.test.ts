@@ -8,13 +8,15 @@ import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
-import { latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
+import { articleOf, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
 import { deploymentLogFile } from '../../src/service/project-files.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
-import { ADMIN, client, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { createTestBucket, S3_CREDENTIALS } from '../helpers/s3.ts';
+import { ADMIN, client, getWithHost, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 const LIMIT = 30;
 let databaseUrl: string;
+let storageUrl: string;
 let host: RepoHost;
 const dirs = new Map<string, string>();
 const nodes = new Map<string, TestServer>();
@@ -27,7 +29,10 @@ async function startNode(name: string, roles: string): Promise<TestServer> {
   const server = await startServer({
     dataDir: dir,
     env: {
+      ...S3_CREDENTIALS,
       FOLIO_DATABASE_URL: databaseUrl,
+      // Builds reach the serving nodes through object storage: no node reads another's data dir.
+      FOLIO_STORAGE_URL: storageUrl,
       FOLIO_ROLES: roles,
       FOLIO_GIT_URL: host.gitUrl,
       FOLIO_BUILD_LEASE_S: '3',
@@ -43,6 +48,7 @@ const api = (name: string) => client(node(name).url, key);
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase(inject('postgresUrl'));
+  storageUrl = `s3://${await createTestBucket(inject('s3Endpoint'))}/sites?endpoint=${inject('s3Endpoint')}`;
   host = repoHost();
   const a = await startNode('a', 'api,sites');
   key = a.defaultKey!;
@@ -138,6 +144,10 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect(next.status).toBe(202);
     expect((await waitForDeployment(api('a'), project.id, next.body.id)).status).toBe('succeeded');
     expect((await api('b')('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
+    // Created on A, built by a worker, served by B (which built nothing): through object storage.
+    const page = () => getWithHost(node('b').url, '/', `${project.slug}.localhost`, {}, 'a site host');
+    await expect.poll(async () => (await page()).status, { timeout: 20_000 }).toBe(200);
+    expect(articleOf((await page()).text)).toContain('Built by a worker.');
 
     // A cancel answered by node A stops the build running on the worker at once: its log says so.
     repo.commit({ 'content/index.mdx': '# Several machines\n\nCanceled.\n' });
