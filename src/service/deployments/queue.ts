@@ -35,6 +35,12 @@ export interface BuildQueue {
   isRunning(deploymentId: string): boolean;
   /** Stops a running deployment (it ends `canceled`); resolves once it has ended. */
   cancel(deploymentId: string): Promise<void>;
+  /**
+   * Whether this process still holds its claim on a running deployment (renewing it). When it no
+   * longer does, the run is stopped with the cause first, so the runner records nothing over what
+   * another node recorded. Throws when the store cannot tell.
+   */
+  holdsClaim(deploymentId: string): Promise<boolean>;
   /** Stops every running deployment and the workers. */
   close(): Promise<void>;
 }
@@ -108,16 +114,19 @@ export function createBuildQueue(store: Store, options: BuildQueueOptions, run: 
    * deleted on another node, or taken over after a lease ran out (a stall longer than the lease):
    * its build stops, and the cause decides what it records (runner.ts).
    */
+  const stopUnheld = async (r: Running) => {
+    const current = await store.getDeployment(r.deploymentId).catch(() => undefined);
+    const cause: StopCause = !current ? 'deleted' : current.status === 'canceled' ? 'canceled' : 'lease_lost';
+    r.controller.abort(cause);
+  };
+
   const renew = async () => {
     await Promise.all([...running.values()].map(async (r) => {
       const held = await store.renewDeploymentLease(r.deploymentId, LEASE_OWNER, leaseMs).catch((error) => {
         console.error(`build queue: renewing the lease of deployment ${r.deploymentId}:`, error);
         return true; // the store did not answer: tried again soon; the lease outlasts two misses
       });
-      if (held || r.controller.signal.aborted) return;
-      const current = await store.getDeployment(r.deploymentId).catch(() => undefined);
-      const cause: StopCause = !current ? 'deleted' : current.status === 'canceled' ? 'canceled' : 'lease_lost';
-      r.controller.abort(cause);
+      if (!held && !r.controller.signal.aborted) await stopUnheld(r);
     }));
   };
 
@@ -143,6 +152,13 @@ export function createBuildQueue(store: Store, options: BuildQueueOptions, run: 
       if (!current) return;
       current.controller.abort('canceled' satisfies StopCause);
       await current.done;
+    },
+    async holdsClaim(deploymentId) {
+      const current = [...running.values()].find((r) => r.deploymentId === deploymentId);
+      if (!current || current.controller.signal.aborted) return false;
+      if (await store.renewDeploymentLease(deploymentId, LEASE_OWNER, leaseMs)) return true;
+      await stopUnheld(current);
+      return false;
     },
     async close() {
       closed = true;

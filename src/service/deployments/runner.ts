@@ -31,6 +31,12 @@ export interface RunContext {
   liveChanged(projectId: string): void;
   /** Told when a deployment started, succeeded or failed (events out: events.ts). */
   onEvent?(event: WebhookEvent, deployment: DeploymentRecord): void;
+  /**
+   * Whether this process still holds its claim on the deployment (the build queue's lease). Asked
+   * just before a build goes live: a worker cut off from the store longer than its lease, or whose
+   * build was canceled meanwhile, must not switch the site (docs/decisions.md#job-queue-and-node-roles).
+   */
+  holdsClaim(deploymentId: string): Promise<boolean>;
 }
 
 /**
@@ -284,6 +290,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     if (isOutOfSpace(error)) throw error;
     throw failure('build_failed', `the build could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
   });
+  if (!(await ctx.holdsClaim(deploymentId))) throw failure('interrupted', 'this worker no longer holds the deployment');
   await builds.publish(project.id, deploymentId, label);
   ctx.liveChanged(project.id);
   log.line(`publish: ${label ? 'preview' : 'live'} at ${siteUrl}`);

@@ -15,7 +15,7 @@ import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
 import { createBuildQueue, LEASE_OWNER, type BuildQueue } from './queue.ts';
 import { isLive } from './publish.ts';
-import { recordCanceled, recordFailure, recordSuccess, runDeployment } from './runner.ts';
+import { recordCanceled, recordFailure, recordSuccess, runDeployment, type RunContext } from './runner.ts';
 
 /** A deployment as the API shows it; fields not known yet are absent. A preview has `branch` and `preview_url`. */
 export type Deployment = Omit<DeploymentRecord, 'preview_label'> & { url: string; preview_url?: string };
@@ -121,7 +121,10 @@ export function createDeploymentsService(config: Config, store: Store, projects:
       if (project) events?.emit(event, view(deployment, project, projects.urlOf(project)));
     });
   };
-  const runContext = { config, store, builds, siteUrl: projects.urlOf, previewUrl: projects.previewUrlOf, liveChanged, onEvent };
+  const runContext: RunContext = {
+    config, store, builds, siteUrl: projects.urlOf, previewUrl: projects.previewUrlOf, liveChanged, onEvent,
+    holdsClaim: (deploymentId) => queue?.holdsClaim(deploymentId) ?? Promise.resolve(false),
+  };
   const pushLimiter = createMemoryRateLimiter();
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
