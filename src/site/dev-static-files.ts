@@ -28,7 +28,14 @@ async function serve(root: string, req: IncomingMessage, res: ServerResponse): P
     handle = await fs.open(path.join(root, ...check.rel.split('/')), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
     const stat = await handle.stat();
     if (!stat.isFile()) return false;
-    res.writeHead(200, { 'content-type': contentTypeOf(check.rel), 'content-length': String(stat.size), 'x-content-type-options': 'nosniff' });
+    const contentType = contentTypeOf(check.rel);
+    res.writeHead(200, {
+      'content-type': contentType,
+      'content-length': String(stat.size),
+      'x-content-type-options': 'nosniff',
+      // As on the live site (src/hosting/site-files.ts): an SVG opened directly runs none of its scripts.
+      ...(contentType === 'image/svg+xml' ? { 'content-security-policy': 'sandbox' } : {}),
+    });
     if (req.method === 'HEAD') {
       res.end();
       return true;

@@ -309,7 +309,8 @@ function dropFontUrls(config: DocsConfig, text: string, file: string): DocsConfi
   const fonts = config.fonts;
   if (!fonts) return warnings;
   for (const [keyPath, spec] of [[['fonts'], fonts], [['fonts', 'heading'], fonts.heading], [['fonts', 'body'], fonts.body]] as const) {
-    if (!spec?.source || !/^https?:/i.test(spec.source)) continue;
+    // Any scheme, and `//host/…` (the page's own scheme on another host), is another host.
+    if (!spec?.source || !/^(?:[a-z][a-z0-9+.-]*:|\/\/|\\)/i.test(spec.source)) continue;
     const key = [...keyPath, 'source'];
     warnings.push({
       file,

@@ -159,6 +159,8 @@ describe('dev preview of a repository in Mintlify\'s layout', () => {
       const response = await at(file);
       expect(response.status, file).toBe(200);
       expect(response.headers.get('content-type'), file).toBe('image/svg+xml');
+      // An SVG opened directly runs none of its scripts, as on the live site.
+      expect(response.headers.get('content-security-policy'), file).toBe('sandbox');
       expect(await response.text(), file).toContain('<svg');
     }
     for (const never of ['/docs.json', '/.env', '/snippets/note.mdx', '/index.mdx']) {

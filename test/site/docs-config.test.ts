@@ -20,6 +20,14 @@ const issuesOf = (fn: () => unknown): string[] => {
 };
 
 describe('docs.json', () => {
+  it('drops a font source on another host whatever its form (a scheme, or //host), keeping the family', () => {
+    for (const source of ['//fonts.example.com/brand.woff2', 'https://fonts.example.com/brand.woff2']) {
+      const { config, warnings } = parseDocsJson(JSON.stringify({ name: 'Fonts', navigation: { pages: ['index'] }, fonts: { family: 'Brand', source } }));
+      expect(warnings.map((w) => w.key), source).toEqual(['fonts.source']);
+      expect(config.fonts, source).toEqual({ family: 'Brand' });
+    }
+  });
+
   it('reads every supported key of a full Mintlify docs.json without a warning but for the unsupported one and a font on another host', () => {
     const { config, warnings } = parseDocsJson(JSON.stringify(MULTI_SITE_DOCS_JSON, null, 2));
     expect(warnings.map((w) => `${w.key}: ${w.message}`)).toEqual([
