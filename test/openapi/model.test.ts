@@ -233,3 +233,31 @@ describe('text outputs', () => {
     ]);
   });
 });
+
+describe('playground form size', () => {
+  it('bounds the fields of one operation, however a small spec multiplies its nested objects', async () => {
+    // Four levels of objects of 20 properties each, each level one schema referred to 20 times:
+    // a small spec, but 20^4 fields if every level became a form.
+    const level = (n: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, n === 1 ? { type: 'string' } : { $ref: `#/components/schemas/L${n - 1}` }])) });
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'Wide', version: '1' },
+      servers: [{ url: 'https://api.example.com' }],
+      components: { schemas: { L1: level(1), L2: level(2), L3: level(3) } },
+      paths: { '/things': { post: { summary: 'Make a thing', requestBody: { content: { 'application/json': { schema: level(4) } } }, responses: { '200': { description: 'ok' } } } } },
+    };
+    const wide = contentRoot({ 'wide.json': JSON.stringify(spec) });
+    try {
+      const [made] = (await loadOpenApiPages(wide.dir, 'wide.json', { prefix: 'api' })).pages;
+      const count = (fields: { properties?: unknown[]; items?: unknown }[] = []): number =>
+        fields.reduce((sum, f) => sum + 1 + count(f.properties as never) + (f.items ? count([f.items] as never) : 0), 0);
+      const total = count(made!.playground!.fields as never);
+      expect(total).toBeGreaterThan(20);
+      expect(total).toBeLessThanOrEqual(300);
+      // Past the budget a value is still sendable, as JSON.
+      expect(JSON.stringify(made!.playground!.fields)).toContain('"type":"json"');
+    } finally {
+      wide.remove();
+    }
+  });
+});

@@ -412,13 +412,14 @@ function serverUrlsOf(document: Schema, pathItem: Schema, operation: Schema): st
 /** The playground's inputs: credentials for the operation's schemes, parameters, body properties. */
 function playgroundOf(document: Schema, operation: Schema, parameters: Schema[], servers: string[], display: 'interactive' | 'simple', prefill: boolean): PlaygroundModel {
   const fields: PlaygroundField[] = [];
+  const budget = { left: MAX_FIELDS };
   for (const parameter of parameters) {
     const location = parameter.in as ParameterLocation;
     // A page's script cannot set cookies for another site: cookie parameters stay in the examples.
     if (!PARAMETER_LOCATIONS.includes(location) || location === 'cookie') continue;
     const schema = parameterSchema(parameter) ?? {};
     const example = 'example' in parameter ? parameter.example : undefined;
-    fields.push(fieldOf(location, String(parameter.name), schema, parameter.required === true || location === 'path', { example, prefill, seen: [], depth: 0 }));
+    fields.push(fieldOf(location, String(parameter.name), schema, parameter.required === true || location === 'path', { example, prefill, seen: [], depth: 0, budget }));
   }
   const model: PlaygroundModel = { display, servers, auth: authOf(document, operation), fields };
   const body = isSchema(operation.requestBody) && isSchema(operation.requestBody.content) ? operation.requestBody.content : undefined;
@@ -429,7 +430,7 @@ function playgroundOf(document: Schema, operation: Schema, parameters: Schema[],
     const schema = isSchema(media.schema) ? media.schema : {};
     const [authored] = mediaTypeExamples(media);
     const example = authored && !authored.synthesized ? parseShown(authored.value) : undefined;
-    const field = /json/i.test(mediaType) ? fieldOf('body', 'body', schema, false, { example, prefill, seen: [], depth: 0 }) : undefined;
+    const field = /json/i.test(mediaType) ? fieldOf('body', 'body', schema, false, { example, prefill, seen: [], depth: 0, budget }) : undefined;
     if (field?.type === 'object' && field.properties?.length) {
       fields.push(...field.properties);
     } else {
@@ -446,6 +447,12 @@ function playgroundOf(document: Schema, operation: Schema, parameters: Schema[],
 
 /** Nested objects and lists are built as fields this deep; deeper ones are typed as JSON. */
 const MAX_FIELD_DEPTH = 4;
+/**
+ * Fields one operation's form may have in all: past it, a value is typed as JSON. Depth alone
+ * does not bound a form (a chain of schemas with many properties each grows as the product), and
+ * the spec is the tenant's: a small one must not make a build spend minutes on one page.
+ */
+const MAX_FIELDS = 300;
 const LEAF_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
 
 interface FieldContext {
@@ -455,6 +462,8 @@ interface FieldContext {
   /** Schemas being built around this one, so a recursive schema ends as a JSON field. */
   seen: object[];
   depth: number;
+  /** Fields this operation's form may still have (MAX_FIELDS), shared by all of its fields. */
+  budget: { left: number };
 }
 
 function fieldOf(location: PlaygroundField['in'], name: string, schema: Schema, required: boolean, context: FieldContext): PlaygroundField {
@@ -462,7 +471,11 @@ function fieldOf(location: PlaygroundField['in'], name: string, schema: Schema, 
   const types = (Array.isArray(merged.type) ? merged.type : [merged.type]).filter((type) => type !== 'null' && type !== undefined);
   const [declared] = types;
   const properties = isSchema(merged.properties) ? Object.entries(merged.properties).filter((entry): entry is [string, Schema] => isSchema(entry[1])) : [];
-  const composite = merged.oneOf !== undefined || merged.anyOf !== undefined || context.seen.includes(schema) || context.depth >= MAX_FIELD_DEPTH;
+  // An object becomes a form only when the budget still covers all of its properties (a list, its
+  // item); they are taken from it at once, so its siblings see what is really left.
+  const expands = merged.oneOf === undefined && merged.anyOf === undefined && !context.seen.includes(schema) && context.depth < MAX_FIELD_DEPTH && context.budget.left >= Math.max(1, properties.length);
+  const composite = !expands;
+  if (expands) context.budget.left -= Math.max(1, properties.length);
   const type: PlaygroundField['type'] =
     types.length === 1 && LEAF_TYPES.has(declared as string) ? (declared as PlaygroundField['type'])
       : types.length === 0 && Array.isArray(merged.enum) ? 'string'
