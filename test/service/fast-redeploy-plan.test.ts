@@ -102,6 +102,14 @@ describe('planRedeploy', () => {
     expect(await planFor({ 'content/untitled.mdx': '# Another title\n\nText.\n' })).toEqual({ kind: 'full', reason: 'the title of content/untitled.mdx changed' });
   });
 
+  it('is full while the site has pages or files of its own in a folder named pagefind (where the search index goes)', async () => {
+    repo.commit({ ...BASE, 'content/pagefind/about.mdx': page('About search', 'Our own page.') });
+    await previousBuild(await synced());
+    repo.commit({ 'content/guide.mdx': page('Guide', 'Steps again.') });
+    expect(await plan(await synced())).toEqual({ kind: 'full', reason: 'content/pagefind/about.mdx is in a folder named pagefind, where the search index goes' });
+    repo.commit({ 'content/pagefind/about.mdx': null });
+  });
+
   it('is full when asked, when the settings or Folio differ, or when the previous build is gone', async () => {
     repo.commit(BASE);
     const before = await synced();

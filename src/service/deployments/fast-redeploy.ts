@@ -128,7 +128,12 @@ export async function planRedeploy(input: {
   }
   const fields = diff.split('\0');
   const changed: string[] = [];
-  const pages = new Set(listRootFiles(root).pages);
+  const rootFiles = listRootFiles(root);
+  const pages = new Set(rootFiles.pages);
+  // A fast build lays a fresh Pagefind index over the previous build's `pagefind/` folder, so a
+  // site whose own pages or files may live there (any folder of that name) is built in full.
+  const own = [...rootFiles.pages, ...rootFiles.assets].find((file) => file.split('/').includes('pagefind'));
+  if (own) return full(`${own} is in a folder named pagefind, where the search index goes`);
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const status = fields[i]!;
     const file = fields[i + 1]!;
