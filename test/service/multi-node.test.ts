@@ -160,7 +160,7 @@ describe('two api+sites nodes and two workers on one database', () => {
     await expect.poll(() => readFile(log, 'utf8').catch(() => ''), { timeout: 60_000 }).toContain('canceled: the deployment was stopped by a client');
     expect((await waitForDeployment(api('b'), project.id, doomed.id)).status).toBe('canceled');
     expect((await api('b')('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
-  });
+  }, 240_000); // three real builds and a lease running out, on a machine the other test files load too
 
   it('loses nothing when a node is killed and restarted; the admin CLI works on the database with no server running', async () => {
     const created = await api('a')('POST', '/v1/projects', { body: { name: 'Kept', slug: uniqueSlug('kept') } });
