@@ -22,6 +22,8 @@ export interface Principal {
   orgId: string;
   keyId: string;
   scopes: readonly Scope[];
+  /** The org's plan, read with the key on this request, so a plan change applies at once. */
+  plan: Plan;
 }
 
 export interface Folio {
@@ -98,17 +100,16 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       if (!looksLikeKey(token)) return undefined;
       // Hashed on every request: SHA-256 of a key costs about a microsecond, and a cache would
       // keep live secrets in memory.
-      const key = await store.findKeyByHash(hashKey(token));
-      if (!key || key.revoked_at) return undefined;
+      const found = await store.findKeyWithPlan(hashKey(token));
+      if (!found || found.key.revoked_at) return undefined;
+      const { key, plan } = found;
       store.touchKey(key.id, new Date().toISOString());
-      return { orgId: key.org_id, keyId: key.id, scopes: key.scopes };
+      return { orgId: key.org_id, keyId: key.id, scopes: key.scopes, plan };
     },
 
     async rateLimit(principal, clientIp) {
       if (!principal) return limiter.hit(`ip:${clientIp}`, limitOf('free'));
-      // The plan is read on every request, so a plan change applies at once.
-      const org = await store.getOrg(principal.orgId);
-      return limiter.hit(`org:${principal.orgId}`, limitOf(org?.plan ?? 'free'));
+      return limiter.hit(`org:${principal.orgId}`, limitOf(principal.plan));
     },
 
     admin: (command) => runAdminCommand(store, command, { accounts, consoleOrigin: consoleOrigin(config) }),
