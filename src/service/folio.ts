@@ -45,6 +45,8 @@ export interface Folio {
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
   rateLimit(principal: Principal | undefined, clientIp: string): Promise<RateLimitDecision>;
+  /** authenticate() then rateLimit(), in one database round trip where the limiter allows it. */
+  admit(token: string | undefined, clientIp: string): Promise<{ principal?: Principal; limit: RateLimitDecision }>;
   admin(command: AdminCommand): Promise<AdminResult>;
   /** Why the service is unhealthy (store unreadable, disk nearly full), or undefined when it is healthy. */
   healthProblem(): Promise<string | undefined>;
@@ -105,6 +107,21 @@ export function createFolio(config: Config, store: Store, hooks: ProjectHooks = 
       const { key, plan } = found;
       store.touchKey(key.id, new Date().toISOString());
       return { orgId: key.org_id, keyId: key.id, scopes: key.scopes, plan };
+    },
+
+    async admit(token, clientIp) {
+      if (token && limiter.hitByKey && looksLikeKey(token)) {
+        const found = await limiter.hitByKey(hashKey(token), config.rateLimits);
+        if (found?.decision) {
+          const { key, plan } = found;
+          store.touchKey(key.id, new Date().toISOString());
+          return { principal: { orgId: key.org_id, keyId: key.id, scopes: key.scopes, plan }, limit: found.decision };
+        }
+        // Unknown or revoked: counted by client IP, as below.
+        return { limit: await this.rateLimit(undefined, clientIp) };
+      }
+      const principal = token ? await this.authenticate(token) : undefined;
+      return { principal, limit: await this.rateLimit(principal, clientIp) };
     },
 
     async rateLimit(principal, clientIp) {
