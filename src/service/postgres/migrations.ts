@@ -181,6 +181,19 @@ export const MIGRATIONS: Migration[] = [
     name: 'fast redeploys: a deployment can ask for a full build',
     sql: `ALTER TABLE deployments ADD COLUMN full_build boolean;`,
   },
+  {
+    version: 7,
+    name: 'the queue is notified only when a deployment row changes',
+    // A statement-level trigger fired on every claim, even one that found nothing to claim, so each
+    // node's listener claimed again at once: an idle node spun at hundreds of transactions a second.
+    // Row level fires only for rows changed; PostgreSQL folds equal notifications of a transaction
+    // into one, so a many-row change still sends one.
+    sql: `
+      DROP TRIGGER deployments_queue_changed ON deployments;
+      CREATE TRIGGER deployments_queue_changed AFTER INSERT OR DELETE OR UPDATE OF status ON deployments
+        FOR EACH ROW EXECUTE FUNCTION folio_queue_changed();
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */
