@@ -7,6 +7,8 @@
 // The same GET is measured on a second server whose store is PostgreSQL (FOLIO_DATABASE_URL), on a
 // throwaway cluster started the way the tests start theirs (test/helpers/postgres.ts), in the same
 // rounds; without PostgreSQL installed that row is left out, with a note.
+// BENCH_PROFILE=postgres runs the whole benchmark with that second server under `node --cpu-prof`
+// and prints its top functions the same way.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +45,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EXISTING_PROJECTS = 10_000;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** BENCH_PROFILE=postgres: the whole run, with the PostgreSQL store's server under `node --cpu-prof`. */
+const PROFILE_PG = process.env.BENCH_PROFILE === 'postgres';
 /** Seconds of unmeasured load on each server before the first round (a fresh process runs unoptimised code at first). */
 const WARM_UP_S = 2;
 
@@ -208,7 +212,7 @@ async function main(): Promise<void> {
       PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir,
       FOLIO_RATE_LIMITS: 'free=100000000,pro=100000000,business=100000000',
     }, /Folio listening on http:\/\/[^:]+:(\d+)/);
-    const pgFolio = pgSeed && await startChild(['src/server.ts'], {
+    const pgFolio = pgSeed && await startChild([...(PROFILE_PG ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), 'src/server.ts'], {
       PORT: '0', HOST: '127.0.0.1', FOLIO_DATA_DIR: pgDataDir, FOLIO_DATABASE_URL: postgres.url,
       FOLIO_RATE_LIMITS: 'free=100000000,pro=100000000,business=100000000',
     }, /Folio listening on http:\/\/[^:]+:(\d+)/);
@@ -233,6 +237,7 @@ async function main(): Promise<void> {
     }
     await stopChild(bare.child);
     if (pgFolio) await stopChild(pgFolio.child);
+    if (PROFILE_PG) top = await profileTop(profileDir);
     results.push(medianFigures(bareRounds));
     results.push(medianFigures(getRounds));
     if (pgRounds.length) results.push(medianFigures(pgRounds));
@@ -285,9 +290,9 @@ function report(results: Figures[], top: string[]): void {
     console.log(`PostgreSQL store: GET ≥ 0.7× the JSON file's: ${(pgGet.rps / get.rps).toFixed(2)}× ${pgGet.rps >= 0.7 * get.rps ? 'met' : 'NOT met'}; ` +
       `GET p99 < 25 ms: ${pgGet.p99} ms ${pgGet.p99 < 25 ? 'met' : 'NOT met'}`);
   }
-  if (PROFILE) {
+  if (top.length) {
     console.log('');
-    console.log('Server CPU profile over the whole run, top functions by self time:');
+    console.log((PROFILE_PG ? 'PostgreSQL store\'s server' : 'Server') + ' CPU profile over the whole run, top functions by self time:');
     for (const line of top) console.log(line);
   }
 }

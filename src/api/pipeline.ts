@@ -82,8 +82,7 @@ async function handleApiRequestInner(deps: PipelineDeps, request: Request, url: 
   let principal: Principal | undefined;
   let limit: RateLimitDecision | undefined;
   try {
-    principal = token ? await folio.authenticate(token) : undefined;
-    limit = await folio.rateLimit(principal, clientIp);
+    ({ principal, limit } = await folio.admit(token, clientIp));
     if (!limit.allowed) {
       throw new FolioError('rate_limited', `rate limit of ${limit.limit} requests per minute exceeded: retry after ${limit.retryAfter} s`, {
         'retry-after': String(limit.retryAfter),

@@ -23,6 +23,8 @@ export interface Principal {
   orgId: string;
   keyId: string;
   scopes: readonly Scope[];
+  /** The org's plan, read with the key on this request, so a plan change applies at once. */
+  plan: Plan;
 }
 
 export interface Folio {
@@ -46,6 +48,8 @@ export interface Folio {
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
   rateLimit(principal: Principal | undefined, clientIp: string): Promise<RateLimitDecision>;
+  /** authenticate() then rateLimit(), in one database round trip where the limiter allows it. */
+  admit(token: string | undefined, clientIp: string): Promise<{ principal?: Principal; limit: RateLimitDecision }>;
   admin(command: AdminCommand): Promise<AdminResult>;
   /** Why the service is unhealthy (store unreadable, disk nearly full), or undefined when it is healthy. */
   healthProblem(): Promise<string | undefined>;
@@ -109,17 +113,31 @@ export function createFolio(
       if (!looksLikeKey(token)) return undefined;
       // Hashed on every request: SHA-256 of a key costs about a microsecond, and a cache would
       // keep live secrets in memory.
-      const key = await store.findKeyByHash(hashKey(token));
-      if (!key || key.revoked_at) return undefined;
+      const found = await store.findKeyWithPlan(hashKey(token));
+      if (!found || found.key.revoked_at) return undefined;
+      const { key, plan } = found;
       store.touchKey(key.id, new Date().toISOString());
-      return { orgId: key.org_id, keyId: key.id, scopes: key.scopes };
+      return { orgId: key.org_id, keyId: key.id, scopes: key.scopes, plan };
+    },
+
+    async admit(token, clientIp) {
+      if (token && limiter.hitByKey && looksLikeKey(token)) {
+        const found = await limiter.hitByKey(hashKey(token), config.rateLimits);
+        if (found?.decision) {
+          const { key, plan } = found;
+          store.touchKey(key.id, new Date().toISOString());
+          return { principal: { orgId: key.org_id, keyId: key.id, scopes: key.scopes, plan }, limit: found.decision };
+        }
+        // Unknown or revoked: counted by client IP, as below.
+        return { limit: await this.rateLimit(undefined, clientIp) };
+      }
+      const principal = token ? await this.authenticate(token) : undefined;
+      return { principal, limit: await this.rateLimit(principal, clientIp) };
     },
 
     async rateLimit(principal, clientIp) {
       if (!principal) return limiter.hit(`ip:${clientIp}`, limitOf('free'));
-      // The plan is read on every request, so a plan change applies at once.
-      const org = await store.getOrg(principal.orgId);
-      return limiter.hit(`org:${principal.orgId}`, limitOf(org?.plan ?? 'free'));
+      return limiter.hit(`org:${principal.orgId}`, limitOf(principal.plan));
     },
 
     admin: (command) => runAdminCommand(store, command, { accounts, consoleOrigin: consoleOrigin(config) }),

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { publicOrigin, type Config } from './config.ts';
 import { newVerificationToken, verificationRecord, type VerificationRecord } from './custom-domains.ts';
 import { FolioError } from './errors.ts';
-import { RESERVED_SLUGS, type CreateProjectInput, type UpdateProjectInput } from './project-rules.ts';
+import { hostnameProblem, RESERVED_SLUGS, type CreateProjectInput, type UpdateProjectInput } from './project-rules.ts';
 import type { CustomDomainStatus, ListPosition, ProjectChanges, ProjectRecord, Store } from './store.ts';
 
 /**
@@ -163,6 +163,9 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       const slug = host.slice(0, -siteSuffix.length);
       if (!slug.includes('.')) return store.findProjectBySlug(slug);
     }
+    // A host no custom domain can be (an IP address, a single label such as a node's name) is not
+    // looked up: with PostgreSQL that is a round trip saved on every request addressed that way.
+    if (hostnameProblem(host)) return undefined;
     return store.findProjectByDomain(host);
   }
 

@@ -1,6 +1,9 @@
 // Fixed-window rate limiting (docs/decisions.md#rate-limits). One module with a small interface: a Redis-backed
 // limiter (INCR + EXPIRE per window) can replace the in-memory one when there are several servers.
 
+import type { Plan, RateLimits } from './config.ts';
+import type { ApiKeyRecord } from './store.ts';
+
 export const WINDOW_MS = 60_000;
 
 export interface RateLimitDecision {
@@ -20,7 +23,20 @@ export interface RateLimiter {
   hit(bucket: string, limit: number, nowMs?: number): Promise<RateLimitDecision>;
   /** What `hit` would answer about the current window, without counting. */
   peek(bucket: string, limit: number, nowMs?: number): Promise<RateLimitDecision>;
+  /**
+   * Optional fast path of a limiter that lives beside the keys (PostgreSQL): finds the key with
+   * this hash and its org's plan and, when the key is not revoked, counts the request against
+   * `org:<org id>` at that plan's limit — all in one step. Undefined when no key has the hash.
+   */
+  hitByKey?(hash: string, limits: RateLimits, nowMs?: number): Promise<KeyHit | undefined>;
   close(): void;
+}
+
+export interface KeyHit {
+  key: ApiKeyRecord;
+  plan: Plan;
+  /** Absent when the key is revoked: nothing was counted. */
+  decision?: RateLimitDecision;
 }
 
 interface Window {

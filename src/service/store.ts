@@ -203,6 +203,11 @@ export interface Store {
   createKey(key: ApiKeyRecord): Promise<ApiKeyRecord>;
   listKeys(orgId?: string): Promise<ApiKeyRecord[]>;
   findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * A key with its org's plan, read together (one query in PostgreSQL): what every API request
+   * needs to authenticate and to be rate limited. Callers must not modify the key.
+   */
+  findKeyWithPlan(hash: string): Promise<{ key: ApiKeyRecord; plan: Plan } | undefined>;
   revokeKey(id: string, at: string): Promise<ApiKeyRecord>;
   /** Records a key's use. Not durable on its own: losing a last_used_at in a crash is acceptable. */
   touchKey(id: string, at: string): void;
@@ -696,6 +701,11 @@ class JsonFileStore implements Store {
   // Hot path (every request): returns the live record, which callers must not modify.
   async findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     return this.keysByHash.get(hash);
+  }
+
+  async findKeyWithPlan(hash: string): Promise<{ key: ApiKeyRecord; plan: Plan } | undefined> {
+    const key = this.keysByHash.get(hash);
+    return key && { key, plan: this.db.data.orgs[key.org_id]?.plan ?? 'free' };
   }
 
   async revokeKey(id: string, at: string): Promise<ApiKeyRecord> {

@@ -85,6 +85,11 @@ describe('two nodes on one database', () => {
     const remaining = answers.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')));
     expect(new Set(remaining).size).toBe(30); // every allowed request got its own count
     expect(Math.min(...remaining)).toBe(0);
+    // A plan change applies at once on every node: the next request is counted under the pro limit.
+    expect((await dbAdmin(databaseUrl, dir, 'org', 'set-plan', 'limited', 'pro')).code).toBe(0);
+    const upgraded = await request(b.url, 'GET', '/v1/projects', { key: limitedKey });
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.headers.get('x-ratelimit-limit')).toBe('1000000');
   });
 });
 

@@ -2,6 +2,7 @@
 // PostgreSQL (constraints shared by several nodes); every behaviour of the interface runs on both.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RecordShards } from '../../src/service/record-shards.ts';
 import { MIGRATIONS } from '../../src/service/postgres/migrations.ts';
@@ -278,6 +279,26 @@ describe('PostgreSQL store shared by several nodes', () => {
     await expect.poll(() => heard).toBeGreaterThan(0);
     unwatch();
     await Promise.all(nodes.map((n) => n.close()));
+  });
+
+  it('tells listeners only of real queue changes: a claim that finds nothing wakes no node', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const store = await openPostgresStore(url);
+    await store.createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    const p = await store.createProject(project('org-1', 1));
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query('LISTEN folio_queue');
+    expect(await store.claimDeployment('worker-a', 60_000)).toBeUndefined();
+    await store.queueDeployment({ id: crypto.randomUUID(), project_id: p.id, status: 'queued', trigger: 'manual', created_at: new Date().toISOString() });
+    // Notifications arrive in commit order, so once this marker is heard every earlier one has been.
+    await store.pool.query("NOTIFY folio_queue, 'marker'");
+    await expect.poll(() => heard.includes('marker')).toBe(true);
+    expect(heard).toEqual(['', 'marker']); // the queued deployment only
+    await listener.end();
+    await store.close();
   });
 });
 

@@ -197,6 +197,19 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX live_builds_published ON live_builds (published_at) WHERE label <> '';
     `,
   },
+  {
+    version: 8,
+    name: 'the queue is notified only when a deployment row changes',
+    // A statement-level trigger fired on every claim, even one that found nothing to claim, so each
+    // node's listener claimed again at once: an idle node spun at hundreds of transactions a second.
+    // Row level fires only for rows changed; PostgreSQL folds equal notifications of a transaction
+    // into one, so a many-row change still sends one.
+    sql: `
+      DROP TRIGGER deployments_queue_changed ON deployments;
+      CREATE TRIGGER deployments_queue_changed AFTER INSERT OR DELETE OR UPDATE OF status ON deployments
+        FOR EACH ROW EXECUTE FUNCTION folio_queue_changed();
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

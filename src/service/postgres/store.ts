@@ -223,6 +223,18 @@ export class PostgresStore implements Store {
     return rows[0] && this.withPendingTouch(keyOf(rows[0]));
   }
 
+  async findKeyWithPlan(hash: string): Promise<{ key: ApiKeyRecord; plan: Plan } | undefined> {
+    // One round trip on every API request instead of two (key, then org).
+    const rows = await this.query(
+      'SELECT k.*, o.plan AS org_plan FROM api_keys k LEFT JOIN orgs o ON o.id = k.org_id WHERE k.hash = $1',
+      [hash],
+      'find_key_with_plan',
+    );
+    if (!rows[0]) return undefined;
+    const { org_plan: plan, ...key } = rows[0];
+    return { key: this.withPendingTouch(keyOf(key)), plan: (plan as Plan | null) ?? 'free' };
+  }
+
   async revokeKey(id: string, at: string): Promise<ApiKeyRecord> {
     const rows = await this.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING *', [id, at]);
     if (!rows[0]) throw new FolioError('not_found', `key ${id} not found`);
