@@ -199,10 +199,10 @@ describe('triggers', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => api('POST', `/v1/projects/${project.id}/deployments`)));
     for (const a of answers) expect(a.status).toBe(202);
     const ids = new Set(answers.map((a) => a.body.id));
-    // One may have started at once; every other trigger joined the one queued behind it.
+    // One may have started at once; every other trigger joined the one queued behind it. (The
+    // queue claims a deployment just after it is queued, so the one that started may still have
+    // been answered `queued`: the count of deployments is what shows the coalescing.)
     expect(ids.size).toBeLessThanOrEqual(2);
-    const queued = answers.filter((a) => a.body.status === 'queued');
-    expect(new Set(queued.map((a) => a.body.id)).size).toBeLessThanOrEqual(1);
     for (const id of ids) expect((await waitForDeployment(api, project.id, id)).status).toBe('succeeded');
   });
 
