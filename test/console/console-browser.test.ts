@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { startDeployingServer, type DeployingServer } from '../helpers/deployments.ts';
 import { client, ROOT } from '../helpers/server.ts';
 import { invite, PASSWORD } from '../helpers/console.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts/console');
@@ -29,10 +30,7 @@ beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   deploying = await startDeployingServer();
   origin = `http://console.localhost:${deploying.server.port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: DESKTOP });
   page = await context.newPage();
   // Any script error or CSP refusal on a console page is a bug. (Answers with an error status,

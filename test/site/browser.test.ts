@@ -4,9 +4,10 @@
 // script injected into a page is refused by the browser.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { BADGE_METHODS } from '../../src/site/components/catalog.ts';
 import { buildFixture, serveWithFolio } from './helpers.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
 let browser: Browser;
 let server: Awaited<ReturnType<typeof serveWithFolio>>;
@@ -47,10 +48,7 @@ beforeAll(async () => {
   expect(site.result.error).toBeUndefined();
   expect(site.result.warnings).toEqual([]); // a root without _snippets/ is fine
   server = await serveWithFolio(site.out);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -6,8 +6,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildRoot, serveWithFolio } from './helpers.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -23,10 +24,7 @@ beforeAll(async () => {
   const site = await buildRoot(path.resolve('test/fixtures/components'));
   expect(site.result.error).toBeUndefined();
   server = await serveWithFolio(site.out);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ colorScheme: 'light' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
 });

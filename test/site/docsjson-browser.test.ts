@@ -4,9 +4,10 @@
 // each language has its own search index and each version its own search filter.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { buildFixture, serveWithFolio } from './helpers.ts';
 import { MULTI_SITE_FILES } from './fixtures/multi-site.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 let browser: Browser;
@@ -22,10 +23,7 @@ beforeAll(async () => {
     expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: fonts\.body\.source: a font on another host is not loaded \(Folio serves fonts from the site itself\)/),
   ]);
   server = await serveWithFolio(site.out);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { buildFixture, freePort, serveWithFolio } from './helpers.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 let browser: Browser;
@@ -91,10 +92,7 @@ beforeAll(async () => {
   });
   expect(built.result.error).toBeUndefined();
   site = await serveWithFolio(built.out, { port: sitePort });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   const response = await page.goto(`${site.url}/api-reference/projects/list-projects/`);
   csp = response?.headers()['content-security-policy'] ?? '';

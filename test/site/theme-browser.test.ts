@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { buildFixture, serveWithFolio } from './helpers.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/theme');
@@ -98,10 +99,7 @@ beforeAll(async () => {
   });
   expect(site.result.error).toBeUndefined();
   server = await serveWithFolio(site.out);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 
