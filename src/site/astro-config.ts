@@ -11,6 +11,8 @@ import { folioSite } from './integration.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
 import { snippetImportsPlugin } from './markdown/snippet-imports.ts';
+import { componentPropsPlugin } from './markdown/component-props.ts';
+import { imagePathsPlugin } from './markdown/image-paths.ts';
 import { codeBlockTransformers } from './markdown/code-blocks.ts';
 import { richBlocksPlugin } from './markdown/rich-blocks.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
@@ -44,7 +46,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
       // set of features and the content check first, for every file the build compiles.
       processor: satteri({
         features: { ...MARKDOWN_FEATURES },
-        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard, settings.allowCode ? new Set() : readCheckedFile(settings.buildRoot)), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
+        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard, settings.allowCode ? new Set() : readCheckedFile(settings.buildRoot)), componentPropsPlugin(), imagePathsPlugin(settings.contentRoot), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
         hastPlugins: [snippetHastPlugin(settings.contentRoot), richBlocksPlugin()],
       }),
       // Mermaid blocks are drawn in the browser (rich-blocks.ts); math is Sätteri's (never highlighted).

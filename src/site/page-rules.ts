@@ -68,6 +68,13 @@ export interface PageMeta {
   deprecated: boolean;
   /** A sidebar entry that links out instead of to the page. */
   url?: string;
+  /** False leaves the page out of the site's search (it stays in the sitemap and search engines). */
+  searchable: boolean;
+  /**
+   * Search ranking weight of the page's words (Mintlify's `boost`, a multiplier; below 1 lowers
+   * it). Pagefind weighs words, not whole results, within 0–10, so it is clamped to that range.
+   */
+  boost?: number;
   /** Search keywords: in `<meta name="keywords">` and in the search index, not shown. */
   keywords: string[];
   /** Canonical URL of the page, overriding the site's. */
@@ -81,7 +88,7 @@ export interface PageMeta {
 /** Frontmatter keys with a meaning for Folio (title/description/order are checked as content rules). */
 const USED_KEYS = new Set([
   'title', 'description', 'order', 'sidebarTitle', 'icon', 'iconType', 'tag', 'mode', 'hidden', 'noindex',
-  'deprecated', 'url', 'keywords', 'canonical', 'robots',
+  'deprecated', 'url', 'keywords', 'canonical', 'robots', 'searchable', 'boost',
   // The operation reference of an API page (src/site/openapi/sources.ts) and its playground display (pages.ts).
   'openapi', 'playground',
 ]);
@@ -90,13 +97,15 @@ const USED_KEYS = new Set([
 const NOT_SUPPORTED: Record<string, string> = {
   groups: 'pages restricted to groups of signed-in users need authentication, which Folio sites do not have: the page is public',
   timestamp: 'Folio does not show "last modified" dates',
-  boost: 'search ranking boosts are not supported',
   rss: 'RSS feeds are not generated',
   api: 'API playground pages are not generated from frontmatter; this page is built from its own content',
   asyncapi: 'AsyncAPI pages are not supported',
   'openapi-schema': 'OpenAPI schema pages are not generated from frontmatter',
   public: 'pages are all public in Folio',
 };
+
+/** Pagefind's largest content weight (https://pagefind.app/docs/weighting/). */
+const MAX_BOOST = 10;
 
 /** Social meta prefixes Mintlify passes through as meta tags. */
 const SOCIAL_KEY = /^(?:og|twitter|article|book|profile|music|video):[A-Za-z0-9_:.-]+$/;
@@ -110,7 +119,7 @@ export interface PageMetaResult {
 /** Reads and validates the Mintlify frontmatter keys of one page. A bad value is a warning and is left out. */
 export function readPageMeta(fm: Record<string, unknown>): PageMetaResult {
   const warnings: string[] = [];
-  const meta: PageMeta = { mode: 'default', hidden: false, noindex: false, deprecated: false, keywords: [], social: {} };
+  const meta: PageMeta = { mode: 'default', hidden: false, noindex: false, deprecated: false, searchable: true, keywords: [], social: {} };
   const str = (key: string): string | undefined => {
     if (!(key in fm) || fm[key] == null) return undefined;
     const v = fm[key];
@@ -139,6 +148,16 @@ export function readPageMeta(fm: Record<string, unknown>): PageMetaResult {
   meta.hidden = bool('hidden');
   meta.noindex = bool('noindex') || meta.hidden;
   meta.deprecated = bool('deprecated');
+  if ('searchable' in fm && fm.searchable != null) {
+    if (typeof fm.searchable === 'boolean' || fm.searchable === 'true' || fm.searchable === 'false') meta.searchable = fm.searchable === true || fm.searchable === 'true';
+    else warnings.push('frontmatter "searchable" must be true or false; it is ignored');
+  }
+  if ('boost' in fm && fm.boost != null) {
+    const boost = typeof fm.boost === 'number' ? fm.boost : typeof fm.boost === 'string' && fm.boost.trim() !== '' ? Number(fm.boost) : NaN;
+    if (Number.isFinite(boost) && boost >= 0) meta.boost = Math.min(boost, MAX_BOOST);
+    else warnings.push('frontmatter "boost" must be a number, 0 or more; it is ignored');
+    if (boost > MAX_BOOST) warnings.push(`frontmatter "boost" ${boost} is more than the search index can weigh; ${MAX_BOOST} is used`);
+  }
   const url = str('url');
   if (url !== undefined) {
     if (/^(?:https?:\/\/|mailto:|\/)/i.test(url)) meta.url = url;

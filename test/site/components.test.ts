@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkContent } from '../../src/site/content-check/check-content.ts';
+import { analyzeContent, checkContent } from '../../src/site/content-check/check-content.ts';
 import { COMPONENTS } from '../../src/site/components/catalog.ts';
 import { article, buildRoot, text, type BuiltSite } from './helpers.ts';
 import { THEME_SCRIPT } from '../../src/site/theme-script.ts';
@@ -244,12 +244,17 @@ describe('the content check on components', () => {
     expect(check('<Carousel />')[0]).not.toContain('did you mean');
   });
 
-  it('refuses a prop the component does not have, naming its props and the nearest', () => {
-    expect(check('<Card titel="Hi">x</Card>')).toEqual([
-      '1:1: <Card> has no prop "titel" (did you mean title?); its props: title, icon, iconType, color, href, horizontal, img, cta, arrow, type, className',
+  it('ignores a prop the component does not have, as Mintlify does, with a warning naming its props and the nearest', () => {
+    const warnings = (body: string) => analyzeContent(body, { file: 'content/p.mdx', kind: 'page' }).warnings.map((p) => `${p.line}:${p.column}: ${p.message}`);
+    expect(check('<Card titel="Hi">x</Card>')).toEqual([]);
+    expect(warnings('<Card titel="Hi">x</Card>')).toEqual([
+      '1:1: <Card> has no prop "titel" (did you mean title?); it is ignored; its props: title, icon, iconType, color, href, horizontal, img, cta, arrow, type, className',
     ]);
-    expect(check('<Steps><Step title="a" onClick="x">y</Step></Steps>')[0]).toContain('<Step> has no prop "onClick"');
-    expect(check('<Panel side="left">x</Panel>')).toEqual(['1:1: <Panel> has no prop "side"; its props: none']);
+    expect(warnings('<Steps><Step title="a" onClick="x">y</Step></Steps>')[0]).toContain('<Step> has no prop "onClick"; it is ignored');
+    expect(warnings('<Panel side="left">x</Panel>')).toEqual(['1:1: <Panel> has no prop "side"; it is ignored; its props: none']);
+    // Its value is checked as any prop's: a script URL or an expression is still refused.
+    expect(check('<Card titel="javascript:alert(1)">x</Card>')).toEqual(["1:1: attribute titel on <Card> is not allowed: javascript: URLs run script in the reader's browser"]);
+    expect(check('<Card titel={fetch("/x")}>x</Card>')[0]).toMatch(/^1:1: attribute titel=\{fetch\("\/x"\)\} on <Card> is not allowed: only literal values/);
     // Every prop the catalog lists is accepted.
     for (const [name, spec] of Object.entries(COMPONENTS)) {
       const props = Object.entries(spec.props).map(([prop, kind]) => (kind === 'boolean' ? prop : kind === 'number' ? `${prop}={2}` : kind === 'list' ? `${prop}={["a"]}` : `${prop}="GET"`));

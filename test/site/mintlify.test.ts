@@ -100,7 +100,8 @@ describe('snippets the Mintlify way', () => {
   it('renders the same snippet imports in a project with code enabled (compiled as imports, props filling {prop}, built-in components inside)', async () => {
     const root = makeContentRoot({
       'docs.json': '{}',
-      'index.mdx': 'import Greeting from "/snippets/greeting.mdx"\nimport { lampModel } from "/snippets/values.mdx"\n\n# Home\n\n<Greeting who="Ada" place="the lab" />\n\nModel {lampModel}.\n',
+      'index.mdx': 'import Greeting from "/snippets/greeting.mdx"\nimport { lampModel } from "/snippets/values.mdx"\n\n# Home\n\n<Greeting who="Ada" place="the lab" />\n\nModel {lampModel}.\n\n<Frame center shadow>\n  ![Plan](./plan.svg)\n</Frame>\n\n![Sketch](./sketch.png)\n',
+      'plan.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"></svg>\n',
       'snippets/greeting.mdx': '<Note>Hello {who}, welcome to {place}.</Note>\n',
       'snippets/values.mdx': 'export const lampModel = "L-200";\n',
     });
@@ -111,6 +112,8 @@ describe('snippets the Mintlify way', () => {
     const home = text(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8')));
     expect(home).toContain('Hello Ada, welcome to the lab.');
     expect(home).toContain('Model L-200.');
+    // Relative images and props Mintlify ignores build with code too (code may not import images).
+    expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toMatch(/<figure class="mint-frame[^"]*">[\s\S]*<img src="\/plan\.svg" alt="Plan"[\s\S]*<img src="\/sketch\.png" alt="Sketch"/);
     // The snippet's <Note> is Folio's callout, as on the page itself.
     expect(article(fs.readFileSync(path.join(out, 'index.html'), 'utf8'))).toMatch(/<aside[^>]*callout-note[\s\S]*Hello Ada, welcome to the lab\.[\s\S]*<\/aside>/);
   }, 180_000);
@@ -166,14 +169,53 @@ describe('Mintlify frontmatter', () => {
 
   it('names every frontmatter key it does not use in a warning of the build log', () => {
     expect(site.result.warnings).toEqual(expect.arrayContaining([
-      '[folio] warning: guides/setup.mdx:1:1: frontmatter "boost" is not supported: search ranking boosts are not supported',
       '[folio] warning: guides/setup.mdx:1:1: frontmatter "customThing" is not a key Folio uses; it is ignored',
     ]));
+    expect(site.result.warnings.join('\n')).not.toMatch(/"boost"|"searchable"/);
+  });
+
+  it('weighs a page\'s words in search by its boost, and leaves a searchable: false page out of search but not out of the sitemap', () => {
+    expect(site.read('index.html')).toMatch(/<article data-pagefind-body[^>]* data-pagefind-weight="2.5"/);
+    expect(site.read('guides/setup/index.html')).toMatch(/<article data-pagefind-body[^>]* data-pagefind-weight="3"/);
+    expect(site.read('guides/markdown/index.html')).not.toContain('data-pagefind-body');
+    expect(site.read('guides/markdown/index.html')).not.toContain('name="robots"');
+    expect(site.read('sitemap.xml')).toContain('<loc>https://docs.example.org/guides/markdown/</loc>');
+    const fragments = listFiles(path.join(site.out, 'pagefind/fragment')).map((f) => gunzipSync(fs.readFileSync(path.join(site.out, 'pagefind/fragment', f))).toString('utf8'));
+    expect(fragments.some((f) => f.includes('"url":"/guides/setup/"'))).toBe(true);
+    expect(fragments.some((f) => f.includes('"url":"/guides/markdown/"'))).toBe(false);
   });
 
   it('keeps the hidden page reachable at its address', () => {
     expect(sidebarOf(site.read('index.html'))).toBeTruthy();
     expect(text(article(site.read('guides/hidden-page/index.html')))).toContain('Reachable by its address only.');
+  });
+});
+
+// Forms found building real Mintlify repositories (issue 9) that Mintlify renders.
+describe('what real repositories write', () => {
+  it('ignores a prop a built-in component does not take, as Mintlify does, naming it in a warning', () => {
+    expect(site.result.warnings).toEqual(expect.arrayContaining([
+      '[folio] warning: guides/markdown.mdx:42:1: <Frame> has no prop "border"; it is ignored; its props: caption, hint, className',
+      '[folio] warning: guides/markdown.mdx:42:1: <Frame> has no prop "shadow"; it is ignored; its props: caption, hint, className',
+    ]));
+    const frame = /<figure class="mint-frame[\s\S]*?<\/figure>/.exec(article(site.read('guides/markdown/index.html')))?.[0] ?? '';
+    expect(text(frame)).toContain('How the lamp is wired');
+    expect(frame).not.toMatch(/border|shadow/);
+  });
+
+  it('shows an image addressed relative to its page from the file beside it, and builds a page whose image is missing', () => {
+    const page = article(site.read('guides/markdown/index.html'));
+    expect(page).toMatch(/<img src="\/guides\/wiring\.svg" alt="Wiring of the lamp"/);
+    expect(site.read('guides/wiring.svg')).toContain('<svg');
+    expect(page).toMatch(/<img src="\/guides\/prototype\.png" alt="The first prototype"/);
+    expect(site.result.warnings).toContain('[folio] warning: guides/markdown.mdx: image ./prototype.png: no file guides/prototype.png in the content root; the page shows a broken image');
+  });
+
+  it('refuses an expression in a prop the component does not take, as in any other prop', async () => {
+    const root = makeContentRoot({ 'docs.json': '{}', 'index.mdx': '# Home\n\n<Frame shadow={globalThis.process}>x</Frame>\n' });
+    const { code, lines } = await checkSite(root);
+    expect(code).toBe(1);
+    expect(lines).toContain('index.mdx:3:1: attribute shadow={globalThis.process} on <Frame> is not allowed: only literal values; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it');
   });
 });
 
@@ -183,9 +225,10 @@ describe('npm run check:site', () => {
     expect(code).toBe(0);
     expect(lines).toEqual([
       'legacy/embed.html:1:1: warning: not served: an HTML or XML file would run its scripts as the site',
-      'guides/setup.mdx:1:1: warning: frontmatter "boost" is not supported: search ranking boosts are not supported',
+      'guides/markdown.mdx:42:1: warning: <Frame> has no prop "border"; it is ignored; its props: caption, hint, className',
+      'guides/markdown.mdx:42:1: warning: <Frame> has no prop "shadow"; it is ignored; its props: caption, hint, className',
       'guides/setup.mdx:1:1: warning: frontmatter "customThing" is not a key Folio uses; it is ignored',
-      '5 pages, 0 refused, 3 warnings',
+      '5 pages, 0 refused, 4 warnings',
     ]);
   });
 

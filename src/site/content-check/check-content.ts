@@ -95,7 +95,7 @@ export function checkContent(text: string, options: CheckOptions): Problem[] {
 /** How a default-policy refusal of code says what would allow it. */
 const ENABLE_CODE = 'enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it';
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
-const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
+export const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 // The full list is long (Mintlify's built-in set): the docs page lists them with their props.
 const AVAILABLE = 'available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs)';
 
@@ -499,10 +499,12 @@ function checkElement(node: MdNode, check: Check) {
     const attrName = attr.name ?? '';
     if (!isComponent && /^on/i.test(attrName)) report(node, `event handler attribute "${attrName}" is not allowed`);
     if (spec && !Object.hasOwn(spec.props, attrName) && !ASTRO_DIRECTIVE.test(attrName)) {
+      // Mintlify's components drop props they do not read (<Frame border shadow> renders), so a
+      // real repository's extra props are a warning, and the build removes them before rendering
+      // (component-props.ts). Their values are still checked below: an expression is still code.
       const props = Object.keys(spec.props);
       const suggestion = nearest(attrName, props);
-      report(node, `<${name}> has no prop "${attrName}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}; its props: ${props.length ? props.join(', ') : 'none'}`);
-      continue;
+      result.warnings.push({ file: options.file, ...check.place(node), message: `<${name}> has no prop "${attrName}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}; it is ignored; its props: ${props.length ? props.join(', ') : 'none'}` });
     }
     // Astro reads these on any element or component: set:html inserts raw HTML (a <script> too).
     // The code rewrite of a build with code (src/site/code/page-code.ts) hydrates each React

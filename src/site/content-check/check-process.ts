@@ -10,15 +10,26 @@ export interface CheckRequest {
   options: CheckOptions;
 }
 
+/**
+ * Sends to the pool; when the pool is already gone (a build that failed stops its checkers while one
+ * is still starting or answering), this process just ends instead of printing an EPIPE stack trace
+ * into the build's output.
+ */
+function answer(message: object): void {
+  process.send!(message, undefined, undefined, (error) => {
+    if (error) process.exit(0);
+  });
+}
+
 process.on('message', (message: CheckRequest) => {
-  let answer: object;
+  let reply: object;
   try {
-    answer = { id: message.id, analysis: analyzeContent(message.text, message.options) };
+    reply = { id: message.id, analysis: analyzeContent(message.text, message.options) };
   } catch (error) {
-    answer = { id: message.id, error: (error as Error).message };
+    reply = { id: message.id, error: (error as Error).message };
   }
-  process.send!(answer);
+  answer(reply);
 });
 // The pool closes the channel when it is done with this process (or when the server exits).
 process.on('disconnect', () => process.exit(0));
-process.send!({ ready: true });
+answer({ ready: true });
