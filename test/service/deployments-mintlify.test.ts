@@ -69,9 +69,11 @@ describe('a Mintlify-layout repository through the API', () => {
     }
   });
 
-  it('names unused frontmatter keys in the deployment log', async () => {
+  it('names unused frontmatter keys, ignored props and missing images in the deployment log', async () => {
     const log = await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`);
     expect(log.status).toBe(200);
-    expect(log.text).toContain('[folio] warning: guides/setup.mdx:1:1: frontmatter "boost" is not supported');
+    expect(log.text).toContain('[folio] warning: guides/setup.mdx:1:1: frontmatter "customThing" is not a key Folio uses; it is ignored');
+    expect(log.text).toContain('[folio] warning: guides/markdown.mdx:42:1: <Frame> has no prop "border"; it is ignored');
+    expect(log.text).toContain('[folio] warning: guides/markdown.mdx: image ./prototype.png: no file guides/prototype.png in the content root');
   });
 });

@@ -106,6 +106,12 @@ describe('cards and layout', () => {
     expect(page.layout).toContain('<aside class="mint-panel" aria-label="Side panel">Panel content on the side.</aside>');
   });
 
+  it('GitHub.Repo: a card linking to the repository, from an owner/name or a github.com address, with no request to GitHub', () => {
+    expect(page.layout).toMatch(/<a class="mint-github-repo mint-github-repo-inset" href="https:\/\/github.com\/lumen-labs\/lamp-firmware"><span class="mint-github-repo-icon"><svg class="mint-icon mint-icon-fa"[^]*?<span class="mint-github-repo-owner">lumen-labs\/<\/span><strong>lamp-firmware<\/strong>/);
+    expect(page.layout).toContain('<a class="mint-github-repo mint-github-repo-flat" href="https://github.com/lumen-labs/lamp-app">');
+    expect(site.read('layout/index.html')).not.toContain('api.github.com');
+  });
+
   it('Steps: an ordered list; a step has its title (at titleSize), icon or number, and stepNumber restarts the count', () => {
     const steps = first(page.layout, 'mint-steps"');
     expect(steps).toContain('<ol class="mint-steps" data-title-size="h3"><li class="mint-step"><span class="mint-step-marker" aria-hidden="true"></span><div class="mint-step-body"><p class="mint-step-title">Install the kit</p>');

@@ -85,6 +85,7 @@ export const COMPONENTS: Record<string, ComponentSpec> = {
   Color: { props: { variant: 'text' } },
   'Color.Row': { props: { title: 'markup' } },
   'Color.Item': { props: { name: 'text', value: 'any' } },
+  'GitHub.Repo': { props: { repo: 'text', variant: 'text', className: 'text' } },
   Visibility: { props: { for: 'text' } },
   View: { props: { title: 'markup', ...ICON } },
   Prompt: { props: { description: 'markup', actions: 'list', ...ICON } },

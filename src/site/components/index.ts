@@ -17,6 +17,7 @@ import Columns from './mintlify/Columns.astro';
 import Danger from './mintlify/Danger.astro';
 import Expandable from './mintlify/Expandable.astro';
 import Frame from './mintlify/Frame.astro';
+import GitHubRepo from './mintlify/GitHubRepo.astro';
 import Icon from './mintlify/Icon.astro';
 import Info from './mintlify/Info.astro';
 import Latex from './mintlify/Latex.astro';
@@ -47,6 +48,8 @@ import './mintlify/components.css';
 // MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.
 const TreeFamily = Object.assign((...args: Parameters<typeof Tree>) => Tree(...args), Tree, { Folder: TreeFolder, File: TreeFile });
 const ColorFamily = Object.assign((...args: Parameters<typeof Color>) => Color(...args), Color, { Row: ColorRow, Item: ColorItem });
+// <GitHub.Repo> is the only part of its family: GitHub itself renders nothing.
+const GitHubFamily = { Repo: GitHubRepo };
 
 export const folioComponents = {
   ApiMethod,
@@ -83,6 +86,7 @@ export const folioComponents = {
   Tile,
   Tree: TreeFamily,
   Color: ColorFamily,
+  GitHub: GitHubFamily,
   Visibility,
   View,
   Prompt,
