@@ -64,7 +64,8 @@ export const COMPONENTS: Record<string, ComponentSpec> = {
   Tab: { props: { title: 'text', ...ICON, id: 'text' } },
   Accordion: { props: { title: 'markup', description: 'markup', defaultOpen: 'boolean', ...ICON, id: 'text' } },
   AccordionGroup: { props: { className: 'text' } },
-  Expandable: { props: { title: 'markup', defaultOpen: 'boolean' } },
+  // `lazy` asks Mintlify to render the children on first opening; Folio's are static HTML, rendered anyway.
+  Expandable: { props: { title: 'markup', defaultOpen: 'boolean', lazy: 'boolean' } },
   Steps: { props: { titleSize: 'text', className: 'text' } },
   Step: { props: { title: 'markup', ...ICON, stepNumber: 'number', titleSize: 'text', id: 'text' } },
   CodeGroup: { props: { dropdown: 'boolean', sync: 'boolean' } },
