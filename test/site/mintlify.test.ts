@@ -211,6 +211,17 @@ describe('what real repositories write', () => {
     expect(site.result.warnings).toContain('[folio] warning: guides/markdown.mdx: image ./prototype.png: no file guides/prototype.png in the content root; the page shows a broken image');
   });
 
+  it('sets a heading\'s anchor from {#id}, as Mintlify does, and refuses any other attribute after a heading', async () => {
+    const html = site.read('guides/markdown/index.html');
+    expect(article(html)).toMatch(/<h2 id="wiring">Wiring diagram/);
+    expect(html).toMatch(/<aside class="toc"[\s\S]*href="#wiring"/);
+    const root = makeContentRoot({ 'docs.json': '{}', 'index.mdx': '# Home\n\n## Big {.huge}\n\n## Handler {data-x=1 onclick=alert(1)}\n' });
+    const { code, lines } = await checkSite(root);
+    expect(code).toBe(1);
+    expect(lines).toContain('index.mdx:3:1: heading attribute .class is not allowed: only {#id} may follow a heading (it sets the heading\'s anchor)');
+    expect(lines).toContain('index.mdx:5:1: heading attribute "onclick" is not allowed: only {#id} may follow a heading (it sets the heading\'s anchor)');
+  });
+
   it('refuses an expression in a prop the component does not take, as in any other prop', async () => {
     const root = makeContentRoot({ 'docs.json': '{}', 'index.mdx': '# Home\n\n<Frame shadow={globalThis.process}>x</Frame>\n' });
     const { code, lines } = await checkSite(root);

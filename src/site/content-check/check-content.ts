@@ -107,6 +107,8 @@ export interface MdNode {
   identifier?: string;
   children?: MdNode[];
   attributes?: MdAttribute[];
+  /** A heading's `{#id}` attributes (the parser's headingAttributes feature). */
+  data?: { hProperties?: Record<string, unknown> };
   position?: { start: { line: number; column: number } };
 }
 
@@ -236,6 +238,9 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
       case 'html':
         checkRawHtml(node, report);
         break;
+      case 'heading':
+        checkHeadingAttributes(node, report);
+        break;
     }
     for (const child of node.children ?? []) visit(child);
   };
@@ -248,6 +253,17 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
 }
 
 type Report = (at: { position?: MdNode['position'] } | undefined, message: string) => void;
+
+/**
+ * `## Setup {#setup}` sets the heading's anchor, as on Mintlify. The parser also reads classes and
+ * any `key=value` in those braces, which would become attributes of the heading (an `onclick`
+ * too): only the id is content.
+ */
+function checkHeadingAttributes(node: MdNode, report: Report) {
+  for (const name of Object.keys(node.data?.hProperties ?? {})) {
+    if (name !== 'id') report(node, `heading attribute ${name === 'className' ? '.class' : JSON.stringify(name)} is not allowed: only {#id} may follow a heading (it sets the heading's anchor)`);
+  }
+}
 
 interface Check {
   options: CheckOptions;

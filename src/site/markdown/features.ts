@@ -11,4 +11,7 @@ export const MARKDOWN_FEATURES = {
   // $…$ and $$…$$, as Mintlify pages write math (typeset by markdown/rich-blocks.ts). Its content is
   // math, never an MDX expression.
   math: true,
+  // `## Setup {#setup}`: Mintlify's custom heading anchors. The parser reads any `{ … }` attribute
+  // list after a heading; the content check allows only `#id` (check-content.ts).
+  headingAttributes: true,
 } as const satisfies Features;
