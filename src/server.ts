@@ -148,7 +148,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const port = (server.address() as AddressInfo).port;
     const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds);
-    const handle = createRequestHandler(folio, createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
+    const handle = createRequestHandler(folio, await createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
     let stopping = false;
     // Requests still being handled: a client that hung up closes its connection, but its request
     // runs on, and must finish before the store closes.

@@ -2,6 +2,7 @@
 // matches one or more segments, joined with `/` (a page path such as `guides/install`).
 import type { Scope } from '../service/scopes.ts';
 import type { Folio, Principal } from '../service/folio.ts';
+import type { ApiRequest } from './http.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -13,7 +14,7 @@ export interface RouteInput {
   query: URLSearchParams;
   /** The parsed JSON object body, for routes that read one. */
   body: Record<string, unknown>;
-  request: Request;
+  request: ApiRequest;
 }
 
 /** What a handler returns: a JSON body and status, or a ready Response. */
