@@ -35,10 +35,33 @@ export interface ApiRequest {
 export class InMemoryResponse extends Response {
   readonly content: string;
   #withBody: Response | undefined;
+  /** The headers until something reads `headers`: a Headers object costs a validation per name and value. */
+  #pendingHeaders: Record<string, string> | undefined;
 
-  constructor(content: string, init: ResponseInit) {
-    super(null, init);
+  constructor(content: string, init: { status: number; headers: Record<string, string> }) {
+    super(null, { status: init.status });
     this.content = content;
+    this.#pendingHeaders = init.headers;
+  }
+
+  override get headers(): Headers {
+    const headers = super.headers;
+    const pending = this.#pendingHeaders;
+    if (pending) {
+      this.#pendingHeaders = undefined;
+      for (const name in pending) headers.append(name, pending[name]!);
+    }
+    return headers;
+  }
+
+  /** The head as node:http's writeHead takes it: name, value, name, value… (without making `headers` if nothing read it). */
+  headPairs(): string[] {
+    const pairs: string[] = [];
+    const pending = this.#pendingHeaders;
+    if (pending) for (const name in pending) pairs.push(name.toLowerCase(), pending[name]!);
+    // Iterating Headers yields each Set-Cookie on its own (https://fetch.spec.whatwg.org/#concept-header-list-sort-and-combine).
+    else for (const [name, value] of super.headers) pairs.push(name, value);
+    return pairs;
   }
 
   /** The same answer as a Response with a streamed body, made once, with the headers as they are then. */
@@ -72,7 +95,7 @@ export class InMemoryResponse extends Response {
   }
   override clone(): Response {
     if (this.bodyUsed) throw new TypeError('Response.clone: the body has already been read');
-    return new InMemoryResponse(this.content, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return new InMemoryResponse(this.content, { status: this.status, headers: Object.fromEntries(this.headers) });
   }
 }
 

@@ -55,6 +55,20 @@ function requestUrl(req: IncomingMessage): string {
   return `http://${host && URL_HOST.test(host) && URL.canParse(`http://${host}/`) ? host : 'localhost'}${path}`;
 }
 
+/** `new URL(requestUrl(req))`, parsed once: a Host that passes the pattern but no parse is `localhost`, as there. */
+function parsedRequestUrl(req: IncomingMessage): URL {
+  const host = req.headers.host;
+  const path = req.url?.startsWith('/') ? req.url : '/';
+  if (host && URL_HOST.test(host)) {
+    try {
+      return new URL(`http://${host}${path}`);
+    } catch {
+      // An invalid port, say: as any other Host that cannot stand in a URL.
+    }
+  }
+  return new URL(`http://localhost${path}`);
+}
+
 /** The Request the App sees: `http://{Host}{path}`, Node's parsed headers, the body streamed. */
 export function toRequest(req: IncomingMessage, maxBodyBytes: number): Request {
   const url = requestUrl(req);
@@ -89,18 +103,19 @@ function drained(res: ServerResponse): Promise<void> {
  * `withoutBody`: the answer to a HEAD request.
  */
 export async function writeResponse(response: Response, res: ServerResponse, withoutBody = false): Promise<void> {
+  // A body made in memory (every JSON answer) goes out as it is, in the same write as the head (as
+  // a string, Node sends head and body as one buffer).
+  if (response instanceof InMemoryResponse && !response.bodyUsed) {
+    res.writeHead(response.status, response.headPairs());
+    if (withoutBody) res.end();
+    else res.end(response.content);
+    return;
+  }
   const head: string[] = [];
   // Iterating Headers yields each Set-Cookie on its own (https://fetch.spec.whatwg.org/#concept-header-list-sort-and-combine).
   for (const [name, value] of response.headers) head.push(name, value);
   if (response.statusText) res.writeHead(response.status, response.statusText, head);
   else res.writeHead(response.status, head);
-  // A body made in memory (every JSON answer) goes out as it is, in the same write as the head (as
-  // a string, Node sends head and body as one buffer).
-  if (response instanceof InMemoryResponse && !response.bodyUsed) {
-    if (withoutBody) res.end();
-    else res.end(response.content);
-    return;
-  }
   if (withoutBody) {
     if (response.body) void response.body.cancel().catch(() => {});
     res.end();
@@ -231,7 +246,7 @@ export async function createAstroHandler(app: AstroApp, maxBodyBytes: number): P
   const { assets } = app.manifest;
   return async (req, res, locals, fallback) => {
     if (!locals.console) {
-      const url = new URL(requestUrl(req));
+      const url = parsedRequestUrl(req);
       const route = serviceRouteOf(routes, assets, url.pathname);
       const method = req.method ?? 'GET';
       const handler = route && handlerOf(route.module, method);
