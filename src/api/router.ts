@@ -41,13 +41,17 @@ export type Match =
 interface Compiled {
   route: Route;
   segments: string[];
+  /** The index of a last `*name` segment, or -1. */
+  rest: number;
 }
 
 export function createRouter(routes: Route[]): (method: string, pathname: string) => Match {
-  const compiled: Compiled[] = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
+  const compiled: Compiled[] = routes.map((route) => {
+    const segments = route.path.split('/').slice(1);
+    return { route, segments, rest: segments.at(-1)?.startsWith('*') ? segments.length - 1 : -1 };
+  });
 
-  const matchPath = (segments: string[], parts: string[]): Record<string, string> | undefined => {
-    const rest = segments.at(-1)?.startsWith('*') ? segments.length - 1 : -1;
+  const matchPath = ({ segments, rest }: Compiled, parts: string[]): Record<string, string> | undefined => {
     if (rest >= 0 ? parts.length <= rest : segments.length !== parts.length) return undefined;
     const params: Record<string, string> = {};
     for (let i = 0; i < segments.length; i++) {
@@ -71,8 +75,9 @@ export function createRouter(routes: Route[]): (method: string, pathname: string
     }
     const wanted = method === 'HEAD' ? 'GET' : method;
     const allow: Method[] = [];
-    for (const { route, segments } of compiled) {
-      const params = matchPath(segments, parts);
+    for (const entry of compiled) {
+      const params = matchPath(entry, parts);
+      const { route } = entry;
       if (!params) continue;
       if (route.method === wanted) return { kind: 'found', route, params };
       allow.push(route.method);
