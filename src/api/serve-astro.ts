@@ -185,6 +185,25 @@ class NodeRequest implements ApiRequest {
   }
 }
 
+/** The context a service endpoint gets on the short way. */
+class ServiceContext implements ServiceEndpointContext {
+  readonly request: ApiRequest;
+  readonly url: URL;
+  readonly locals: App.Locals;
+  readonly #remoteAddress: string | undefined;
+  constructor(request: ApiRequest, url: URL, locals: App.Locals, remoteAddress: string | undefined) {
+    this.request = request;
+    this.url = url;
+    this.locals = locals;
+    this.#remoteAddress = remoteAddress;
+  }
+  get clientAddress(): string {
+    // As Astro's APIContext: a connection already closed has no address.
+    if (this.#remoteAddress === undefined) throw new Error('the client address is not available: the connection has closed');
+    return this.#remoteAddress;
+  }
+}
+
 interface ServiceRoute {
   /** Astro's pattern for the route: it decides which paths are the route's, as in Astro's own match. */
   pattern: RegExp;
@@ -253,17 +272,7 @@ export async function createAstroHandler(app: AstroApp, maxBodyBytes: number): P
       if (route && handler) {
         // What Astro's render would do for an endpoint, without its per-request pipeline (FetchState,
         // the fetch file, render options): the module's handler with the context fields it reads.
-        const remoteAddress = req.socket.remoteAddress;
-        const response = await handler.call(route.module, {
-          request: new NodeRequest(req, maxBodyBytes),
-          url,
-          locals,
-          get clientAddress(): string {
-            // As Astro's APIContext: a connection already closed has no address.
-            if (remoteAddress === undefined) throw new Error('the client address is not available: the connection has closed');
-            return remoteAddress;
-          },
-        });
+        const response = await handler.call(route.module, new ServiceContext(new NodeRequest(req, maxBodyBytes), url, locals, req.socket.remoteAddress));
         if (!(response instanceof Response)) throw new Error(`the endpoint of ${url.pathname} did not return a Response`);
         // As Astro does for HEAD: the status and headers of the GET, no body.
         return writeResponse(response, res, method === 'HEAD');
