@@ -14,8 +14,11 @@ import { InMemoryResponse, type ApiRequest } from './http.ts';
 /** Astro's App as the built bundle exports it (src/api/astro-entry.ts). */
 export type AstroApp = Pick<BaseApp, 'match' | 'render' | 'manifest'>;
 
-/** Answers one request: with the App's route, or `fallback`'s Response when no route matches. */
-export type AstroHandler = (req: IncomingMessage, res: ServerResponse, locals: App.Locals, fallback: () => Response) => Promise<void>;
+/**
+ * Answers one request: with the App's route, or `fallback`'s Response when no route matches.
+ * `head`: header pairs (name, value, …, lower case) every answer gets unless it has them already.
+ */
+export type AstroHandler = (req: IncomingMessage, res: ServerResponse, locals: App.Locals, fallback: () => Response, head?: readonly string[]) => Promise<void>;
 
 /**
  * The part of Astro's APIContext the service's own endpoints read: all the adapter hands them on
@@ -97,16 +100,29 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
+/** Adds to `pairs` (lower-case names) each pair of `extra` whose name is not there yet. */
+function withExtra(pairs: string[], extra: readonly string[] | undefined): string[] {
+  if (extra) {
+    for (let i = 0; i < extra.length; i += 2) {
+      let has = false;
+      for (let j = 0; j < pairs.length && !has; j += 2) has = pairs[j] === extra[i];
+      if (!has) pairs.push(extra[i]!, extra[i + 1]!);
+    }
+  }
+  return pairs;
+}
+
 /**
  * Writes a Response to node:http: a body made in memory goes out with the head in one write; a
  * streamed body is written as it comes, paced by the socket, and canceled if the client goes away.
- * `withoutBody`: the answer to a HEAD request.
+ * `withoutBody`: the answer to a HEAD request; `extra`: header pairs added unless the response has them
+ * (given here rather than with `res.setHeader`, which makes Node merge two sets of headers).
  */
-export async function writeResponse(response: Response, res: ServerResponse, withoutBody = false): Promise<void> {
+export async function writeResponse(response: Response, res: ServerResponse, { withoutBody = false, extra }: { withoutBody?: boolean; extra?: readonly string[] } = {}): Promise<void> {
   // A body made in memory (every JSON answer) goes out as it is, in the same write as the head (as
   // a string, Node sends head and body as one buffer).
   if (response instanceof InMemoryResponse && !response.bodyUsed) {
-    res.writeHead(response.status, response.headPairs());
+    res.writeHead(response.status, withExtra(response.headPairs(), extra));
     if (withoutBody) res.end();
     else res.end(response.content);
     return;
@@ -114,6 +130,7 @@ export async function writeResponse(response: Response, res: ServerResponse, wit
   const head: string[] = [];
   // Iterating Headers yields each Set-Cookie on its own (https://fetch.spec.whatwg.org/#concept-header-list-sort-and-combine).
   for (const [name, value] of response.headers) head.push(name, value);
+  withExtra(head, extra);
   if (response.statusText) res.writeHead(response.status, response.statusText, head);
   else res.writeHead(response.status, head);
   if (withoutBody) {
@@ -263,7 +280,7 @@ function handlerOf(module: Record<string, unknown>, method: string): ServiceEndp
 export async function createAstroHandler(app: AstroApp, maxBodyBytes: number): Promise<AstroHandler> {
   const routes = await serviceEndpoints(app);
   const { assets } = app.manifest;
-  return async (req, res, locals, fallback) => {
+  return async (req, res, locals, fallback, head) => {
     if (!locals.console) {
       const url = parsedRequestUrl(req);
       const route = serviceRouteOf(routes, assets, url.pathname);
@@ -275,12 +292,12 @@ export async function createAstroHandler(app: AstroApp, maxBodyBytes: number): P
         const response = await handler.call(route.module, new ServiceContext(new NodeRequest(req, maxBodyBytes), url, locals, req.socket.remoteAddress));
         if (!(response instanceof Response)) throw new Error(`the endpoint of ${url.pathname} did not return a Response`);
         // As Astro does for HEAD: the status and headers of the GET, no body.
-        return writeResponse(response, res, method === 'HEAD');
+        return writeResponse(response, res, { withoutBody: method === 'HEAD', extra: head });
       }
     }
     const request = toRequest(req, maxBodyBytes);
     const routeData = app.match(request);
-    if (!routeData) return writeResponse(fallback(), res);
+    if (!routeData) return writeResponse(fallback(), res, { extra: head });
     const response = await app.render(request, {
       addCookieHeader: true,
       clientAddress: req.socket.remoteAddress,
@@ -288,6 +305,6 @@ export async function createAstroHandler(app: AstroApp, maxBodyBytes: number): P
       routeData,
       prerenderedErrorPageFetch: noErrorPage,
     });
-    await writeResponse(response, res);
+    await writeResponse(response, res, { extra: head });
   };
 }
