@@ -231,7 +231,8 @@ interface ServiceRoute {
 
 /**
  * The service's own endpoints, resolved once from the App's manifest: each route's pattern and its
- * built module (the one Astro's own render loads). Undefined for a route the build lacks.
+ * built module (the one Astro's own render loads). A route the build lacks is left out: its paths
+ * take Astro's way.
  */
 async function serviceEndpoints(app: AstroApp): Promise<ServiceRoute[]> {
   const { manifest } = app;
