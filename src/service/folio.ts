@@ -144,6 +144,7 @@ export function createFolio(
 
     async healthProblem() {
       if (!(await store.isHealthy())) return config.databaseUrl ? 'the database does not answer' : 'the store file is not readable';
+      if (limiter.isHealthy && !(await limiter.isHealthy())) return 'Redis (FOLIO_REDIS_URL) does not answer';
       return storageProblem(diskSpace, config.minFreeMb);
     },
 

@@ -1,7 +1,8 @@
 // Where the service keeps its state: the JSON file in the data dir (the default: `npm start`
 // needs nothing else) or PostgreSQL when FOLIO_DATABASE_URL is set, shared by several nodes.
-// Rate limits are counted where the records are, so that they hold across those nodes. Builds are
-// kept in the data dir, or in object storage when FOLIO_STORAGE_URL is set (build-storage.ts).
+// Rate limits are counted where the records are, so that they hold across those nodes, or in Redis
+// when FOLIO_REDIS_URL is set. Builds are kept in the data dir, or in object storage when
+// FOLIO_STORAGE_URL is set (build-storage.ts).
 import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import type { Config } from './config.ts';
 import { openObjectBuildStorage } from './object-storage/builds.ts';
@@ -9,6 +10,7 @@ import { createObjectStore } from './object-storage/client.ts';
 import { createPostgresRateLimiter } from './postgres/rate-limiter.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { openRedisRateLimiter } from './redis/rate-limiter.ts';
 import { openStore, type Store } from './store.ts';
 
 export interface Storage {
@@ -17,8 +19,23 @@ export interface Storage {
   builds: BuildStorage;
 }
 
+type StorageSettings = Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'objectStorage' | 'cacheMb' | 'redisUrl'>>;
+
 /** Opens the configured store (applying PostgreSQL migrations) and its rate limiter. */
-export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'objectStorage' | 'cacheMb'>>): Promise<Storage> {
+export async function openStorage(config: StorageSettings): Promise<Storage> {
+  const storage = await openRecords(config);
+  if (!config.redisUrl) return storage;
+  storage.rateLimiter.close();
+  try {
+    return { ...storage, rateLimiter: await openRedisRateLimiter(config.redisUrl) };
+  } catch (error) {
+    await storage.builds.close();
+    await storage.store.close();
+    throw error;
+  }
+}
+
+async function openRecords(config: StorageSettings): Promise<Storage> {
   if (config.databaseUrl) {
     const store = await openPostgresStore(config.databaseUrl);
     try {
