@@ -11,6 +11,7 @@
 import type pg from 'pg';
 import type { Plan, RateLimits } from '../config.ts';
 import { WINDOW_MS, type KeyHit, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
+import { createLanes, type Waiter } from './lanes.ts';
 import type { ApiKeyRecord } from '../store.ts';
 
 function decisionOf(start: number, counted: boolean, count: number, limit: number, nowMs: number): RateLimitDecision {
@@ -22,43 +23,6 @@ function decisionOf(start: number, counted: boolean, count: number, limit: numbe
     reset: end / 1000,
     retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
   };
-}
-
-/** One request waiting to be counted. */
-interface Waiter<T> {
-  nowMs: number;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-/**
- * Runs `count(waiters)` for the requests of one lane (bucket or key, and window), one statement at
- * a time: the first request starts at once, later ones are counted together by the next run.
- */
-function createLanes<T>() {
-  const lanes = new Map<string, Waiter<T>[]>();
-  return (lane: string, nowMs: number, count: (waiters: Waiter<T>[]) => Promise<T[]>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const queued = lanes.get(lane);
-      if (queued) {
-        queued.push({ nowMs, resolve, reject });
-        return;
-      }
-      const waiting: Waiter<T>[] = [{ nowMs, resolve, reject }];
-      lanes.set(lane, waiting);
-      void (async () => {
-        while (waiting.length > 0) {
-          const batch = waiting.splice(0);
-          try {
-            const results = await count(batch);
-            batch.forEach((w, i) => w.resolve(results[i]!));
-          } catch (error) {
-            for (const w of batch) w.reject(error);
-          }
-        }
-        lanes.delete(lane);
-      })();
-    });
 }
 
 /** Counted numbers of a batch of `n` whose last count is `last`: the first request got `last - n + 1`. */
