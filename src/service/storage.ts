@@ -7,8 +7,10 @@ import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import type { Config } from './config.ts';
 import { openObjectBuildStorage } from './object-storage/builds.ts';
 import { createObjectStore } from './object-storage/client.ts';
+import { createPostgresContent } from './postgres/content.ts';
 import { createPostgresRateLimiter } from './postgres/rate-limiter.ts';
 import { openPostgresStore } from './postgres/store.ts';
+import { localContent, type ProjectContent } from './project-content.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { openRedisRateLimiter } from './redis/rate-limiter.ts';
 import { openStore, type Store } from './store.ts';
@@ -17,6 +19,8 @@ export interface Storage {
   store: Store;
   rateLimiter: RateLimiter;
   builds: BuildStorage;
+  /** Pages, docs.json and snippets written through the API: the data dir, or shared through PostgreSQL. */
+  content: ProjectContent;
 }
 
 type StorageSettings = Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'objectStorage' | 'cacheMb' | 'redisUrl'>>;
@@ -49,11 +53,11 @@ async function openRecords(config: StorageSettings): Promise<Storage> {
           cacheBytes: (config.cacheMb ?? 1024) * 1024 * 1024,
         })
         : createDiskBuildStorage(config.dataDir);
-      return { store, rateLimiter: createPostgresRateLimiter(store.pool), builds };
+      return { store, rateLimiter: createPostgresRateLimiter(store.pool), builds, content: createPostgresContent(store.pool, config.dataDir) };
     } catch (error) {
       await store.close();
       throw error;
     }
   }
-  return { store: await openStore(config.dataDir), rateLimiter: createMemoryRateLimiter(), builds: createDiskBuildStorage(config.dataDir) };
+  return { store: await openStore(config.dataDir), rateLimiter: createMemoryRateLimiter(), builds: createDiskBuildStorage(config.dataDir), content: localContent };
 }
