@@ -57,7 +57,12 @@ beforeAll(async () => {
   host = repoHost();
   const a = await startNode('a', 'api,sites');
   key = a.defaultKey!;
-  await Promise.all([startNode('b', 'api,sites'), startNode('worker-1', 'worker'), startNode('worker-2', 'worker')]);
+  redis = await startRedis();
+  // Two more API nodes count rate limits in Redis instead of PostgreSQL.
+  await Promise.all([
+    startNode('b', 'api,sites'), startNode('worker-1', 'worker'), startNode('worker-2', 'worker'),
+    startNode('redis-a', 'api', { FOLIO_REDIS_URL: redis.url }), startNode('redis-b', 'api', { FOLIO_REDIS_URL: redis.url }),
+  ]);
 });
 
 afterAll(async () => {
@@ -112,10 +117,6 @@ describe('two api+sites nodes and two workers on one database', () => {
     { counter: 'PostgreSQL', nodes: ['a', 'b'] },
     { counter: 'Redis', nodes: ['redis-a', 'redis-b'] },
   ])('counts a rate limit exactly across two nodes under parallel requests ($counter)', async ({ counter, nodes: [first, second] }) => {
-    if (counter === 'Redis') {
-      redis = await startRedis();
-      await Promise.all([first!, second!].map((name) => startNode(name, 'api', { FOLIO_REDIS_URL: redis!.url })));
-    }
     let dir = dirs.get('cli');
     if (!dir) dirs.set('cli', (dir = await tempDataDir()));
     const env = { FOLIO_DATABASE_URL: databaseUrl, FOLIO_DATA_DIR: dir };
@@ -170,8 +171,13 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect((await api('a')('GET', `${base}/pages/guides/setup`)).body.content).toBe('Edited on node B.\n');
     expect((await api('b')('DELETE', `${base}/pages/old`)).status).toBe(204);
     expect((await api('a')('GET', `${base}/pages/old`)).status).toBe(404);
-    // A create on B of a page A made is refused: the check sees every node's pages.
+    // A create on B of a page A made is refused: the check sees every node's pages; so are all but
+    // one of concurrent creates of one path across A and B.
     expect((await api('b')('POST', `${base}/pages`, { body: { path: 'index', title: 'Again', content: 'Twice.\n' } })).status).toBe(409);
+    const racing = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+      api(i % 2 ? 'a' : 'b')('POST', `${base}/pages`, { body: { path: 'race', title: `Race ${i}`, content: 'Raced.\n' } })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect((await api('b')('DELETE', `${base}/pages/race`)).status).toBe(204);
     const listed = await api('a')('GET', `${base}/pages`);
     expect(listed.body.data.map((p: { path: string }) => p.path)).toEqual(['guides/setup', 'index']);
 
