@@ -24,6 +24,7 @@ import { isFolioError } from './service/errors.ts';
 import { createFolio, type Folio } from './service/folio.ts';
 import { RESERVED_SLUGS } from './service/project-rules.ts';
 import type { RateLimiter } from './service/rate-limiter.ts';
+import type { ProjectContent } from './service/project-content.ts';
 import { openStorage } from './service/storage.ts';
 import type { BuildStorage } from './service/build-storage.ts';
 import { ObjectStorageError } from './service/object-storage/client.ts';
@@ -135,7 +136,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let builds: BuildStorage | undefined;
   try {
     let rateLimiter: RateLimiter;
-    ({ store, rateLimiter, builds } = await openStorage(config));
+    let content: ProjectContent;
+    ({ store, rateLimiter, builds, content } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
     await recoverDeployments(config.dataDir, store, config.buildLeaseS * 1000, builds);
     const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds, builds);
@@ -150,7 +152,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       server.listen(config.port, config.host, resolve);
     });
     const port = (server.address() as AddressInfo).port;
-    const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds);
+    const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds, content);
     const handle = createRequestHandler(folio, await createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
     let stopping = false;
     // Requests still being handled: a client that hung up closes its connection, but its request
