@@ -20,6 +20,7 @@ import { ConfigError, loadConfig, type Config } from '../src/service/config.ts';
 import { createMemoryRateLimiter } from '../src/service/rate-limiter.ts';
 import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
 import { isFolioError } from '../src/service/errors.ts';
+import { createPostgresContent } from '../src/service/postgres/content.ts';
 import { migrateDatabase, openPostgresStore } from '../src/service/postgres/store.ts';
 import { restoreStore } from '../src/service/store-backups.ts';
 import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError, type Store } from '../src/service/store.ts';
@@ -112,13 +113,19 @@ async function importIntoDatabase(url: string, dataDir: string): Promise<string>
   try {
     const records = await readStoreRecords(dataDir);
     const store = await openPostgresStore(url, { poolSize: 1 });
+    // Projects without a repository: their pages, docs.json and snippets (in this data dir) are
+    // stored by a first, empty change each (postgres/content.ts), so every node gets them.
+    const written = records.projects.filter((p) => !p.source_repo);
     try {
       await store.importRecords(records);
+      const content = createPostgresContent(store.pool, dataDir);
+      for (const project of written) await content.change(project.id, async () => {});
     } finally {
       await store.close();
     }
     return `Imported ${records.orgs.length} organization(s), ${records.keys.length} API key(s), ${records.projects.length} project(s) and ` +
-      `${records.deployments.length} deployment(s) from ${path.join(dataDir, STORE_FILE)}. Start Folio with FOLIO_DATABASE_URL set to use them; ` +
+      `${records.deployments.length} deployment(s) from ${path.join(dataDir, STORE_FILE)}, and the pages, docs.json and snippets of ` +
+      `${written.length} project(s) without a repository. Start Folio with FOLIO_DATABASE_URL set to use them; ` +
       'the data dir keeps the sites, sources and logs.';
   } finally {
     await lock.release();

@@ -24,6 +24,7 @@ import { isFolioError } from './service/errors.ts';
 import { createFolio, type Folio } from './service/folio.ts';
 import { RESERVED_SLUGS } from './service/project-rules.ts';
 import type { RateLimiter } from './service/rate-limiter.ts';
+import type { ProjectContent } from './service/project-content.ts';
 import { openStorage } from './service/storage.ts';
 import type { BuildStorage } from './service/build-storage.ts';
 import { ObjectStorageError } from './service/object-storage/client.ts';
@@ -67,6 +68,9 @@ async function bootstrap(store: Store): Promise<void> {
   );
 }
 
+/** On every API answer, errors included, even those given outside the Astro handler. */
+const API_HEAD = ['x-content-type-options', 'nosniff'];
+
 function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
   const apiHosts = new Set(folio.config.apiHosts);
@@ -83,8 +87,8 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   // FOLIO_ROLES (docs/decisions.md#job-queue-and-node-roles): what this node answers. /healthz
   // answers on every node, so a load balancer can check a worker-only node too.
   const roles = new Set(folio.config.roles);
-  const notServed = (res: ServerResponse, role: Role) => writeResponse(errorResponse(new FolioError('not_found',
-    `this Folio node does not serve the ${role} role (FOLIO_ROLES=${folio.config.roles.join(',')}): send the request to a node that does`)), res);
+  const notServed = (res: ServerResponse, role: Role, extra?: readonly string[]) => writeResponse(errorResponse(new FolioError('not_found',
+    `this Folio node does not serve the ${role} role (FOLIO_ROLES=${folio.config.roles.join(',')}): send the request to a node that does`)), res, { extra });
 
   /** `{label}.{service_domain}` names a site unless the label is reserved (api., www., …). */
   const isSiteHost = (host: string) => {
@@ -95,6 +99,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
 
   return async (req: IncomingMessage, res: ServerResponse) => {
     const host = requestHost(req) ?? '';
+    let api = false;
     try {
       // Routing trusts Host only: X-Forwarded-Host is never consulted. The operator's API hosts
       // stay the API even if a project claimed one before it was listed in FOLIO_API_HOSTS.
@@ -113,13 +118,12 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
         // A path no route matches, or a failure: still a console page with the console's headers.
         return await astro(req, res, { ...consoleLocals }, () => consoleProblem(404));
       }
-      // Every API answer, errors included, even those given outside the Astro handler.
-      res.setHeader('x-content-type-options', 'nosniff');
-      if (!roles.has('api') && new URL(req.url ?? '/', 'http://folio').pathname !== '/healthz') return await notServed(res, 'api');
-      await astro(req, res, locals, () => errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1')));
+      api = true;
+      if (!roles.has('api') && new URL(req.url ?? '/', 'http://folio').pathname !== '/healthz') return await notServed(res, 'api', API_HEAD);
+      await astro(req, res, locals, () => errorResponse(new FolioError('not_found', 'no such route: the API lives under /v1')), API_HEAD);
     } catch (err) {
       const answer = toApiError(err); // logs what it does not know
-      if (!res.headersSent) await writeResponse(host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer), res);
+      if (!res.headersSent) await writeResponse(host === console_ ? consoleProblem(answer.status === 404 ? 404 : 500) : errorResponse(answer), res, { extra: api ? API_HEAD : undefined });
       else res.destroy();
     }
   };
@@ -132,7 +136,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let builds: BuildStorage | undefined;
   try {
     let rateLimiter: RateLimiter;
-    ({ store, rateLimiter, builds } = await openStorage(config));
+    let content: ProjectContent;
+    ({ store, rateLimiter, builds, content } = await openStorage(config));
     // Before the first request: what a crash interrupted is recorded and its leftovers removed.
     await recoverDeployments(config.dataDir, store, config.buildLeaseS * 1000, builds);
     const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds, builds);
@@ -147,8 +152,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       server.listen(config.port, config.host, resolve);
     });
     const port = (server.address() as AddressInfo).port;
-    const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds);
-    const handle = createRequestHandler(folio, createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
+    const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds, content);
+    const handle = createRequestHandler(folio, await createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
     let stopping = false;
     // Requests still being handled: a client that hung up closes its connection, but its request
     // runs on, and must finish before the store closes.

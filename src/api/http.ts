@@ -15,12 +15,96 @@ export function toApiError(err: unknown): FolioError {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * What the API reads of a request: a `Request` in `astro dev`, and in production the adapter's view
+ * of the node:http request, which makes a web stream of the body only if it is read
+ * (src/api/serve-astro.ts, docs/decisions.md#the-service-endpoints-fast-path).
+ */
+export interface ApiRequest {
+  readonly method: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * A Response whose body is text already in memory (every JSON answer). The adapter writes `content`
+ * to the socket as it is (src/api/serve-astro.ts); the web stream a `Response` body needs costs more
+ * CPU than a whole GET of the API, so it is made only if something reads this body as a Response
+ * (`astro dev`, which streams it): then a plain Response with the same body stands behind it.
+ */
+export class InMemoryResponse extends Response {
+  readonly content: string;
+  #withBody: Response | undefined;
+  /** The headers until something reads `headers`: a Headers object costs a validation per name and value. */
+  #pendingHeaders: Record<string, string> | undefined;
+
+  constructor(content: string, init: { status: number; headers: Record<string, string> }) {
+    super(null, { status: init.status });
+    this.content = content;
+    this.#pendingHeaders = init.headers;
+  }
+
+  override get headers(): Headers {
+    const headers = super.headers;
+    const pending = this.#pendingHeaders;
+    if (pending) {
+      this.#pendingHeaders = undefined;
+      for (const name in pending) headers.append(name, pending[name]!);
+    }
+    return headers;
+  }
+
+  /** The head as node:http's writeHead takes it: name, value, name, value… (without making `headers` if nothing read it). */
+  headPairs(): string[] {
+    const pairs: string[] = [];
+    const pending = this.#pendingHeaders;
+    if (pending) for (const name in pending) pairs.push(name.toLowerCase(), pending[name]!);
+    // Iterating Headers yields each Set-Cookie on its own (https://fetch.spec.whatwg.org/#concept-header-list-sort-and-combine).
+    else for (const [name, value] of super.headers) pairs.push(name, value);
+    return pairs;
+  }
+
+  /** The same answer as a Response with a streamed body, made once, with the headers as they are then. */
+  #streamed(): Response {
+    return (this.#withBody ??= new Response(this.content, { status: this.status, statusText: this.statusText, headers: this.headers }));
+  }
+
+  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    return this.#streamed().body;
+  }
+  override get bodyUsed(): boolean {
+    return this.#withBody?.bodyUsed ?? false;
+  }
+  override text(): Promise<string> {
+    return this.#streamed().text();
+  }
+  override json(): Promise<unknown> {
+    return this.#streamed().json();
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#streamed().arrayBuffer();
+  }
+  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#streamed().bytes();
+  }
+  override blob(): Promise<Blob> {
+    return this.#streamed().blob();
+  }
+  override formData(): Promise<FormData> {
+    return this.#streamed().formData();
+  }
+  override clone(): Response {
+    if (this.bodyUsed) throw new TypeError('Response.clone: the body has already been read');
+    return new InMemoryResponse(this.content, { status: this.status, headers: Object.fromEntries(this.headers) });
+  }
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const bytes = Buffer.from(JSON.stringify(body));
-  // A known length spares chunked encoding (one write to the socket instead of two).
-  return new Response(bytes, {
+  const text = JSON.stringify(body);
+  // A known length spares chunked encoding; head and body go out in one write (src/api/serve-astro.ts).
+  return new InMemoryResponse(text, {
     status,
-    headers: { 'content-type': JSON_TYPE, 'content-length': String(bytes.byteLength), ...headers },
+    headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)), ...headers },
   });
 }
 
@@ -57,7 +141,7 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 }
 
 /** Reads the body as bytes, stopping with 413 as soon as it exceeds `limit`. */
-export async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+export async function readLimited(request: Pick<ApiRequest, 'headers' | 'body'>, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new FolioError('payload_too_large', `request body must be at most ${limit} bytes`);
   const declared = Number(request.headers.get('content-length'));
   if (declared > limit) {
@@ -82,7 +166,7 @@ export async function readLimited(request: Request, limit: number): Promise<Uint
 }
 
 /** Reads a JSON object body: 415 without a JSON content type, 413 over the limit, 400 for bad JSON. */
-export async function readJsonObject(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: ApiRequest, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new FolioError('unsupported_media_type', 'Content-Type header must be application/json');
   }
@@ -90,7 +174,7 @@ export async function readJsonObject(request: Request, limit = MAX_BODY_BYTES): 
 }
 
 /** Like readJsonObject for a route whose body is optional: undefined when none (or only blanks) was sent. */
-export async function readOptionalJsonObject(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown> | undefined> {
+export async function readOptionalJsonObject(request: ApiRequest, limit = MAX_BODY_BYTES): Promise<Record<string, unknown> | undefined> {
   const bytes = await readLimited(request, limit);
   if (bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) return undefined;
   if (!isJsonContentType(request.headers.get('content-type'))) {

@@ -2,7 +2,7 @@
 // body → handler → JSON response, with the rate-limit headers on every answer.
 import type { Folio, Principal } from '../service/folio.ts';
 import type { RateLimitDecision } from '../service/rate-limiter.ts';
-import { errorResponse, FolioError, jsonResponse, readJsonObject, readOptionalJsonObject, toApiError } from './http.ts';
+import { errorResponse, FolioError, jsonResponse, readJsonObject, readOptionalJsonObject, toApiError, type ApiRequest } from './http.ts';
 import type { Match } from './router.ts';
 
 export interface PipelineDeps {
@@ -44,7 +44,7 @@ const CORS_HEADERS = 'Authorization, Content-Type';
 const CORS_MAX_AGE_S = '600';
 
 /** Handles one /v1 request. `clientIp` counts requests that carry no valid key. */
-export async function handleApiRequest(deps: PipelineDeps, request: Request, url: URL, clientIp: string): Promise<Response> {
+export async function handleApiRequest(deps: PipelineDeps, request: ApiRequest, url: URL, clientIp: string): Promise<Response> {
   const allowed = deps.folio.config.corsOrigins ?? [];
   const origin = request.headers.get('origin');
   const listed = origin !== null && allowed.includes(origin);
@@ -75,7 +75,7 @@ function appendVary(response: Response, name: string): void {
   else if (!vary.split(',').some((part) => part.trim().toLowerCase() === name.toLowerCase())) response.headers.set('vary', `${vary}, ${name}`);
 }
 
-async function handleApiRequestInner(deps: PipelineDeps, request: Request, url: URL, clientIp: string): Promise<Response> {
+async function handleApiRequestInner(deps: PipelineDeps, request: ApiRequest, url: URL, clientIp: string): Promise<Response> {
   const { folio } = deps;
   const authorization = request.headers.get('authorization');
   const token = bearerToken(authorization);

@@ -2,6 +2,7 @@
 // matches one or more segments, joined with `/` (a page path such as `guides/install`).
 import type { Scope } from '../service/scopes.ts';
 import type { Folio, Principal } from '../service/folio.ts';
+import type { ApiRequest } from './http.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -13,7 +14,7 @@ export interface RouteInput {
   query: URLSearchParams;
   /** The parsed JSON object body, for routes that read one. */
   body: Record<string, unknown>;
-  request: Request;
+  request: ApiRequest;
 }
 
 /** What a handler returns: a JSON body and status, or a ready Response. */
@@ -40,13 +41,17 @@ export type Match =
 interface Compiled {
   route: Route;
   segments: string[];
+  /** The index of a last `*name` segment, or -1. */
+  rest: number;
 }
 
 export function createRouter(routes: Route[]): (method: string, pathname: string) => Match {
-  const compiled: Compiled[] = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
+  const compiled: Compiled[] = routes.map((route) => {
+    const segments = route.path.split('/').slice(1);
+    return { route, segments, rest: segments.at(-1)?.startsWith('*') ? segments.length - 1 : -1 };
+  });
 
-  const matchPath = (segments: string[], parts: string[]): Record<string, string> | undefined => {
-    const rest = segments.at(-1)?.startsWith('*') ? segments.length - 1 : -1;
+  const matchPath = ({ segments, rest }: Compiled, parts: string[]): Record<string, string> | undefined => {
     if (rest >= 0 ? parts.length <= rest : segments.length !== parts.length) return undefined;
     const params: Record<string, string> = {};
     for (let i = 0; i < segments.length; i++) {
@@ -70,8 +75,9 @@ export function createRouter(routes: Route[]): (method: string, pathname: string
     }
     const wanted = method === 'HEAD' ? 'GET' : method;
     const allow: Method[] = [];
-    for (const { route, segments } of compiled) {
-      const params = matchPath(segments, parts);
+    for (const entry of compiled) {
+      const params = matchPath(entry, parts);
+      const { route } = entry;
       if (!params) continue;
       if (route.method === wanted) return { kind: 'found', route, params };
       allow.push(route.method);

@@ -118,6 +118,11 @@ const envSchema = z.object({
     .pipe(z.array(z.enum(ROLES, `each role must be one of ${ROLES.join(', ')}`)).min(1, `must name at least one role of ${ROLES.join(', ')}`))
     .default([...ROLES]),
   FOLIO_BUILD_LEASE_S: integer(2, 3600).default(60),
+  // Rate limits counted in Redis or Valkey instead of the store (docs/decisions.md#rate-limits-in-redis).
+  FOLIO_REDIS_URL: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol), 'must be a redis:// or rediss:// URL such as redis://:secret@cache.internal:6379/0')
+    .optional(),
   // Object storage for builds, snapshots, logs and API-managed content (docs/decisions.md#object-storage),
   // and the bytes of it each node keeps on its disk.
   FOLIO_STORAGE_URL: z.string().optional(),
@@ -182,6 +187,8 @@ export interface Config {
   roles: Role[];
   /** Seconds a build's claim holds without renewal (FOLIO_BUILD_LEASE_S). */
   buildLeaseS: number;
+  /** Where rate limits are counted (FOLIO_REDIS_URL): Redis or Valkey at this URL, or (absent) the store. */
+  redisUrl?: string;
   /** Object storage (FOLIO_STORAGE_URL); absent: builds, logs and content stay in the data dir. */
   objectStorage?: ObjectStorageSettings;
   /** Most bytes of object storage's files each node keeps on its disk (MB). */
@@ -258,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.FOLIO_CORS_ORIGINS,
     roles,
     buildLeaseS: e.FOLIO_BUILD_LEASE_S,
+    redisUrl: e.FOLIO_REDIS_URL,
     objectStorage,
     cacheMb: e.FOLIO_CACHE_MB,
   };

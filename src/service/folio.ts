@@ -12,6 +12,7 @@ import { hashKey, looksLikeKey } from './keys.ts';
 import { createPagesService, type PagesService } from './pages/service.ts';
 import { createSiteFilesService, type SiteFilesService } from './pages/site-files.ts';
 import { removeProjectFiles } from './project-files.ts';
+import { localContent, type ProjectContent } from './project-content.ts';
 import { createProjectsService, type ProjectHooks, type ProjectsService } from './projects.ts';
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import type { Scope } from './scopes.ts';
@@ -62,6 +63,7 @@ export function createFolio(
   hooks: ProjectHooks = {},
   limiter: RateLimiter = createMemoryRateLimiter(),
   builds: BuildStorage = createDiskBuildStorage(config.dataDir),
+  content: ProjectContent = localContent,
 ): Folio {
   const limitOf = (plan: Plan) => config.rateLimits[plan];
   const diskSpace = createDiskSpace(config.dataDir);
@@ -86,10 +88,10 @@ export function createFolio(
     checkCustomDomain: (projectId) => customDomains.check(projectId),
   };
   const projects = createProjectsService(store, config, projectHooks);
-  const pages = createPagesService(config, projects);
-  const siteFiles = createSiteFilesService(config, projects);
+  const pages = createPagesService(config, projects, content);
+  const siteFiles = createSiteFilesService(config, projects, content);
   const webhooks = createEventsService(config, store, projects);
-  const deployments = createDeploymentsService(config, store, projects, builds, webhooks);
+  const deployments = createDeploymentsService(config, store, projects, builds, webhooks, content);
   const accounts = createAccounts(store, limiter);
 
   return {
@@ -144,6 +146,7 @@ export function createFolio(
 
     async healthProblem() {
       if (!(await store.isHealthy())) return config.databaseUrl ? 'the database does not answer' : 'the store file is not readable';
+      if (limiter.isHealthy && !(await limiter.isHealthy())) return 'Redis (FOLIO_REDIS_URL) does not answer';
       return storageProblem(diskSpace, config.minFreeMb);
     },
 

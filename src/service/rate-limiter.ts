@@ -1,5 +1,5 @@
-// Fixed-window rate limiting (docs/decisions.md#rate-limits). One module with a small interface: a Redis-backed
-// limiter (INCR + EXPIRE per window) can replace the in-memory one when there are several servers.
+// Fixed-window rate limiting (docs/decisions.md#rate-limits). One small interface, three limiters:
+// in memory (here), in PostgreSQL (postgres/rate-limiter.ts) and in Redis (redis/rate-limiter.ts).
 
 import type { Plan, RateLimits } from './config.ts';
 import type { ApiKeyRecord } from './store.ts';
@@ -29,6 +29,8 @@ export interface RateLimiter {
    * `org:<org id>` at that plan's limit — all in one step. Undefined when no key has the hash.
    */
   hitByKey?(hash: string, limits: RateLimits, nowMs?: number): Promise<KeyHit | undefined>;
+  /** Whether a limiter that is a server of its own (Redis) answers; absent for the others. */
+  isHealthy?(): Promise<boolean>;
   close(): void;
 }
 

@@ -3,7 +3,9 @@
 // Real server processes speak HTTP; builds clone real repositories over file://. A worker killed
 // with SIGKILL mid-build leaves its deployment to the lease (FOLIO_BUILD_LEASE_S, short here):
 // another node ends it `interrupted` and the other worker builds the next one; a cancel answered
-// by an API node stops a build running on a worker.
+// by an API node stops a build running on a worker. Pages, docs.json and snippets written through
+// one node are read, changed and built on the others. Rate limits are exact across nodes whether
+// PostgreSQL or Redis (FOLIO_REDIS_URL) counts them.
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,6 +13,7 @@ import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
 import { articleOf, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
 import { deploymentLogFile } from '../../src/service/project-files.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
+import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { createTestBucket, S3_CREDENTIALS } from '../helpers/s3.ts';
 import { ADMIN, client, getWithHost, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
@@ -21,9 +24,10 @@ let host: RepoHost;
 const dirs = new Map<string, string>();
 const nodes = new Map<string, TestServer>();
 let key: string;
+let redis: TestRedis | undefined;
 
 /** Starts (or restarts, on the same data dir) the node `name` with the given roles. */
-async function startNode(name: string, roles: string): Promise<TestServer> {
+async function startNode(name: string, roles: string, env: Record<string, string> = {}): Promise<TestServer> {
   let dir = dirs.get(name);
   if (!dir) dirs.set(name, (dir = await tempDataDir()));
   const server = await startServer({
@@ -38,6 +42,7 @@ async function startNode(name: string, roles: string): Promise<TestServer> {
       FOLIO_BUILD_LEASE_S: '3',
       // Pro limited to LIMIT a minute, for the exact count across A and B.
       FOLIO_RATE_LIMITS: `free=1000000,pro=${LIMIT},business=1000000`,
+      ...env,
     },
   });
   nodes.set(name, server);
@@ -52,13 +57,19 @@ beforeAll(async () => {
   host = repoHost();
   const a = await startNode('a', 'api,sites');
   key = a.defaultKey!;
-  await Promise.all([startNode('b', 'api,sites'), startNode('worker-1', 'worker'), startNode('worker-2', 'worker')]);
+  redis = await startRedis();
+  // Two more API nodes count rate limits in Redis instead of PostgreSQL.
+  await Promise.all([
+    startNode('b', 'api,sites'), startNode('worker-1', 'worker'), startNode('worker-2', 'worker'),
+    startNode('redis-a', 'api', { FOLIO_REDIS_URL: redis.url }), startNode('redis-b', 'api', { FOLIO_REDIS_URL: redis.url }),
+  ]);
 });
 
 afterAll(async () => {
   await Promise.all([...nodes.values()].map((s) => s.stop()));
   for (const dir of dirs.values()) await removeDir(dir);
   host?.remove();
+  await redis?.stop();
 });
 
 /** The node whose process holds a deployment's build lease (the lease owner names its pid). */
@@ -102,17 +113,21 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect(answers.filter((r) => r.status === 409 && r.body.error === 'slug_taken')).toHaveLength(19);
   });
 
-  it('counts a rate limit exactly across A and B under parallel requests', async () => {
-    const dir = await tempDataDir();
-    dirs.set('cli', dir);
+  it.each([
+    { counter: 'PostgreSQL', nodes: ['a', 'b'] },
+    { counter: 'Redis', nodes: ['redis-a', 'redis-b'] },
+  ])('counts a rate limit exactly across two nodes under parallel requests ($counter)', async ({ counter, nodes: [first, second] }) => {
+    let dir = dirs.get('cli');
+    if (!dir) dirs.set('cli', (dir = await tempDataDir()));
     const env = { FOLIO_DATABASE_URL: databaseUrl, FOLIO_DATA_DIR: dir };
-    expect((await runNode(ADMIN, ['org', 'create', 'limited', '--plan', 'pro'], env)).code).toBe(0);
-    const limited = JSON.parse((await runNode(ADMIN, ['key', 'create', '--org', 'limited', '--json'], env)).stdout).key;
+    const org = `limited-${counter.toLowerCase()}`;
+    expect((await runNode(ADMIN, ['org', 'create', org, '--plan', 'pro'], env)).code).toBe(0);
+    const limited = JSON.parse((await runNode(ADMIN, ['key', 'create', '--org', org, '--json'], env)).stdout).key;
     // Windows are calendar minutes: a burst is sent well inside one, so that one window counts it all.
     const left = 60_000 - (Date.now() % 60_000);
     if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
     const answers = await Promise.all(Array.from({ length: LIMIT + 20 }, (_, i) =>
-      request(node(i % 2 ? 'a' : 'b').url, 'GET', '/v1/projects', { key: limited })));
+      request(node(i % 2 ? first! : second!).url, 'GET', '/v1/projects', { key: limited })));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(LIMIT);
     const refused = answers.filter((r) => r.status === 429);
     expect(refused).toHaveLength(20);
@@ -121,7 +136,64 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
     expect(answers.every((r) => r.headers.get('x-ratelimit-limit') === String(LIMIT))).toBe(true);
     expect(new Set(answers.map((r) => r.headers.get('x-ratelimit-reset'))).size).toBe(1);
+    if (counter === 'Redis') {
+      // The Redis nodes counted in Redis, not in PostgreSQL.
+      const db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      const { rows } = await db.query("SELECT 1 FROM rate_limit_windows w JOIN orgs o ON w.bucket = 'org:' || o.id WHERE o.name = $1", [org]).finally(() => db.end());
+      expect(rows).toHaveLength(0);
+      await Promise.all([first!, second!].map(async (name) => {
+        expect(await node(name).stop()).toBe(0);
+        nodes.delete(name);
+      }));
+    }
   });
+
+  it('keeps pages, docs.json and snippets written through one node for all: read and changed on B, built by a worker, served by B', async () => {
+    const created = await api('a')('POST', '/v1/projects', { body: { name: 'Written', slug: uniqueSlug('written') } });
+    expect(created.status).toBe(201);
+    const project = created.body;
+    const base = `/v1/projects/${project.id}`;
+    expect((await api('a')('PUT', `${base}/snippets/note.mdx`, { body: { content: 'Shared through the database.\n' } })).status).toBe(201);
+    expect((await api('a')('POST', `${base}/pages`, { body: { path: 'index', title: 'Home', content: 'Written on node A.\n\n<Snippet file="note.mdx" />\n' } })).status).toBe(201);
+    expect((await api('a')('POST', `${base}/pages`, { body: { path: 'guides/setup', title: 'Setup', content: 'Draft.\n' } })).status).toBe(201);
+    expect((await api('a')('POST', `${base}/pages`, { body: { path: 'old', title: 'Old', content: 'Going.\n' } })).status).toBe(201);
+    expect((await api('a')('PUT', `${base}/docs-json`, { body: { name: 'Written Docs' } })).status).toBe(201);
+
+    // Node B reads what A wrote; what B changes, A reads.
+    const onB = await api('b')('GET', `${base}/pages/index`);
+    expect(onB.status).toBe(200);
+    expect(onB.body.content).toContain('Written on node A.');
+    expect(onB.body.updated_at).toBe((await api('a')('GET', `${base}/pages/index`)).body.updated_at);
+    expect((await api('b')('GET', `${base}/docs-json`)).body.content).toEqual({ name: 'Written Docs' });
+    expect((await api('b')('GET', `${base}/snippets/note.mdx`)).body.content).toBe('Shared through the database.\n');
+    expect((await api('b')('PATCH', `${base}/pages/guides/setup`, { body: { content: 'Edited on node B.\n' } })).status).toBe(200);
+    expect((await api('a')('GET', `${base}/pages/guides/setup`)).body.content).toBe('Edited on node B.\n');
+    expect((await api('b')('DELETE', `${base}/pages/old`)).status).toBe(204);
+    expect((await api('a')('GET', `${base}/pages/old`)).status).toBe(404);
+    // A create on B of a page A made is refused: the check sees every node's pages; so are all but
+    // one of concurrent creates of one path across A and B.
+    expect((await api('b')('POST', `${base}/pages`, { body: { path: 'index', title: 'Again', content: 'Twice.\n' } })).status).toBe(409);
+    const racing = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+      api(i % 2 ? 'a' : 'b')('POST', `${base}/pages`, { body: { path: 'race', title: `Race ${i}`, content: 'Raced.\n' } })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect((await api('b')('DELETE', `${base}/pages/race`)).status).toBe(204);
+    const listed = await api('a')('GET', `${base}/pages`);
+    expect(listed.body.data.map((p: { path: string }) => p.path)).toEqual(['guides/setup', 'index']);
+
+    // Built by a worker (A and B have no worker role), served by B.
+    const deployment = await api('b')('POST', `${base}/deployments`);
+    expect(deployment.status).toBe(202);
+    expect((await waitForDeployment(api('a'), project.id, deployment.body.id)).status).toBe('succeeded');
+    const page = (address: string) => getWithHost(node('b').url, address, `${project.slug}.localhost`, {}, 'a site host');
+    await expect.poll(async () => (await page('/')).status, { timeout: 20_000 }).toBe(200);
+    const home = (await page('/')).text;
+    expect(articleOf(home)).toContain('Written on node A.');
+    expect(articleOf(home)).toContain('Shared through the database.');
+    expect(home).toContain('Written Docs');
+    expect(articleOf((await page('/guides/setup')).text)).toContain('Edited on node B.');
+    expect((await page('/old')).status).toBe(404);
+  }, 120_000);
 
   it('ends the deployment of a worker killed mid-build `interrupted` within the lease, and the other worker builds the next one', async () => {
     const repo = host.repo('acme', 'multi');

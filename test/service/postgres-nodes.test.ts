@@ -101,6 +101,8 @@ describe('moving a JSON store into PostgreSQL', () => {
     const key = before.defaultKey!;
     const project = await request(before.url, 'POST', '/v1/projects', { key, body: { name: 'Moving', slug: uniqueSlug('moving') } });
     expect(project.status).toBe(201);
+    const page = await request(before.url, 'POST', `/v1/projects/${project.body.id}/pages`, { key, body: { path: 'guides/moving', title: 'Moving', content: 'Written before PostgreSQL.\n' } });
+    expect(page.status).toBe(201);
     const deployment = await request(before.url, 'POST', `/v1/projects/${project.body.id}/deployments`, { key });
     expect(deployment.status).toBe(202);
     // An event webhook moves too (for an event this empty project never has: nothing is sent).
@@ -115,6 +117,7 @@ describe('moving a JSON store into PostgreSQL', () => {
     expect((await dbAdmin(databaseUrl, dataDir, 'db', 'migrate')).stdout).toContain(`already at version ${versions.at(-1)}`);
     const imported = await dbAdmin(databaseUrl, dataDir, 'db', 'import');
     expect(imported.stdout).toContain('Imported 1 organization(s), 1 API key(s), 1 project(s) and 1 deployment(s)');
+    expect(imported.stdout).toContain('and the pages, docs.json and snippets of 1 project(s) without a repository');
     const again = await dbAdmin(databaseUrl, dataDir, 'db', 'import');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already holds 1 organization(s)');
@@ -128,6 +131,11 @@ describe('moving a JSON store into PostgreSQL', () => {
     expect(listed.body.data.map((d: { id: string }) => d.id)).toContain(deployment.body.id);
     const hooks = await request(after.url, 'GET', `/v1/projects/${project.body.id}/webhooks`, { key });
     expect(hooks.body.data).toEqual([{ id: webhook.body.id, project_id: project.body.id, url: 'https://hooks.example.com/x', events: ['deployment.succeeded'], created_at: webhook.body.created_at }]);
+    // A node with an empty data dir reads the page written before the move.
+    const elsewhere = await node(databaseUrl);
+    const moved = await request(elsewhere.url, 'GET', `/v1/projects/${project.body.id}/pages/guides/moving`, { key });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ content: 'Written before PostgreSQL.\n', updated_at: page.body.updated_at });
   });
 
   it('names the setting when the db commands run without a database', async () => {

@@ -1,25 +1,29 @@
 // Unit tests of the fixed-window rate limiters (docs/decisions.md#rate-limits): in memory (one
-// node) and in PostgreSQL, where two limiters on separate connection pools stand for two nodes.
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+// node), in PostgreSQL, where two limiters on separate connection pools stand for two nodes, and in
+// Redis (FOLIO_REDIS_URL), where two limiters on separate connections stand for two nodes.
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../src/service/postgres/store.ts';
 import { createPostgresRateLimiter } from '../../src/service/postgres/rate-limiter.ts';
 import { createMemoryRateLimiter, WINDOW_MS, type RateLimiter } from '../../src/service/rate-limiter.ts';
+import { openRedisRateLimiter } from '../../src/service/redis/rate-limiter.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
+import { startRedis, type TestRedis } from '../helpers/redis.ts';
 
 let limiter: RateLimiter;
 afterEach(() => limiter.close());
 
 const stores: PostgresStore[] = [];
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
 afterAll(async () => {
   for (const store of stores) await store.close();
+  await redis.stop();
 });
 
-/** Two PostgreSQL limiters sharing one new database, used in turn: two nodes. */
-async function twoNodeLimiter(): Promise<RateLimiter> {
-  const url = await createTestDatabase(inject('postgresUrl'));
-  const nodes = [await openPostgresStore(url), await openPostgresStore(url)];
-  stores.push(...nodes);
-  const limiters = nodes.map((node) => createPostgresRateLimiter(node.pool));
+/** Two limiters taking turns: two nodes sharing one count. */
+function inTurn(limiters: RateLimiter[]): RateLimiter {
   let turn = 0;
   return {
     hit: (bucket, limit, nowMs) => limiters[turn++ % 2].hit(bucket, limit, nowMs),
@@ -28,9 +32,25 @@ async function twoNodeLimiter(): Promise<RateLimiter> {
   };
 }
 
+/** Two PostgreSQL limiters sharing one new database, used in turn: two nodes. */
+async function twoNodeLimiter(): Promise<RateLimiter> {
+  const url = await createTestDatabase(inject('postgresUrl'));
+  const nodes = [await openPostgresStore(url), await openPostgresStore(url)];
+  stores.push(...nodes);
+  return inTurn(nodes.map((node) => createPostgresRateLimiter(node.pool)));
+}
+
+/** Two Redis limiters on their own connections, with a key prefix of their own in the shared server. */
+async function twoNodeRedisLimiter(): Promise<RateLimiter> {
+  const db = `${redis.url}/${++redisDatabases}`;
+  return inTurn([await openRedisRateLimiter(db), await openRedisRateLimiter(db)]);
+}
+let redisDatabases = 0;
+
 const kinds = [
   { name: 'memory rate limiter', create: async () => createMemoryRateLimiter() },
   { name: 'PostgreSQL rate limiter on two nodes', create: twoNodeLimiter },
+  { name: 'Redis rate limiter on two nodes', create: twoNodeRedisLimiter },
 ];
 
 describe.each(kinds)('$name', ({ create }) => {
@@ -78,5 +98,33 @@ describe.each(kinds)('$name', ({ create }) => {
     expect((await limiter.hit('org:b', 3, now)).allowed).toBe(true);
     // A plan upgrade mid-window: the same count, a higher limit.
     expect(await limiter.hit('org:a', 10, now)).toMatchObject({ allowed: true, remaining: 6 });
+  });
+});
+
+describe('PostgreSQL: key, plan and count in one statement (hitByKey)', () => {
+  it('numbers every counted request exactly once across two nodes, and a revocation holds on the next request', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const nodes = [await openPostgresStore(url), await openPostgresStore(url)];
+    stores.push(...nodes);
+    const [a, b] = nodes.map((node) => createPostgresRateLimiter(node.pool));
+    limiter = inTurn([a!, b!]);
+    const now = new Date().toISOString();
+    await nodes[0]!.createOrg({ id: 'org-hit', name: 'hit', plan: 'pro', created_at: now });
+    await nodes[0]!.createKey({ id: 'key-hit', org_id: 'org-hit', name: 'k', prefix: 'folio_hit', hash: 'hash-hit', scopes: ['projects:read'], created_at: now, last_used_at: null, revoked_at: null });
+    const limits = { free: 5, pro: 40, business: 1000 };
+    const at = 40 * WINDOW_MS + 1_000;
+    // Concurrent requests on one node wait for its statement in flight and are counted together.
+    const hits = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a! : b!).hitByKey!('hash-hit', limits, at)));
+    expect(hits.every((h) => h?.plan === 'pro' && h.key.id === 'key-hit')).toBe(true);
+    const allowed = hits.filter((h) => h!.decision!.allowed);
+    expect(allowed).toHaveLength(40);
+    expect(allowed.map((h) => h!.decision!.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(hits.filter((h) => !h!.decision!.allowed).every((h) => h!.decision!.remaining === 0)).toBe(true);
+    expect(await a!.hitByKey!('no-such-hash', limits, at)).toBeUndefined();
+
+    await nodes[1]!.revokeKey('key-hit', new Date().toISOString());
+    const after = await Promise.all([a!.hitByKey!('hash-hit', limits, at + WINDOW_MS), b!.hitByKey!('hash-hit', limits, at + WINDOW_MS)]);
+    expect(after.every((h) => h?.key.revoked_at && h.decision === undefined)).toBe(true);
+    expect(await a!.peek('org:org-hit', 40, at + WINDOW_MS)).toMatchObject({ remaining: 40 });
   });
 });

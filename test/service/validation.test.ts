@@ -140,6 +140,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ FOLIO_BUILD_LEASE_S: '1' })).toThrow('Invalid FOLIO_BUILD_LEASE_S="1": must be at least 2');
   });
 
+  it('reads FOLIO_REDIS_URL (rate limits in Redis or Valkey) and refuses anything but redis:// or rediss://', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined();
+    expect(loadConfig({ FOLIO_REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).redisUrl).toBe('rediss://:secret@cache.internal:6380/2');
+    expect(() => loadConfig({ FOLIO_REDIS_URL: 'http://cache.internal:6379' })).toThrow('Invalid FOLIO_REDIS_URL="http://cache.internal:6379": must be a redis:// or rediss:// URL');
+    expect(() => loadConfig({ FOLIO_REDIS_URL: 'cache.internal' })).toThrow('Invalid FOLIO_REDIS_URL="cache.internal"');
+  });
+
   it('parses overrides, keeping unnamed plans at their default', () => {
     const c = loadConfig({ FOLIO_RATE_LIMITS: 'free=5', FOLIO_GIT_PROTOCOLS: 'https,file', FOLIO_SERVICE_DOMAIN: 'Docs.Example.com' });
     expect(c.rateLimits).toEqual({ free: 5, pro: 600, business: 6000 });

@@ -12,6 +12,7 @@ import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
 import type { BuildStorage } from '../build-storage.ts';
+import type { ProjectContent } from '../project-content.ts';
 import { buildSandbox } from './build-sandbox.ts';
 import { buildFingerprint, planRedeploy, removeBuildInputs, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';
 import type { DeploymentLog } from './log.ts';
@@ -23,6 +24,8 @@ export interface RunContext {
   store: Store;
   /** Where builds are kept and made live (the data dir, or object storage). */
   builds: BuildStorage;
+  /** Where the content root of a project without a repository is kept (its copy here is brought up to date before the snapshot). */
+  content: ProjectContent;
   /** The live site address of a project (its `url`). */
   siteUrl(project: ProjectRecord): string;
   /** The address of a project's preview of a branch label. */
@@ -174,7 +177,7 @@ function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
 
 /** Sync, snapshot, build, publish. Returns the page count. */
 async function deploy(ctx: RunContext, project: ProjectRecord, deployment: DeploymentRecord, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
-  const { config, store, builds } = ctx;
+  const { config, store, builds, content } = ctx;
   const deploymentId = deployment.id;
   const label = deployment.preview_label;
   // A preview builds its branch in a content root of its own: the project's stays untouched.
@@ -216,12 +219,13 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
 
   const snapshot = snapshotDir(config.dataDir, project.id, deploymentId);
   await mkdir(path.dirname(snapshot), { recursive: true });
-  if (await stat(root).catch(() => undefined)) {
-    // Page writes after this point wait for the next deployment; this build never sees half of one.
-    await cp(root, snapshot, { recursive: true, verbatimSymlinks: true, errorOnExist: false });
-  } else {
-    await mkdir(snapshot);
-  }
+  // Page writes after this point wait for the next deployment; this build never sees half of one.
+  // A project without a repository gets its pages as written through the API on any node.
+  const copy = async () => {
+    if (await stat(root).catch(() => undefined)) await cp(root, snapshot, { recursive: true, verbatimSymlinks: true, errorOnExist: false });
+    else await mkdir(snapshot);
+  };
+  await (project.source_repo || label ? copy() : content.read(project.id, copy));
   log.line('snapshot: content root copied');
   await builds.keepSnapshot(project.id, deploymentId, snapshot).catch((error: unknown) => {
     if (isOutOfSpace(error)) throw error;

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { FolioError } from '../errors.ts';
 import { git } from '../git.ts';
 import type { BuildStorage } from '../build-storage.ts';
+import { localContent, type ProjectContent } from '../project-content.ts';
 import { buildDir, previewDir, snapshotDir } from '../project-files.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import { createMemoryRateLimiter } from '../rate-limiter.ts';
@@ -104,7 +105,9 @@ export interface DeploymentEvents {
   emit(event: WebhookEvent, deployment: Deployment): void;
 }
 
-export function createDeploymentsService(config: Config, store: Store, projects: ProjectsService, builds: BuildStorage, events?: DeploymentEvents): DeploymentsService {
+export function createDeploymentsService(
+  config: Config, store: Store, projects: ProjectsService, builds: BuildStorage, events?: DeploymentEvents, content: ProjectContent = localContent,
+): DeploymentsService {
   /** The API's view: the preview label becomes the preview's address. */
   const view = (d: DeploymentRecord, project: ProjectRecord | { slug: string; url?: string }, url: string): Deployment => {
     const { preview_label: label, ...rest } = d;
@@ -122,7 +125,7 @@ export function createDeploymentsService(config: Config, store: Store, projects:
     });
   };
   const runContext: RunContext = {
-    config, store, builds, siteUrl: projects.urlOf, previewUrl: projects.previewUrlOf, liveChanged, onEvent,
+    config, store, builds, content, siteUrl: projects.urlOf, previewUrl: projects.previewUrlOf, liveChanged, onEvent,
     holdsClaim: (deploymentId) => queue?.holdsClaim(deploymentId) ?? Promise.resolve(false),
   };
   const pushLimiter = createMemoryRateLimiter();

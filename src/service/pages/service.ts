@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { asStorageError, FolioError } from '../errors.ts';
+import { localContent, type ProjectContent } from '../project-content.ts';
 import { contentRootDir } from '../project-files.ts';
 import { contentLayout, mintlifyPageFilter } from '../../site/layout.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
@@ -80,7 +81,7 @@ const notFound = (pagePath: string) => new FolioError('not_found', `page "${page
 
 const formatOf = (file: string): 'md' | 'mdx' => (file.endsWith('.md') ? 'md' : 'mdx');
 
-export function createPagesService(config: Config, projects: ProjectsService): PagesService {
+export function createPagesService(config: Config, projects: ProjectsService, projectContent: ProjectContent = localContent): PagesService {
   const catalog = createPageCatalog();
   const locks = createLocks();
   const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
@@ -122,6 +123,13 @@ export function createPagesService(config: Config, projects: ProjectsService): P
   /** The project, for a write: a repository's pages change only through a sync. */
   const writable = (orgId: string, projectId: string): Promise<Project> => writableProject(projects, orgId, projectId, 'pages');
 
+  /** The project, for a read, with this node's copy of its pages up to date (project-content.ts). */
+  const readable = async (orgId: string, projectId: string): Promise<Project> => {
+    const project = await projects.get(orgId, projectId);
+    if (!project.source_repo) await projectContent.pull(project.id);
+    return project;
+  };
+
   /** Reads a page fresh from disk (and warms the list's cache with it). */
   const read = async (project: Project, pagePath: string) => {
     const { dir, isPage } = pagesOf(project.id);
@@ -143,7 +151,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
 
   return {
     async list(orgId, projectId, limit, cursor) {
-      const project = await projects.get(orgId, projectId);
+      const project = await readable(orgId, projectId);
       const after = cursor === undefined ? undefined : decodePathCursor(cursor);
       const { dir, isPage } = pagesOf(project.id);
       const pages = await catalog.list(dir, isPage);
@@ -155,7 +163,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
     },
 
     async get(orgId, projectId, pagePath) {
-      const project = await projects.get(orgId, projectId);
+      const project = await readable(orgId, projectId);
       const page = await read(project, checkedPath(pagePath));
       return single(project, page, page.body);
     },
@@ -181,13 +189,14 @@ export function createPagesService(config: Config, projects: ProjectsService): P
 
   async function create(orgId: string, projectId: string, input: CreatePageInput): Promise<Page> {
     const project = await writable(orgId, projectId);
+    await projectContent.pull(project.id); // the layout below is read from the copy
     const { dir: contentDir, isPage } = pagesOf(project.id);
     if (isPage && !isPage(`${input.path}.mdx`)) {
       throw new FolioError('invalid_request', `path: "${input.path}" is not a page in this project's Mintlify layout (snippets/ and the files Mintlify ignores are not pages): choose another path`);
     }
     await checkPageContent(input.content, 'mdx', rootOf(project.id), true, { path: input.path, allowCode: codeAllowed(project, config) }); // title makes a frontmatter block
-    // One create at a time per project: the page limit and the address checks stay exact.
-    return locks.run(`create:${project.id}`, async () => {
+    // One create at a time per project (on every node): the page limit and the address checks stay exact.
+    return locks.run(`create:${project.id}`, () => projectContent.change(project.id, async (touched) => {
       const count = (await catalog.list(contentDir, isPage)).length;
       if (count >= MAX_PAGES_PER_PROJECT) {
         throw new FolioError('invalid_request', `a project has at most ${MAX_PAGES_PER_PROJECT} pages: delete a page before creating another`);
@@ -204,6 +213,7 @@ export function createPagesService(config: Config, projects: ProjectsService): P
       try {
         await makeFolders(contentDir, file);
         await writeFileAtomic(path.join(contentDir, file), text, { exclusive: true });
+        touched(path.join(contentDir, file));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new FolioError('page_exists', `page "${input.path}" already exists`);
         // Nothing of a failed create stays: not even the folders made for it.
@@ -211,14 +221,14 @@ export function createPagesService(config: Config, projects: ProjectsService): P
         throw asStorageError(err, `page "${input.path}"`);
       }
       return written(project, file, parsePage(text, input.path), input.content);
-    });
+    }));
   }
 
   async function update(orgId: string, projectId: string, pagePath: string, input: UpdatePageInput): Promise<Page> {
     const project = await writable(orgId, projectId);
     checkedPath(pagePath);
     // Read-modify-write under the page's lock, so concurrent updates never lose each other.
-    return locks.run(`page:${project.id}:${pagePath}`, async () => {
+    return locks.run(`page:${project.id}:${pagePath}`, () => projectContent.change(project.id, async (touched) => {
       const page = await read(project, pagePath);
       if (input.title === undefined && input.description === undefined && input.content === undefined && input.frontmatter === undefined) {
         return single(project, page, page.body);
@@ -226,26 +236,28 @@ export function createPagesService(config: Config, projects: ProjectsService): P
       const yaml = input.title !== undefined || input.description !== undefined || input.frontmatter !== undefined
         ? editFrontmatter(page.yaml, { title: input.title, description: input.description, frontmatter: input.frontmatter })
         : (page.yaml ?? '').replace(/^\r?\n/, '');
-      const content = input.content ?? page.body;
-      const text = pageFileText(yaml, content);
-      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== content, { path: pagePath, allowCode: codeAllowed(project, config) });
+      const body = input.content ?? page.body;
+      const text = pageFileText(yaml, body);
+      if (input.content !== undefined) await checkPageContent(input.content, formatOf(page.file), rootOf(project.id), text !== body, { path: pagePath, allowCode: codeAllowed(project, config) });
       await writeFileAtomic(page.abs, text).catch((err) => {
         throw asStorageError(err, `the change to page "${pagePath}"`);
       });
-      return written(project, page.file, parsePage(text, pagePath), content);
-    });
+      touched(page.abs);
+      return written(project, page.file, parsePage(text, pagePath), body);
+    }));
   }
 
   async function remove(orgId: string, projectId: string, pagePath: string): Promise<void> {
     const project = await writable(orgId, projectId);
     checkedPath(pagePath);
-    await locks.run(`page:${project.id}:${pagePath}`, async () => {
+    await locks.run(`page:${project.id}:${pagePath}`, () => projectContent.change(project.id, async (touched) => {
       const { dir, isPage } = pagesOf(project.id);
       const found = await findPageFile(dir, pagePath);
       if (!found || (isPage && !isPage(found.file))) throw notFound(pagePath);
       await removeFile(found.abs);
+      touched(found.abs);
       catalog.removed(contentOf(project.id));
-    });
+    }));
     // Under the create lock: a create's folder is never removed between its mkdir and its file.
     await locks.run(`create:${project.id}`, () => removeEmptyFolders(contentOf(project.id), `${pagePath}.mdx`));
   }

@@ -9,6 +9,7 @@ import fg from 'fast-glob';
 import type { Config } from '../config.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { asStorageError, FolioError } from '../errors.ts';
+import { localContent, type ProjectContent } from '../project-content.ts';
 import { contentRootDir } from '../project-files.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
@@ -76,7 +77,7 @@ export function snippetPathProblem(snippetPath: string): string | undefined {
 
 const source = (project: Project) => (project.source_repo ? 'repository' : 'api');
 
-export function createSiteFilesService(config: Config, projects: ProjectsService): SiteFilesService {
+export function createSiteFilesService(config: Config, projects: ProjectsService, projectContent: ProjectContent = localContent): SiteFilesService {
   const locks = createLocks();
   const rootOf = (projectId: string) => contentRootDir(config.dataDir, projectId);
   const snippetsOf = (projectId: string) => path.join(rootOf(projectId), SNIPPETS_DIR);
@@ -139,9 +140,16 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
 
   const snippetNotFound = (p: string) => new FolioError('not_found', `snippet "${p}" not found`);
 
+  /** The project, for a read, with this node's copy of its files up to date (project-content.ts). */
+  const readable = async (orgId: string, projectId: string): Promise<Project> => {
+    const project = await projects.get(orgId, projectId);
+    if (!project.source_repo) await projectContent.pull(project.id);
+    return project;
+  };
+
   return {
     async getDocsJson(orgId, projectId) {
-      const project = await projects.get(orgId, projectId);
+      const project = await readable(orgId, projectId);
       for (const file of SITE_CONFIG_FILES) {
         const abs = await regularFile(rootOf(project.id), file);
         if (!abs) continue;
@@ -186,7 +194,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
       const listed = error.issues.slice(0, 10).map(formatConfigIssue).join('; ');
       throw new FolioError('invalid_request', error.issues.length === 1 ? listed : `docs.json has ${error.issues.length} problems: ${listed}`);
     }
-    return locks.run(`docs-json:${project.id}`, async () => {
+    return locks.run(`docs-json:${project.id}`, () => projectContent.change(project.id, async (touched) => {
       const root = rootOf(project.id);
       await makeFolders(root, 'docs.json');
       const existing = await lstat(path.join(root, 'docs.json')).catch(() => undefined);
@@ -194,22 +202,24 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
       await writeFileAtomic(path.join(root, 'docs.json'), text).catch((err) => {
         throw asStorageError(err, 'docs.json');
       });
+      touched(path.join(root, 'docs.json'));
       const { mtimeMs } = await readPageText(path.join(root, 'docs.json'));
       return { view: await docsJsonView(project, 'docs.json', text, mtimeMs), created: !existing };
-    });
+    }));
   }
 
   async function deleteDocsJson(orgId: string, projectId: string): Promise<void> {
     const project = await writableProject(projects, orgId, projectId, 'site files');
-    await locks.run(`docs-json:${project.id}`, async () => {
+    await locks.run(`docs-json:${project.id}`, () => projectContent.change(project.id, async (touched) => {
       const abs = await regularFile(rootOf(project.id), 'docs.json');
       if (!abs) throw new FolioError('not_found', 'this project has no docs.json');
       await removeFile(abs);
-    });
+      touched(abs);
+    }));
   }
 
   async function listSnippets(orgId: string, projectId: string): Promise<{ data: SnippetView[] }> {
-    const project = await projects.get(orgId, projectId);
+    const project = await readable(orgId, projectId);
     const dir = snippetsOf(project.id);
     const entries = await fg('**/*.{md,mdx}', { cwd: dir, onlyFiles: true, followSymbolicLinks: false, stats: true }).catch(() => []);
     const data = entries
@@ -219,20 +229,21 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
   }
 
   async function getSnippet(orgId: string, projectId: string, snippetPath: string): Promise<SnippetView> {
-    const project = await projects.get(orgId, projectId);
+    const project = await readable(orgId, projectId);
     checkedSnippetPath(snippetPath, false);
     const abs = await regularFile(snippetsOf(project.id), snippetPath);
     const { text, mtimeMs } = await readText(abs, () => snippetNotFound(snippetPath));
     return { path: snippetPath, content: text, source: source(project), updated_at: updatedAt(mtimeMs) };
   }
 
-  async function putSnippet(orgId: string, projectId: string, snippetPath: string, content: string): Promise<{ view: SnippetView; created: boolean }> {
+  async function putSnippet(orgId: string, projectId: string, snippetPath: string, text: string): Promise<{ view: SnippetView; created: boolean }> {
     const project = await writableProject(projects, orgId, projectId, 'site files');
     checkedSnippetPath(snippetPath, true);
+    await projectContent.pull(project.id); // the snippets a new one may include
     const dir = snippetsOf(project.id);
     const known = new Set(await fg('**/*.{md,mdx}', { cwd: dir, onlyFiles: true, followSymbolicLinks: false }).catch(() => [] as string[]));
-    await checkSnippet(content, snippetPath, known, codeAllowed(project, config));
-    return locks.run(`snippet:${project.id}:${snippetPath}`, async () => {
+    await checkSnippet(text, snippetPath, known, codeAllowed(project, config));
+    return locks.run(`snippet:${project.id}:${snippetPath}`, () => projectContent.change(project.id, async (touched) => {
       const existing = await regularFile(dir, snippetPath);
       if (!existing && known.size >= MAX_SNIPPETS_PER_PROJECT) {
         throw new FolioError('invalid_request', `a project has at most ${MAX_SNIPPETS_PER_PROJECT} snippets: delete one before creating another`);
@@ -240,26 +251,28 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
       const abs = path.join(dir, snippetPath);
       try {
         await makeFolders(rootOf(project.id), `${SNIPPETS_DIR}/${snippetPath}`);
-        await writeFileAtomic(abs, content);
+        await writeFileAtomic(abs, text);
+        touched(abs);
       } catch (err) {
         if (!existing) await removeEmptyFolders(rootOf(project.id), `${SNIPPETS_DIR}/${snippetPath}`).catch(() => {});
         throw asStorageError(err, `snippet "${snippetPath}"`);
       }
       const { mtimeMs } = await readPageText(abs);
-      return { view: { path: snippetPath, content, source: source(project), updated_at: updatedAt(mtimeMs) }, created: !existing };
-    });
+      return { view: { path: snippetPath, content: text, source: source(project), updated_at: updatedAt(mtimeMs) }, created: !existing };
+    }));
   }
 
   async function deleteSnippet(orgId: string, projectId: string, snippetPath: string): Promise<void> {
     const project = await writableProject(projects, orgId, projectId, 'site files');
     checkedSnippetPath(snippetPath, false);
-    await locks.run(`snippet:${project.id}:${snippetPath}`, async () => {
+    await locks.run(`snippet:${project.id}:${snippetPath}`, () => projectContent.change(project.id, async (touched) => {
       const abs = await regularFile(snippetsOf(project.id), snippetPath);
       if (!abs) throw snippetNotFound(snippetPath);
       await removeFile(abs);
+      touched(abs);
       // The folder `_snippets/` itself may go too: an empty one is the same as none.
       await removeEmptyFolders(rootOf(project.id), `${SNIPPETS_DIR}/${snippetPath}`);
-    });
+    }));
   }
 }
 

@@ -210,6 +210,32 @@ export const MIGRATIONS: Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION folio_queue_changed();
     `,
   },
+  {
+    version: 9,
+    name: 'pages, docs.json and snippets of API-managed projects',
+    // The content root of a project without a repository, shared by every node
+    // (docs/decisions.md#content-written-through-the-api-on-several-nodes): one row per file, and a
+    // version per project that each change bumps under its row lock (changes of a project take
+    // turns across nodes) and that tells a node whether its copy is current.
+    sql: `
+      CREATE TABLE project_content (
+        project_id text COLLATE "C" PRIMARY KEY REFERENCES projects (id) ON DELETE CASCADE,
+        version bigint NOT NULL CHECK (version >= 0)
+      );
+      CREATE TABLE project_files (
+        project_id text COLLATE "C" NOT NULL REFERENCES project_content (project_id) ON DELETE CASCADE,
+        -- Relative to the content root: no leading or doubled slash, no "." or ".." segment, no
+        -- backslash or control character.
+        path text COLLATE "C" NOT NULL CHECK (
+          length(path) BETWEEN 1 AND 1024 AND path !~ '(^|/)[.]{0,2}(/|$)' AND path !~ '[\\\\\\x01-\\x1f\\x7f]'
+        ),
+        content bytea NOT NULL,
+        sha256 text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (project_id, path)
+      );
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

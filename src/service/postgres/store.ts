@@ -28,6 +28,7 @@ import {
   type UserChanges,
   type UserRecord,
 } from '../store.ts';
+import { createLanes } from './lanes.ts';
 import { migrate, MIGRATIONS } from './migrations.ts';
 
 // timestamptz columns come back as ISO strings with the JSON store's millisecond precision, and
@@ -139,6 +140,8 @@ export class PostgresStore implements Store {
   /** Session uses not yet written (touchSession), batched like key uses. */
   private sessionsTouched = new Map<string, string>();
   private touchTimer: NodeJS.Timeout;
+  /** Reads of one project in flight: concurrent ones share the next statement (lanes.ts). */
+  private projectReads = createLanes<Row | undefined>();
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
@@ -312,8 +315,13 @@ export class PostgresStore implements Store {
   }
 
   async getProject(id: string): Promise<ProjectRecord | undefined> {
-    const rows = await this.query('SELECT * FROM projects WHERE id = $1', [id], 'get_project');
-    return rows[0] && projectOf(rows[0]);
+    // Every project route reads its project first: many requests for one project at once cost one
+    // statement per round trip, each still started after the request arrived (lanes.ts).
+    const row = await this.projectReads(id, 0, async (waiters) => {
+      const rows = await this.query('SELECT * FROM projects WHERE id = $1', [id], 'get_project');
+      return waiters.map(() => rows[0]);
+    });
+    return row && projectOf(row);
   }
 
   async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>> {

@@ -1,0 +1,73 @@
+// Fixed windows counted in Redis or Valkey (FOLIO_REDIS_URL; docs/decisions.md#rate-limits-in-redis):
+// the same windows, counts and answers as the in-memory and PostgreSQL limiters, for nodes that
+// would rather not send a write per request to PostgreSQL. One Lua script reads, compares and
+// increments, so it is atomic on the Redis server: two nodes counting at once can never both take
+// the last request of a window, and a request over the limit changes nothing.
+import { Redis } from 'ioredis';
+import { WINDOW_MS, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
+
+/** KEYS[1] the window's counter; ARGV[1] the limit, ARGV[2] its lifetime in ms. Answers {counted, count}. */
+const HIT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count >= tonumber(ARGV[1]) then return {0, count} end
+count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return {1, count}
+`;
+
+/** Keys of one Folio installation; another application may share the Redis database. */
+const PREFIX = 'folio:rate:';
+
+type Counter = Redis & { folioHit(key: string, limit: number, ttlMs: number): Promise<[number, number]> };
+
+function decisionOf(start: number, counted: boolean, count: number, limit: number, nowMs: number): RateLimitDecision {
+  const end = start + WINDOW_MS;
+  return {
+    allowed: counted,
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset: end / 1000,
+    retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
+  };
+}
+
+/** Connects to `url` (redis:// or rediss://) and answers once Redis does, so a wrong URL stops the start. */
+export async function openRedisRateLimiter(url: string): Promise<RateLimiter> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    // A request waits for Redis at most through one reconnect, then fails (500) instead of hanging.
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5_000,
+  }) as Counter;
+  // Connection problems are answered per request (and by /healthz); an idle drop must not crash the process.
+  redis.on('error', () => {});
+  redis.defineCommand('folioHit', { numberOfKeys: 1, lua: HIT });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new Error(`FOLIO_REDIS_URL: Redis does not answer (${(err as Error).message})`, { cause: err });
+  }
+  const keyOf = (bucket: string, start: number) => `${PREFIX}${bucket}:${start}`;
+
+  return {
+    async hit(bucket, limit, nowMs = Date.now()) {
+      const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+      // Kept a second past the window's end (by the caller's clock), then Redis forgets it.
+      const [counted, count] = await redis.folioHit(keyOf(bucket, start), limit, start + WINDOW_MS - nowMs + 1_000);
+      return decisionOf(start, counted === 1, count, limit, nowMs);
+    },
+    async peek(bucket, limit, nowMs = Date.now()) {
+      const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+      const count = Number((await redis.get(keyOf(bucket, start))) ?? 0);
+      return decisionOf(start, count < limit, count, limit, nowMs);
+    },
+    async isHealthy() {
+      return (await redis.ping().catch(() => undefined)) === 'PONG';
+    },
+    close() {
+      redis.disconnect();
+    },
+  };
+}
