@@ -179,7 +179,7 @@ describe('moving a JSON store into PostgreSQL', () => {
     const moved = await request(elsewhere.url, 'GET', `/v1/projects/${project.body.id}/pages/guides/moving`, { key });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ content: 'Written before PostgreSQL.\n', updated_at: page.body.updated_at });
-  });
+  }, 150_000); // three servers and five admin processes, each loading Folio: past the default minute on a busy 2-core machine
 
   it('names the setting when the db commands run without a database', async () => {
     const dir = await tempDataDir();
