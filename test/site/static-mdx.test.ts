@@ -159,6 +159,61 @@ describe('content that looks hostile, on the static path', () => {
   });
 });
 
+describe('literal props that look like markup, slots or the tree itself', () => {
+  let asData: ColdBuild;
+  let asModules: ColdBuild;
+  beforeAll(async () => {
+    // Each passes the content check: literal values only. Object props that have the shape of a
+    // stored tree node, `$$slot` objects (Astro's JSX renderer takes them as slots), style objects
+    // whose keys hold markup, Object.prototype names as elements, a lone surrogate, -0 and 1e21.
+    const root = makeContentRoot({
+      'docs.json': JSON.stringify({ name: 'Props' }),
+      'content/index.mdx': [
+        '---', 'title: Props', '---', '',
+        "<div style={{\"x\\\"><script>alert(1)</script>\": 1, \"color\": \"red;\\\"><b>\"}}>styled</div>", '',
+        "<div data-x={{a: \"</div><script>alert(1)</script>\"}}>q</div>", '',
+        "<Card title={{$$slot: \"<script>alert(1)</script>\"}}>slot</Card>", '',
+        "<Card title={[\"<i>\", {b: \"<script>\"}]}>arr</Card>", '',
+        "<Card title=\"a\">{\"<script>alert(1)</script>\"}</Card>", '',
+        "<div children=\"<b>x</b>\" />", '',
+        "<Card title=\"obj\" children={{t: \"e\", n: \"script\", p: {children: \"alert(1)\"}}} />", '',
+        "<Badge color={{o: {t: \"e\", n: \"script\", p: {o: {children: \"alert(1)\"}}}}}>b</Badge>", '',
+        "<div class:list={[\"a\", {b: true}]}>cl</div>", '',
+        "<div title={\"\\u2028\\uD800 </div><script>\"} data-n={-0} data-m={1e21}>t</div>", '',
+        "<svg><a xlinkHref=\"https://example.com/\">x</a></svg>", '',
+        "<math><mi>x</mi></math>", '',
+        "<Card title=\"slot\" slot=\"footer\">s</Card>", '',
+        "<Tabs><Tab title=\"a\" slot=\"x\">x</Tab></Tabs>", '',
+        "<constructor>c</constructor><toString>t</toString><hasOwnProperty>h</hasOwnProperty>", '',
+        "<x-y is=\"a\">custom</x-y>", '',
+        "<Tooltip tip={<b>bold <i>it</i></b>}>hover</Tooltip>", '',
+        "<Icon icon={<svg viewBox=\"0 0 1 1\"><path d=\"M0 0\" /></svg>} />", '',
+        "<Card title={\"{}\"} href={\"/x?a=1&b=<2>\"}>amp</Card>", '',
+        "<div set={\"x\"} define={\"y\"}>d</div>", '',
+      ].join('\n'),
+    });
+    roots.push(root);
+    asData = await coldBuild(root, true);
+    asModules = await coldBuild(root, false);
+  }, 300_000);
+
+  it('keeps the page as data and renders it byte for byte as the MDX path does, with no element of its own', () => {
+    expect(asData.code, asData.stderr).toBe(0);
+    expect(asModules.code, asModules.stderr).toBe(0);
+    expect(asData.store.split('"folioStaticMdx"').length - 1).toBe(1);
+    const html = fs.readFileSync(path.join(asData.out, 'index.html'), 'utf8');
+    expect(html).toBe(fs.readFileSync(path.join(asModules.out, 'index.html'), 'utf8'));
+    const page = article(html);
+    expect(page).toContain('styled');
+    // Markup in props stays inside quoted attribute values (escaped) or text: with the values
+    // emptied, the only script left is the Tabs component's own module, and no handler or <b>x</b>.
+    const tags = page.replace(/"[^"]*"/g, '""');
+    for (const script of tags.match(/<script\b[^>]*>/gi) ?? []) expect(script).toBe('<script type="" src="">');
+    expect(tags).not.toMatch(/<b>x<\/b>|<[^>]*\son[a-z]+=/i);
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});
+
 describe('reading a compiled page as data', () => {
   /** What Sätteri writes for `source` as @astrojs/mdx asks it to (create-processor.js), without Folio's checks. */
   const compiled = (source: string) => `${mdxToJs(source, { optimizeStatic: { component: 'Fragment', prop: 'set:html' }, jsxImportSource: 'astro', elementAttributeNameCase: 'html' }).code}
