@@ -31,6 +31,12 @@ const probes = [
   // The content the build reads shares its files with the server's snapshot (hard links): never writable.
   attempt('write-content', () => { fs.appendFileSync('/input/site/snippets/probe.jsx', '// TAMPERED'); return 'written'; }),
   attempt('chmod-content', () => { fs.chmodSync('/input/site/snippets/probe.jsx', 0o666); return 'changed'; }),
+  attempt('truncate-content', () => { fs.truncateSync('/input/site/snippets/probe.jsx', 0); return 'truncated'; }),
+  attempt('utimes-content', () => { fs.utimesSync('/input/site/snippets/probe.jsx', 0, 0); return 'touched'; }),
+  // A file of its own renamed over the content, or a link to the content in its writable build root.
+  attempt('rename-over-content', () => { fs.writeFileSync('over.jsx', '// TAMPERED'); fs.renameSync('over.jsx', '/input/site/snippets/probe.jsx'); return 'replaced'; }),
+  attempt('link-content', () => { fs.linkSync('/input/site/snippets/probe.jsx', 'probe-link.jsx'); fs.appendFileSync('probe-link.jsx', '// TAMPERED'); return 'linked'; }),
+  attempt('unlink-content', () => { fs.unlinkSync('/input/site/snippets/probe.jsx'); return 'removed'; }),
 ];
 
 export default function Probe() {
@@ -46,6 +52,7 @@ let result: BuildSiteResult;
 let html = '';
 let root: string;
 let probeSource: string;
+let probeMtime: number;
 
 beforeAll(async () => {
   process.env.FOLIO_TEST_CANARY = CANARY;
@@ -63,6 +70,7 @@ beforeAll(async () => {
     'snippets/probe.jsx': probeComponent(secretFile, port),
   });
   probeSource = fs.readFileSync(path.join(root, 'snippets/probe.jsx'), 'utf8');
+  probeMtime = fs.statSync(path.join(root, 'snippets/probe.jsx')).mtimeMs;
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
   result = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
   if (result.ok) html = article(fs.readFileSync(path.join(out, 'index.html'), 'utf8'));
@@ -95,8 +103,12 @@ describe('code of a project with code enabled, at build time', () => {
     const lines = text(html);
     expect(lines).toMatch(/write-content: blocked \((EROFS|EACCES|EPERM)\)/);
     expect(lines).toMatch(/chmod-content: blocked \((EROFS|EACCES|EPERM)\)/);
+    for (const what of ['truncate', 'utimes', 'rename-over', 'unlink']) expect(lines).toMatch(new RegExp(`${what}-content: blocked \\((EROFS|EACCES|EPERM|EXDEV)\\)`));
+    // A hard link needs the same mount: the content's is read-only and apart from the build root.
+    expect(lines).toMatch(/link-content: blocked \((EXDEV|EROFS|EPERM)\)/);
     expect(fs.readFileSync(path.join(root, 'snippets/probe.jsx'), 'utf8')).toBe(probeSource);
     expect(fs.statSync(path.join(root, 'snippets/probe.jsx')).mode & 0o777).toBe(0o644);
+    expect(fs.statSync(path.join(root, 'snippets/probe.jsx')).mtimeMs).toBe(probeMtime);
   });
 
   it('cannot open a socket to the host', () => {
