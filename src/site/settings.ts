@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPENAPI_DIGEST_PREFIX, readCheckedFile } from './content-check/checked-files.ts';
 import { loadDocsConfig, type DocsConfig } from './docs-config.ts';
 import { listRootFiles, type ContentLayout } from './layout.ts';
 
@@ -59,6 +60,8 @@ export interface SiteBuild {
   snippetFiles: string[];
   /** A fast redeploy's partial build: the only pages rendered (SiteSettings.onlyPages); undefined renders all. */
   onlyPages: string[] | undefined;
+  /** Digests of the OpenAPI documents the check before this build validated (none with code): not validated again. */
+  checkedSpecs: string[];
 }
 
 /** What a repository project's pages show from git (the deployment computes it, the layout shows it). */
@@ -121,6 +124,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     pageFiles: files.pages,
     snippetFiles: files.snippets,
     onlyPages: settings.onlyPages,
+    checkedSpecs: settings.allowCode ? [] : [...readCheckedFile(settings.buildRoot)].filter((digest) => digest.startsWith(OPENAPI_DIGEST_PREFIX)),
   };
 }
 
