@@ -1,7 +1,8 @@
-// The fast path of OpenAPI descriptions (src/site/openapi/markdown.ts): a string without GFM's
-// trigger characters is rendered by CommonMark alone, which must give exactly GFM's HTML.
+// The fast paths of OpenAPI descriptions (src/site/openapi/markdown.ts): a string without GFM's
+// trigger characters is rendered by CommonMark alone, and a plain line without a parser; both
+// must give exactly GFM's HTML.
 import { describe, expect, it } from 'vitest';
-import { markdownToSafeHtml, mayUseGfm, renderMarkdown } from '../../src/site/openapi/markdown.ts';
+import { markdownToSafeHtml, mayUseGfm, plainLineHtml, renderMarkdown } from '../../src/site/openapi/markdown.ts';
 
 /** A small deterministic generator (mulberry32), so a failure names a string that comes back. */
 function random(seed: number): () => number {
@@ -26,6 +27,12 @@ const PIECES = [
   'Defaults to `20`; at most 100.', 'Setext\n===', 'Setext\n---', '\t tab', 'é ü ß 日本', '😀', '1) paren', 'x* y*', '**', '__init__', 'snake_case_name',
 ];
 const SEPARATORS = [' ', ' ', ' ', '', '\n', '\n\n', ', ', '. '];
+// Descriptions of one plain line (and near misses), as most specs write them.
+const LINE_PIECES = [
+  'OK', 'Error', 'No content', 'Create items of resource 12', 'Supports `limit` and `cursor`', 'a `b c` d', 'x `y`z', 'The id (a UUID)', 'Max 20/page',
+  'a - b', 'a = b + c', '50% off', 'Is it? Yes!', '1. not first', 'Z', 'A`b`', '` spaced `', 'a  b', '`', '-', '+', '=', ':', 'end ', '(', '/', '%',
+];
+const LINE_SEPARATORS = [' ', ', ', '. ', '', '  '];
 
 function generated(count: number): string[] {
   const next = random(11);
@@ -33,8 +40,9 @@ function generated(count: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const parts = Math.floor(next() * 8) + 1;
+    const line = i % 3 === 0;
     let text = '';
-    for (let p = 0; p < parts; p++) text += (p ? pick(SEPARATORS) : '') + pick(PIECES);
+    for (let p = 0; p < parts; p++) text += (p ? pick(line ? LINE_SEPARATORS : SEPARATORS) : '') + pick(line ? LINE_PIECES : PIECES);
     out.push(text);
   }
   return out;
@@ -49,6 +57,9 @@ describe('OpenAPI descriptions without GFM syntax', () => {
     expect(fast.length).toBeGreaterThan(200);
     expect(strings.length - fast.length).toBeGreaterThan(200);
     for (const text of fast) expect(renderMarkdown(text, false), JSON.stringify(text)).toBe(renderMarkdown(text, true));
+    const plain = strings.filter((s) => plainLineHtml(s) !== undefined);
+    expect(plain.length).toBeGreaterThan(50);
+    for (const text of plain) expect(plainLineHtml(text), JSON.stringify(text)).toBe(renderMarkdown(text, true));
     for (const text of strings) {
       expect(markdownToSafeHtml(text), JSON.stringify(text)).toBe(renderMarkdown(text, true));
       expect(markdownToSafeHtml(text)).toBe(renderMarkdown(text, true)); // from the cache
