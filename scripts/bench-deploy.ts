@@ -9,7 +9,8 @@
 //    a signed push webhook delivery (POST /hooks/git/{id}) instead of the API trigger, then the site
 //    host polled until the changed page answers with the new text; printed beside the full-rebuild
 //    figure of step 1 measured in the same run. Goal: ≤ 3 s median. The push is a fast redeploy
-//    (docs/decisions.md#fast-redeploys); each run's log line `build: fast (…)`/`build: full (…)` is printed.
+//    (docs/decisions.md#fast-redeploys); each run's log lines `build: fast (…)`/`build: full (…)` and
+//    `timings: …` (the time of each step: sync, snapshot, check, Astro, Pagefind, publish…) are printed.
 //    BENCH_ONLY=push runs steps 1 (1,000 pages, the JSON file only) and 1b alone.
 // 1c. The same trigger-to-live runs on a second server with the store in PostgreSQL
 //    (FOLIO_DATABASE_URL, a throwaway cluster started as the tests start theirs:
@@ -178,6 +179,8 @@ async function pushLatency(server: TestServer, repo: TestRepo, projectId: string
     const log = (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
     const kind = log.match(/build: (?:fast|full) \([^\n]*\)/g)?.join('; ') ?? 'no build line';
     console.log(`  push, one page of 1000 changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()}; ${kind})`);
+    // The deployment's own steps (runner.ts): where the time went.
+    console.log(`    ${log.match(/timings: [^\n]*/)?.[0] ?? 'timings: not in the log'}`);
   }
   return times;
 }

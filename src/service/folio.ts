@@ -71,9 +71,11 @@ export function createFolio(
   // A deleted project's files go with it (docs/decisions.md#projects), after any hook of the caller.
   const projectHooks: ProjectHooks = {
     ...hooks,
-    // Connecting a repository queues its first deployment (docs/decisions.md#projects).
+    // Connecting a repository queues its first deployment (docs/decisions.md#projects). The files
+    // written through the API before are no longer the project's: its syncs write its root now.
     async onRepositoryConnected(project) {
       await hooks.onRepositoryConnected?.(project);
+      await content.reset(project.id);
       await deployments.queueConnect(project);
     },
     async onProjectDeleted(project) {

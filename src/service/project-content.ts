@@ -19,6 +19,12 @@ export interface ProjectContent {
    * could miss.
    */
   change<T>(projectId: string, work: (touched: (abs: string) => void) => Promise<T>): Promise<T>;
+  /**
+   * Forgets what is stored of the project's content root: it was just connected to a repository,
+   * whose syncs write that root from now on. After a disconnect, its first change stores the
+   * node's copy (the synced files) anew, instead of the files written before the connection.
+   */
+  reset(projectId: string): Promise<void>;
 }
 
 /** The JSON file's: the data dir is the only copy. */
@@ -26,4 +32,5 @@ export const localContent: ProjectContent = {
   async pull() {},
   read: (_projectId, work) => work(),
   change: (_projectId, work) => work(() => {}),
+  async reset() {},
 };

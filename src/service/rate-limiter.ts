@@ -41,6 +41,18 @@ export interface KeyHit {
   decision?: RateLimitDecision;
 }
 
+/** The answer about a window starting at `start` that holds `count` requests (the counted one included). */
+export function windowDecision(start: number, allowed: boolean, count: number, limit: number, nowMs: number): RateLimitDecision {
+  const end = start + WINDOW_MS;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset: end / 1000,
+    retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
+  };
+}
+
 interface Window {
   start: number;
   count: number;
@@ -64,14 +76,7 @@ export function createMemoryRateLimiter(): RateLimiter {
     }
     const allowed = w.count < limit;
     if (allowed && count) w.count++;
-    const end = start + WINDOW_MS;
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - w.count),
-      reset: end / 1000,
-      retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
-    };
+    return windowDecision(start, allowed, w.count, limit, nowMs);
   };
 
   return {

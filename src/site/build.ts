@@ -34,6 +34,7 @@ import { contentLayout, type ContentLayout } from './layout.ts';
 import { constants as fsConstants, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { scrubPaths, type PathView } from './tenant-paths.ts';
+import { linkTree } from './link-tree.ts';
 
 export interface BuildSiteOptions {
   contentRoot: string;
@@ -63,9 +64,10 @@ export interface BuildSiteOptions {
   pageHistory?: PageHistory;
   /**
    * A fast redeploy (docs/decisions.md#fast-redeploys): only these page files (relative to the
-   * content root; every other input the same as the previous build's) are rendered, over a copy of
-   * the previous build's output (never changed: it may be live). When the partial build's assets
-   * are not all in the previous build the result is the error `reuse_refused` and nothing is written.
+   * content root; every other input the same as the previous build's) are rendered, over hard links
+   * to the previous build's output (never changed: it may be live; a file replaced in the new
+   * output is replaced by a rename, never written into). When the partial build's assets are not
+   * all in the previous build the result is the error `reuse_refused` and the output is left empty.
    */
   reuse?: { previousOutDir: string; pageFiles: string[] };
 }
@@ -157,8 +159,17 @@ export interface BuildSiteResult {
   warnings: string[];
   pageCount: number;
   durationMs: number;
+  /** Milliseconds spent in each step that ran (the deployment log prints them). */
+  phases: BuildPhases;
   error?: BuildError;
 }
+
+/**
+ * The steps of a build, timed: the content check, the sandbox's copy of the content, Astro, a fast
+ * redeploy's links to the previous build (made while Astro runs), Pagefind, and moving the site
+ * into the output directory.
+ */
+export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
 
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 /** Pagefind's CLI (it runs the native indexer), writing `<outDir>/pagefind/`. */
@@ -200,6 +211,15 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const contentRoot = path.resolve(options.contentRoot);
   const outDir = path.resolve(options.outDir);
   const log: string[] = [];
+  const phases: BuildPhases = {};
+  const timed = async <T>(phase: keyof BuildPhases, work: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      phases[phase] = (phases[phase] ?? 0) + performance.now() - start;
+    }
+  };
   // Tenants read the log and the error: server paths never reach them.
   const view: PathView = { contentRoots: [contentRoot, SANDBOX_CONTENT_ROOT], hidden: [...(options.hiddenDirs ?? []), repoRoot, SANDBOX_INPUT_DIR], hiddenRelative: [`${path.basename(BUILDS_DIR)}/`] };
   const emit = (line: string) => {
@@ -213,6 +233,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     warnings: log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l)),
     pageCount,
     durationMs: Date.now() - started,
+    phases,
     error,
   });
   const fail = (code: BuildErrorCode, problems: Problem[], message?: string) => {
@@ -240,7 +261,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
-    const report = await checkContentRoot(contentRoot, { allowCode: options.allowCode, onlyPages: reuse?.pageFiles });
+    const report = await timed('check', () => checkContentRoot(contentRoot, { allowCode: options.allowCode, onlyPages: reuse?.pageFiles }));
     if (report.problems.length) {
       worker.cancel();
       await worker.done;
@@ -251,8 +272,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     // Keys of docs.json Folio ignores, OpenAPI leniencies: a line each in the log, never a failure.
     for (const warning of report.warnings) emit(`[folio] warning: ${formatProblem(warning)}`);
     if (sandbox) {
-      // The sandbox reads a copy its uid can read, whatever the modes of the original.
-      await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
+      // The sandbox reads a copy its uid can read, whatever the modes of the original (links where it already can).
+      await timed('sandbox input', () => copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]));
     }
     // What the check passed: the build's own check skips the walk of exactly that text (checked-files.ts).
     if (!options.allowCode) await writeCheckedFile(worker.buildRoot, report.checked);
@@ -261,15 +282,28 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });
     }
     worker.go();
-    let outcome = await worker.done;
+    // A fast redeploy: the previous build's files are linked into the output while Astro renders
+    // the changed pages (docs/decisions.md#fast-redeploys); awaited below, whatever Astro's outcome.
+    const linking = reuse && timed('link previous build', () => linkTree(reuse.previousOutDir, outDir, { keep: (rel) => rel !== PAGEFIND_DIR }));
+    linking?.catch(() => undefined);
+    let outcome = await timed('astro', () => worker.done);
+    if (linking) {
+      await linking.catch(async (error: unknown) => {
+        await emptyDir(outDir);
+        throw error;
+      });
+      if (outcome !== 0) await emptyDir(outDir);
+    }
     if (outcome === 0 && reuse) {
-      // A fast redeploy: the changed pages' outputs over a copy of the previous build, then the
-      // search index over the whole site (docs/decisions.md#fast-redeploys).
+      // The changed pages' outputs over the links to the previous build, then the search index
+      // over the whole site.
       const refused = await reuseRefusal(buildOutDir(worker.buildRoot), reuse.previousOutDir);
-      if (refused) return finish({ code: 'reuse_refused', message: refused, problems: [] });
+      if (refused) {
+        await emptyDir(outDir);
+        return finish({ code: 'reuse_refused', message: refused, problems: [] });
+      }
       try {
-        await linkTree(reuse.previousOutDir, outDir, (rel) => rel !== PAGEFIND_DIR);
-        if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
+        if (!(await timed('output', () => moveContents(buildOutDir(worker.buildRoot), outDir)))) {
           return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
         }
         // Pagefind reads the merged site read-only and writes its index into the build root.
@@ -277,12 +311,14 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         const site = sandbox ? SANDBOX_SITE_DIR : outDir;
         const env = workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode);
         const launch = buildLaunch([PAGEFIND, '--site', site, '--output-path', index], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
-        outcome = await startProcess(launch, limits, emit, true).done;
+        outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
         if (outcome === 0) {
           const taken = await fs.lstat(index).catch(() => undefined);
           if (!taken?.isDirectory()) return fail('build_failed', [], 'the search index was not written');
-          await moveInto(index, path.join(outDir, PAGEFIND_DIR));
-          await writeRedirects(outDir, report.config);
+          await timed('output', async () => {
+            await moveInto(index, path.join(outDir, PAGEFIND_DIR));
+            await writeRedirects(outDir, report.config);
+          });
         }
       } catch (error) {
         await emptyDir(outDir);
@@ -294,9 +330,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       if (outcome === 0) {
         const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox, options.allowCode);
         const launch = buildLaunch([PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
-        outcome = await startProcess(launch, limits, emit, true).done;
+        outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
       }
       if (outcome === 0) {
+        const output = performance.now();
         try {
           // `npm run build:site -- <root> <out>` may name an output directory that does not exist yet.
           await fs.mkdir(outDir, { recursive: true });
@@ -310,6 +347,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         } catch (error) {
           await emptyDir(outDir); // never leave half a site behind
           throw error;
+        } finally {
+          phases.output = performance.now() - output;
         }
       }
     }
@@ -438,28 +477,6 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
     else if (entry.isFile()) out.push(rel);
   }
   return out;
-}
-
-/**
- * Fills `to` with the real files of `from` (top-level entries for which `keep` holds): hard links
- * where the filesystem allows, else copies. The caller only ever replaces these files by renames,
- * so the build they come from never changes.
- */
-async function linkTree(from: string, to: string, keep: (rel: string) => boolean, prefix = ''): Promise<void> {
-  await fs.mkdir(path.join(to, prefix), { recursive: true });
-  const entries = await fs.readdir(path.join(from, prefix), { withFileTypes: true });
-  await Promise.all(
-    entries.map(async (entry) => {
-      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (!keep(rel)) return;
-      if (entry.isDirectory()) return linkTree(from, to, keep, rel);
-      if (!entry.isFile()) return;
-      await fs.link(path.join(from, rel), path.join(to, rel)).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EXDEV' && error.code !== 'EPERM' && error.code !== 'EMLINK') throw error;
-        await fs.copyFile(path.join(from, rel), path.join(to, rel), fsConstants.COPYFILE_FICLONE);
-      });
-    }),
-  );
 }
 
 /**

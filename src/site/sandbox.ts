@@ -27,6 +27,7 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { linkFile } from './link-tree.ts';
 import { repoRoot } from './settings.ts';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -181,13 +182,19 @@ export async function giveToSandbox(dir: string, uid: number): Promise<void> {
 const NOT_CONTENT = new Set(['.git', 'node_modules', 'tsconfig.json', 'jsconfig.json']);
 
 /**
- * Copies a content root into `to` for a sandboxed build, owned by its uid (so it can read every file
- * whatever the original's modes; the mount is read-only, so it still cannot change them). Only
- * directories and regular files are copied, never symlinks or special files, nor NOT_CONTENT or
- * the directories in `skip` (a build's own output, its build roots).
+ * Copies a content root into `to` for a sandboxed build, so its uid can read every file whatever
+ * the original's modes. A file it can read as it is (world-readable, or when Folio does not run as
+ * root its own and owner-readable: the snapshot's files normally are) is hard-linked, and never
+ * chmod-ed or chown-ed, since the link shares the file with the snapshot and the content root; the
+ * mount is read-only, so the build cannot change it (and as root, the file is not even its uid's).
+ * Any other file is copied and given to the sandbox's uid. Only directories and regular files are
+ * taken, never symlinks or special files, nor NOT_CONTENT or the directories in `skip` (a build's
+ * own output, its build roots).
  */
 export async function copyIntoSandbox(from: string, to: string, uid: number, skip: string[]): Promise<void> {
-  const own = runsAsRoot() ? (p: string) => fs.promises.lchown(p, uid, uid) : async () => undefined;
+  const root = runsAsRoot();
+  const own = root ? (p: string) => fs.promises.lchown(p, uid, uid) : async () => undefined;
+  const readable = (stat: fs.Stats) => (root || stat.uid !== process.getuid?.() ? (stat.mode & 0o004) !== 0 : (stat.mode & 0o400) !== 0);
   const copyDir = async (src: string, dest: string): Promise<void> => {
     await fs.promises.mkdir(dest, { mode: 0o755 });
     await own(dest);
@@ -199,6 +206,8 @@ export async function copyIntoSandbox(from: string, to: string, uid: number, ski
         if (NOT_CONTENT.has(entry.name) || skip.includes(s)) return;
         if (entry.isDirectory()) return copyDir(s, d);
         if (!entry.isFile()) return;
+        const stat = await fs.promises.lstat(s);
+        if (stat.isFile() && readable(stat)) return linkFile(s, d);
         await fs.promises.copyFile(s, d);
         await fs.promises.chmod(d, 0o644);
         await own(d);

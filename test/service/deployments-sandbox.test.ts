@@ -3,7 +3,7 @@
 // bubblewrap cannot run (FOLIO_BWRAP_PATH pointing at a missing binary).
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleOf, deploy, serverSeries, startDeployingServer, type DeployingServer, type ServerSeries } from '../helpers/deployments.ts';
+import { articleOf, deploy, serverSeries, waitForDeployment, startDeployingServer, type DeployingServer, type ServerSeries } from '../helpers/deployments.ts';
 import { client, getWithHost, uniqueSlug } from '../helpers/server.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
@@ -61,14 +61,26 @@ describe('deployments in the sandbox', () => {
     expect(log.text).toContain('checking content (the build runs in the sandbox)');
   });
 
-  it('a missing image fails the deployment; its error and log name the image, and no server path', async () => {
-    const p = await project({ 'content/index.md': '# Home\n\n![diagram](./images/missing.png)\n' });
+  it('a missing image is a warning that names it; an image file that is not an image fails the deployment, naming it and no server path', async () => {
+    // A missing file is a broken image, as Mintlify renders it (docs/decisions.md, relative images).
+    const missing = await project({ 'content/index.md': '# Home\n\n![diagram](./images/missing.png)\n' });
+    // A full build (a redeploy of the same commit would reuse the connect deployment's pages and say nothing of them).
+    const queued = await fixture.api('POST', `/v1/projects/${missing.id}/deployments`, { body: { full_build: true } });
+    expect(queued.status).toBe(202);
+    const built = await waitForDeployment(fixture.api, missing.id, queued.body.id);
+    expect(built.status, JSON.stringify(built.error)).toBe('succeeded');
+    const warned = (await fixture.api('GET', `/v1/projects/${missing.id}/deployments/${built.id}/log`)).text;
+    expect(warned).toContain('[folio] warning: content/index.md: image ./images/missing.png: no file content/images/missing.png in the content root');
+    expect(warned).not.toContain(fixture.server.dataDir);
+
+    // A file that exists but is no image fails Astro's asset step inside the sandbox.
+    const p = await project({ 'content/index.md': '# Home\n\n![diagram](./images/broken.png)\n', 'content/images/broken.png': 'not a png\n' });
     const failed = await deploy(fixture.api, p.id);
     expect(failed.status).toBe('failed');
     expect(failed.error.code).toBe('build_failed');
     const log = (await fixture.api('GET', `/v1/projects/${p.id}/deployments/${failed.id}/log`)).text;
     for (const text of [failed.error.message as string, log]) {
-      expect(text).toContain('Could not find requested image `./images/missing.png`');
+      expect(text).toContain('Could not process image metadata for `content/images/broken.png`');
       expect(text).not.toContain('../'); // (Astro's own "Collecting build info..." is not a path)
       expect(text).not.toMatch(/^\s+at /m); // no stack frames
       expect(text).not.toContain(fixture.server.dataDir);

@@ -1,10 +1,10 @@
 // Sync of a repository into a content root (src/service/deployments/sync.ts) against real local
 // repositories: default branch, reuse of the clone, refusals that leave the content root as it was.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNC_LIMITS, SyncError, syncRepository, type SyncInput } from '../../src/service/deployments/sync.ts';
+import { keptTree, SYNC_LIMITS, SyncError, syncRepository, type SyncInput } from '../../src/service/deployments/sync.ts';
 import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
 
 let host: RepoHost;
@@ -53,6 +53,50 @@ describe('syncRepository', () => {
     expect(existsSync(path.join(sync.contentRoot, 'content/index.mdx'))).toBe(false);
     expect(readFileSync(path.join(sync.contentRoot, 'content/two.mdx'), 'utf8')).toBe('# Two\n');
     expect(existsSync(path.join(sync.gitDir, 'HEAD'))).toBe(true);
+  });
+
+  it('writes only the files a commit changed: the others keep their dates, and a file taken from the old root keeps its text', async () => {
+    const repo = host.repo('acme', 'kept-repo');
+    repo.commit({ 'content/index.mdx': '# One\n', 'content/other.mdx': '# Other\n', 'docs.json': '{}' });
+    const sync = input('kept-repo');
+    await syncRepository(sync);
+    const other = path.join(sync.contentRoot, 'content/other.mdx');
+    const before = statSync(other);
+    // A deployment's snapshot hard-links the root's files (runner.ts): what it took must not change.
+    const snapshot = path.join(work, `snapshot-${n}.mdx`);
+    linkSync(path.join(sync.contentRoot, 'content/index.mdx'), snapshot);
+
+    repo.commit({ 'content/index.mdx': '# Two\n', 'content/new/page.mdx': '# New\n' });
+    await syncRepository(sync);
+    expect(readFileSync(path.join(sync.contentRoot, 'content/index.mdx'), 'utf8')).toBe('# Two\n');
+    expect(readFileSync(path.join(sync.contentRoot, 'content/new/page.mdx'), 'utf8')).toBe('# New\n');
+    // The pages API's updated_at is the file's date: a page the push did not touch keeps it.
+    expect(statSync(other).mtimeMs).toBe(before.mtimeMs);
+    expect(statSync(other).ino).toBe(before.ino);
+    expect(readFileSync(snapshot, 'utf8')).toBe('# One\n');
+
+    repo.commit({ 'content/new/page.mdx': null });
+    await syncRepository(sync);
+    expect(existsSync(path.join(sync.contentRoot, 'content/new'))).toBe(false);
+    expect(readFileSync(path.join(sync.contentRoot, 'content/index.mdx'), 'utf8')).toBe('# Two\n');
+  });
+
+  it('writes every file again after a sync interrupted half-way (its kept tree without its index)', async () => {
+    const repo = host.repo('acme', 'damaged-repo');
+    repo.commit({ 'content/index.mdx': '# One\n', 'content/other.mdx': '# Other\n' });
+    const sync = input('damaged-repo');
+    await syncRepository(sync);
+    const { tree, index } = keptTree(sync.gitDir, sync.contentRoot);
+    // What a sync killed while writing leaves: the index set aside, files half-written or new.
+    renameSync(index, `${index}.busy`);
+    appendFileSync(path.join(tree, 'content/other.mdx'), 'half-written');
+    writeFileSync(path.join(tree, 'content/stray.mdx'), '# Stray\n');
+
+    repo.commit({ 'content/index.mdx': '# Two\n' });
+    await syncRepository(sync);
+    expect(readFileSync(path.join(sync.contentRoot, 'content/index.mdx'), 'utf8')).toBe('# Two\n');
+    expect(readFileSync(path.join(sync.contentRoot, 'content/other.mdx'), 'utf8')).toBe('# Other\n');
+    expect(existsSync(path.join(sync.contentRoot, 'content/stray.mdx'))).toBe(false);
   });
 
   it('refuses too many files, a too large file and a missing branch, leaving the content root as it was', async () => {

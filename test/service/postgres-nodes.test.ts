@@ -1,8 +1,12 @@
 // Folio on PostgreSQL (FOLIO_DATABASE_URL), over HTTP with real servers: two nodes (each its own
 // data dir) sharing one database see each other's writes, race for a slug with exactly one
-// winner, count one rate limit exactly; the admin CLI works on the database with servers running;
+// winner, count one rate limit exactly, and keep the pages a disconnected repository synced; the
+// admin CLI works on the database with servers running;
 // and a JSON store moves into PostgreSQL with `admin db import` (README, "Running Folio on
 // several machines").
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MIGRATIONS } from '../../src/service/postgres/migrations.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
@@ -93,6 +97,45 @@ describe('two nodes on one database', () => {
   });
 });
 
+describe('a project disconnected from its repository, on two nodes', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase(inject('postgresUrl'));
+    [a, b] = await Promise.all([node(databaseUrl), node(databaseUrl)]);
+    key = (a.defaultKey ?? b.defaultKey)!;
+  });
+
+  it('keeps the pages a disconnected repository synced, not those written before it was connected, on every node', async () => {
+    const created = await request(a.url, 'POST', '/v1/projects', { key, body: { name: 'Disconnected', slug: uniqueSlug('disconnected') } });
+    const pages = `/v1/projects/${created.body.id}/pages`;
+    expect((await request(a.url, 'POST', pages, { key, body: { path: 'before', title: 'Before', content: 'Written before the connection.\n' } })).status).toBe(201);
+    expect((await request(b.url, 'GET', `${pages}/before`, { key })).status).toBe(200);
+    expect((await request(a.url, 'PATCH', `/v1/projects/${created.body.id}`, { key, body: { source_repo: 'acme/docs' } })).status).toBe(200);
+    // What a sync on node a does (this one fails at once, without touching the root): the root
+    // becomes the repository's files, one of them at a path the database cannot hold.
+    const root = path.join(a.dataDir, 'projects', created.body.id, 'root');
+    await rm(root, { recursive: true, force: true });
+    await mkdir(path.join(root, 'content/guides'), { recursive: true });
+    await writeFile(path.join(root, 'content/index.mdx'), '# Home\n');
+    await writeFile(path.join(root, 'content/guides/setup.mdx'), '---\ntitle: Setup\n---\nSynced.\n');
+    await writeFile(path.join(root, 'logo\\dark.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+    expect((await request(a.url, 'PATCH', `/v1/projects/${created.body.id}`, { key, body: { source_repo: null } })).status).toBe(200);
+
+    const patched = await request(a.url, 'PATCH', `${pages}/guides/setup`, { key, body: { title: 'Set up' } });
+    expect(patched.status).toBe(200);
+    // A refused write makes node a reread its copy from the disk on the next read.
+    expect((await request(a.url, 'POST', pages, { key, body: { path: 'index', title: 'Again', content: 'x' } })).status).toBe(409);
+    for (const server of [a, b]) {
+      const listed = await request(server.url, 'GET', pages, { key });
+      expect(listed.body.data.map((p: { path: string; title: string }) => [p.path, p.title])).toEqual([['guides/setup', 'Set up'], ['index', 'Home']]);
+    }
+    // The file the database cannot hold stays where it was synced.
+    expect(existsSync(path.join(root, 'logo\\dark.svg'))).toBe(true);
+  });
+});
+
 describe('moving a JSON store into PostgreSQL', () => {
   it('imports orgs, keys, projects and deployments once, then serves them from the database', async () => {
     const dataDir = await tempDataDir();
@@ -136,7 +179,7 @@ describe('moving a JSON store into PostgreSQL', () => {
     const moved = await request(elsewhere.url, 'GET', `/v1/projects/${project.body.id}/pages/guides/moving`, { key });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ content: 'Written before PostgreSQL.\n', updated_at: page.body.updated_at });
-  });
+  }, 150_000); // three servers and five admin processes, each loading Folio: past the default minute on a busy 2-core machine
 
   it('names the setting when the db commands run without a database', async () => {
     const dir = await tempDataDir();

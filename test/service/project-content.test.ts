@@ -126,6 +126,46 @@ describe('content written through one node', () => {
     await expect(write(b, id, { 'content/index.mdx': 'Again\n' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('leaves out of the database a file whose path it cannot hold (synced from a repository), which stays on its node; a change of it is refused', async () => {
+    const id = await newProject();
+    const odd = path.join(a.root(id), 'content/odd\\name.mdx');
+    await mkdir(path.dirname(odd), { recursive: true });
+    await writeFile(odd, 'Odd\n');
+    await writeFile(path.join(a.root(id), 'content/kept.mdx'), 'Kept\n');
+    // The first change stores the copy's files: all but the odd one, instead of failing on the CHECK.
+    await write(a, id, { 'content/new.mdx': 'New\n' });
+    await b.content.pull(id);
+    expect(await text(b, id, 'content/kept.mdx')).toBe('Kept\n');
+    expect(await text(b, id, 'content/new.mdx')).toBe('New\n');
+    expect(existsSync(path.join(b.root(id), 'content/odd\\name.mdx'))).toBe(false);
+    await expect(a.content.change(id, async (touched) => touched(odd))).rejects.toMatchObject({ code: 'invalid_request' });
+    // A pull that rereads the disk (the failed change dropped the node's record) leaves it alone.
+    await a.content.pull(id);
+    expect(await readFile(odd, 'utf8')).toBe('Odd\n');
+  });
+
+  it('forgets the stored files on reset (a repository connected): the next change stores the copy as it is then, and every node gets that', async () => {
+    const id = await newProject();
+    await write(a, id, { 'content/before.mdx': 'Written before the connection\n' });
+    await b.content.pull(id);
+    expect(await text(b, id, 'content/before.mdx')).toBe('Written before the connection\n');
+    await a.content.reset(id);
+    // A sync replaces the root; pulls leave a root without stored files alone.
+    await rm(a.root(id), { recursive: true });
+    await mkdir(path.join(a.root(id), 'content'), { recursive: true });
+    await writeFile(path.join(a.root(id), 'content/synced.mdx'), 'From the repository\n');
+    await a.content.pull(id);
+    expect(await text(a, id, 'content/synced.mdx')).toBe('From the repository\n');
+    // Disconnected: the first change stores the synced files, not those written before.
+    await write(a, id, { 'content/after.mdx': 'After\n' });
+    for (const node of [b, a]) {
+      await node.content.pull(id);
+      expect(await text(node, id, 'content/synced.mdx')).toBe('From the repository\n');
+      expect(await text(node, id, 'content/after.mdx')).toBe('After\n');
+      expect(existsSync(path.join(node.root(id), 'content/before.mdx'))).toBe(false);
+    }
+  });
+
   it('refuses a stored path that could leave the content root (constraint)', async () => {
     const id = await newProject();
     await write(a, id, { 'content/index.mdx': 'Home\n' });

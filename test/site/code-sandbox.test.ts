@@ -28,6 +28,9 @@ const probes = [
   attempt('socket', () => cp.spawnSync(process.execPath, ['-e',
     "require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log('refused ' + e.code); process.exit(0); })"],
     { encoding: 'utf8', timeout: 10000 }).stdout),
+  // The content the build reads shares its files with the server's snapshot (hard links): never writable.
+  attempt('write-content', () => { fs.appendFileSync('/input/site/snippets/probe.jsx', '// TAMPERED'); return 'written'; }),
+  attempt('chmod-content', () => { fs.chmodSync('/input/site/snippets/probe.jsx', 0o666); return 'changed'; }),
 ];
 
 export default function Probe() {
@@ -41,6 +44,8 @@ let listener: net.Server;
 let connections = 0;
 let result: BuildSiteResult;
 let html = '';
+let root: string;
+let probeSource: string;
 
 beforeAll(async () => {
   process.env.FOLIO_TEST_CANARY = CANARY;
@@ -53,10 +58,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const port = (listener.address() as net.AddressInfo).port;
-  const root = makeContentRoot({
+  root = makeContentRoot({
     'content/index.mdx': `---\ntitle: Probe\n---\n\nimport Probe from '/snippets/probe.jsx';\n\n<Probe />\n`,
     'snippets/probe.jsx': probeComponent(secretFile, port),
   });
+  probeSource = fs.readFileSync(path.join(root, 'snippets/probe.jsx'), 'utf8');
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-out-'));
   result = await buildSite({ contentRoot: root, outDir: out, allowCode: true, timeoutMs: 180_000 });
   if (result.ok) html = article(fs.readFileSync(path.join(out, 'index.html'), 'utf8'));
@@ -83,6 +89,14 @@ describe('code of a project with code enabled, at build time', () => {
   it('cannot read pid 1, the parent process, the data dir or /etc/shadow', () => {
     const lines = text(html);
     for (const what of ['pid1', 'parent', 'secret', 'shadow']) expect(lines).toMatch(new RegExp(`${what}: blocked \\((EACCES|ENOENT|EPERM)\\)`));
+  });
+
+  it('cannot write into, or change the mode of, the content it reads: the content root stays as it was', () => {
+    const lines = text(html);
+    expect(lines).toMatch(/write-content: blocked \((EROFS|EACCES|EPERM)\)/);
+    expect(lines).toMatch(/chmod-content: blocked \((EROFS|EACCES|EPERM)\)/);
+    expect(fs.readFileSync(path.join(root, 'snippets/probe.jsx'), 'utf8')).toBe(probeSource);
+    expect(fs.statSync(path.join(root, 'snippets/probe.jsx')).mode & 0o777).toBe(0o644);
   });
 
   it('cannot open a socket to the host', () => {

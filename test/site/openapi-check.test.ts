@@ -1,7 +1,11 @@
 // OpenAPI problems fail a build in its check phase, before Astro starts, naming the file, line
 // and column (docs/decisions.md#openapi-reference-pages): a truly broken document, a remote spec
 // URL, and `openapi:` frontmatter naming an operation that does not exist.
-import { beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
 import { buildFixture, checkSite, type BuiltSite } from './helpers.ts';
 import { BROKEN_30_YAML, BILLING_31_YAML } from '../openapi/mintlify-fixtures.ts';
 
@@ -53,5 +57,20 @@ describe('the OpenAPI check before the build', () => {
     expect(problems).toContain('content/missing-op.mdx:3: content/missing-op.mdx: openapi: no operation GET /nowhere (none of billing.yaml has it)');
     expect(problems).toContain('content/bad-form.mdx:2: openapi: "fetch the invoices" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"');
     expect(problems).toContain('content/wrong-file.mdx:2: content/wrong-file.mdx: openapi: billing.yaml has no operation DELETE /invoices');
+  });
+});
+
+describe('the OpenAPI check of a site without specs', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-openapi-none-'));
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('still refuses a page naming an operation though no spec exists (the check is skipped only when no page names one)', async () => {
+    fs.mkdirSync(path.join(root, 'content'));
+    fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Home\n');
+    expect((await checkContentRoot(root)).problems).toEqual([]);
+    fs.writeFileSync(path.join(root, 'content/users.mdx'), '---\ntitle: Users\nopenapi: GET /users\n---\n');
+    expect((await checkContentRoot(root)).problems).toEqual([
+      { file: 'content/users.mdx', line: 3, column: 1, message: 'content/users.mdx: openapi: no operation GET /users (no usable OpenAPI file was found in the content root)' },
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 // One deployment, start to finish (docs/decisions.md#deployments): sync (repository projects), snapshot the content
 // root, build it, publish it atomically, prune old builds; the deployment record, the project's
 // status (docs/decisions.md#projects) and the log follow each step. Any failure leaves the previous site live.
-import { cp, mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildSite, type AstroRunner, type BuildSiteResult } from '../../site/build.ts';
+import { buildSite, type AstroRunner, type BuildPhases, type BuildSiteResult } from '../../site/build.ts';
+import { linkTree } from '../../site/link-tree.ts';
 import { repoRoot, type PageHistory } from '../../site/settings.ts';
 import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
@@ -186,6 +187,14 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   const siteUrl = label ? ctx.previewUrl(project, label) : ctx.siteUrl(project);
   let pageHistory: PageHistory | undefined;
   let commitSha: string | undefined;
+  // Seconds of each step, printed before the publish line so the cost of a deployment is visible.
+  const timings: Array<[string, number]> = [];
+  let mark = performance.now();
+  const lap = (step: string) => {
+    const now = performance.now();
+    timings.push([step, now - mark]);
+    mark = now;
+  };
   const gitOptions = { protocols: config.gitProtocols, timeoutMs: config.buildTimeoutS * 1000, signal };
   if (project.source_repo) {
     const [owner, name] = project.source_repo.split('/');
@@ -215,18 +224,22 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
       return undefined;
     });
     pageHistory = { editUrl: editBaseUrl(url, project.source_repo, synced.branch), lastUpdated };
+    lap('sync');
   }
 
   const snapshot = snapshotDir(config.dataDir, project.id, deploymentId);
   await mkdir(path.dirname(snapshot), { recursive: true });
   // Page writes after this point wait for the next deployment; this build never sees half of one.
   // A project without a repository gets its pages as written through the API on any node.
+  // Hard links, not copies: every writer of a content root (a sync, the pages API, a pull from
+  // PostgreSQL) replaces a file by a new one and never writes into it (src/site/link-tree.ts).
   const copy = async () => {
-    if (await stat(root).catch(() => undefined)) await cp(root, snapshot, { recursive: true, verbatimSymlinks: true, errorOnExist: false });
+    if (await stat(root).catch(() => undefined)) await linkTree(root, snapshot, { symlinks: true });
     else await mkdir(snapshot);
   };
   await (project.source_repo || label ? copy() : content.read(project.id, copy));
-  log.line('snapshot: content root copied');
+  lap('snapshot');
+  log.line('snapshot: content root linked');
   await builds.keepSnapshot(project.id, deploymentId, snapshot).catch((error: unknown) => {
     if (isOutOfSpace(error)) throw error;
     throw failure('build_failed', `the snapshot could not be stored (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
@@ -245,8 +258,10 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     plan = await planRedeploy({ store, dataDir: config.dataDir, deployment, root: snapshot, gitDir: gitDir(config.dataDir, project.id), gitOptions, inputs, allowCode })
       .catch((): RedeployPlan => ({ kind: 'full', reason: 'the change could not be compared with the previous build' }));
   }
+  lap('plan');
   log.line(plan.kind === 'fast' ? `build: fast (${plan.changed} page${plan.changed === 1 ? '' : 's'} changed)` : `build: full (${plan.reason})`);
   let ranOutOfSpace = false;
+  const buildPhases: BuildPhases[] = [];
   const build = (reuse?: { previousOutDir: string; pageFiles: string[] }) =>
     buildSite({
       contentRoot: snapshot,
@@ -264,6 +279,9 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
       pageHistory,
       allowCode,
       reuse,
+    }).then((done) => {
+      buildPhases.push(done.phases);
+      return done;
     });
   let result: BuildSiteResult = await build(plan.kind === 'fast' ? { previousOutDir: plan.previousBuild, pageFiles: plan.pageFiles } : undefined);
   if (result.error?.code === 'reuse_refused') {
@@ -286,6 +304,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     throw failure(error.code === 'content_invalid' || error.code === 'reuse_refused' ? 'build_failed' : error.code, error.message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
+  lap('build');
   // A fast redeploy reuses the previous build in the data dir: with object storage none stays
   // there, so every build is full and no inputs are kept (docs/decisions.md#object-storage).
   if (inputs && builds.kind === 'disk') await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
@@ -297,10 +316,33 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   if (!(await ctx.holdsClaim(deploymentId))) throw failure('interrupted', 'this worker no longer holds the deployment');
   await builds.publish(project.id, deploymentId, label);
   ctx.liveChanged(project.id);
+  lap('publish');
+  log.line(`timings: ${formatTimings(timings, buildPhases)}`);
   log.line(`publish: ${label ? 'preview' : 'live'} at ${siteUrl}`);
   // Before the deployment is reported succeeded, so what a client then sees on disk is final.
   const kept = await keptBuilds(builds, store, project.id, config.keepBuilds - 1);
   kept.add(deploymentId);
   await builds.prune(project.id, kept);
   return result.pageCount;
+}
+
+/**
+ * `sync 0.41 s, snapshot 0.02 s, …`: the deployment's steps, the build's own steps in place of
+ * `build` (summed over a partial build and the full one that followed it) and what else the build
+ * step took (starting the worker, writing its inputs) as `build other`.
+ */
+function formatTimings(steps: Array<[string, number]>, phases: BuildPhases[]): string {
+  const out: Array<[string, number]> = [];
+  for (const [step, ms] of steps) {
+    if (step !== 'build' || phases.length === 0) {
+      out.push([step, ms]);
+      continue;
+    }
+    const sums = new Map<string, number>();
+    for (const p of phases) for (const [name, t] of Object.entries(p)) sums.set(name, (sums.get(name) ?? 0) + (t ?? 0));
+    // The link to the previous build runs while Astro does: not part of the sum of the sequence.
+    const sequential = [...sums].filter(([name]) => name !== 'link previous build').reduce((a, [, t]) => a + t, 0);
+    out.push(...sums, ['build other', Math.max(0, ms - sequential)]);
+  }
+  return out.map(([step, ms]) => `${step} ${(ms / 1000).toFixed(2)} s`).join(', ');
 }

@@ -3,10 +3,13 @@
 // last HISTORY_DEPTH commits, not a fresh clone). The commit's tree is listed and checked before
 // one byte is written: symlinks,
 // submodules, too many or too large files fail the sync, so nothing outside the checkout can be
-// reached through it. The files are then written into a fresh directory that replaces the content
-// root by rename, so the pages API never sees a half-written root.
+// reached through it. Only the files that changed since the last sync are then written, into a
+// tree kept beside the clone (keptTree), which is hard-linked into a fresh directory that replaces
+// the content root by rename, so the pages API never sees a half-written root.
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { linkTree } from '../../site/link-tree.ts';
 import { git, gitCapped, GitError, type GitOptions } from '../git.ts';
 
 export interface SyncLimits {
@@ -166,20 +169,52 @@ export async function cleanSyncLeftovers(contentRoot: string, gitDir: string): P
   return removed;
 }
 
-/** Writes the commit's files into a new directory, then swaps it in as the content root. */
+/**
+ * The files of a content root as of its last sync, kept beside the clone with their own index:
+ * one per content root (the project's, each preview's), named after its path in the project folder.
+ */
+export function keptTree(gitDir: string, contentRoot: string): { tree: string; index: string } {
+  const id = createHash('sha256').update(path.relative(path.dirname(gitDir), contentRoot)).digest('hex').slice(0, 16);
+  return { tree: path.join(gitDir, `folio-root-${id}`), index: path.join(gitDir, `folio-root-${id}.index`) };
+}
+
+/**
+ * Brings the kept tree to the commit, writing only the files that changed since the last sync
+ * (`read-tree -m -u` against its kept index: unchanged files keep their inodes and dates, and a
+ * changed one is replaced by a new file, never written into, so links to the old one keep its
+ * text); then hard-links it into a new directory that replaces the content root by rename.
+ */
 async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<void> {
   const parent = path.dirname(input.contentRoot);
   const stamp = `${process.pid}-${Date.now()}`;
   const fresh = path.join(parent, `.root-new-${stamp}`);
   const old = path.join(parent, `.root-old-${stamp}`);
-  const index = path.join(input.gitDir, `folio-index-${stamp}`);
+  const kept = keptTree(input.gitDir, input.contentRoot);
   await cleanSyncLeftovers(input.contentRoot, input.gitDir);
-  await mkdir(fresh, { recursive: true });
   try {
-    // A private index: read-tree + checkout-index write regular files only, run no hooks or filters.
-    const withIndex = { ...options, env: { GIT_INDEX_FILE: index } };
-    await git(input.gitDir, ['read-tree', '--end-of-options', commit], withIndex);
-    await git(input.gitDir, [`--work-tree=${fresh}`, 'checkout-index', '--all', '--force'], withIndex);
+    // The index records what the tree holds. It is renamed aside while the tree changes: a sync
+    // interrupted half-way leaves a tree without its index, which is then written afresh.
+    const busy = `${kept.index}.busy`;
+    const afresh = async () => {
+      await rm(kept.tree, { recursive: true, force: true });
+      await rm(busy, { force: true });
+    };
+    const hadIndex = await rename(kept.index, busy).then(() => true, () => false);
+    if (!hadIndex) await afresh();
+    // read-tree runs no hooks or filters and writes regular files only. ctime is not compared:
+    // links made to the tree's files change it.
+    const update = async () => {
+      await mkdir(kept.tree, { recursive: true });
+      await git(input.gitDir, ['-c', 'core.trustctime=false', `--work-tree=${kept.tree}`, 'read-tree', '-m', '-u', '--end-of-options', commit], { ...options, env: { GIT_INDEX_FILE: busy } });
+    };
+    await update().catch(async (error: unknown) => {
+      if (!hadIndex) throw error;
+      // A file of the tree is not what its index says (git refuses to write over it): afresh.
+      await afresh();
+      await update();
+    });
+    await rename(busy, kept.index);
+    await linkTree(kept.tree, fresh);
     const hadRoot = await rename(input.contentRoot, old).then(() => true, (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return false;
       throw e;
@@ -187,7 +222,6 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
     await rename(fresh, input.contentRoot);
     if (hadRoot) await rm(old, { recursive: true, force: true });
   } finally {
-    await rm(index, { force: true });
     await rm(fresh, { recursive: true, force: true });
   }
 }

@@ -33,6 +33,17 @@ type Db = pg.Pool | pg.PoolClient;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/**
+ * Whether `project_files` can hold a file at `rel` (its CHECK, migration 9): 1 to 1024 characters,
+ * no empty, `.` or `..` segment, no backslash or control character. A content root the API wrote
+ * holds only such paths; one synced from a repository (kept after a disconnect) may hold others.
+ */
+function storable(rel: string): boolean {
+  const length = [...rel].length;
+  // eslint-disable-next-line no-control-regex
+  return length >= 1 && length <= 1024 && !/[\\\x00-\x1f\x7f]/.test(rel) && rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
 /** The bytes and mtime of a regular file, or undefined when there is none (a link is never followed). */
 async function readRegular(abs: string): Promise<{ bytes: Buffer; mtimeMs: number } | undefined> {
   let handle;
@@ -52,7 +63,10 @@ async function readRegular(abs: string): Promise<{ bytes: Buffer; mtimeMs: numbe
   }
 }
 
-/** Every regular file under `root` (relative, `/`-separated), with its digest; links and temporary files left out. */
+/**
+ * Every regular file under `root` (relative, `/`-separated), with its digest; links, temporary
+ * files and files at a path the database cannot hold left out (they stay this node's own).
+ */
 async function scan(root: string, rel = '', found = new Map<string, string>()): Promise<Map<string, string>> {
   const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [];
@@ -61,7 +75,7 @@ async function scan(root: string, rel = '', found = new Map<string, string>()): 
   for (const entry of entries) {
     const child = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) await scan(root, child, found);
-    else if (entry.isFile() && !isTempFileName(entry.name)) {
+    else if (entry.isFile() && !isTempFileName(entry.name) && storable(child)) {
       const file = await readRegular(path.join(root, child));
       if (file) found.set(child, sha256(file.bytes));
     }
@@ -136,7 +150,7 @@ export function createPostgresContent(pool: pg.Pool, dataDir: string): ProjectCo
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
-          const created = await client.query('INSERT INTO project_content (project_id, version) VALUES ($1, 0) ON CONFLICT DO NOTHING', [projectId])
+          const created = await client.query("INSERT INTO project_content (project_id, version) VALUES ($1, nextval('project_content_versions')) ON CONFLICT DO NOTHING", [projectId])
             .catch((err: { code?: string }) => {
               if (err.code === '23503') throw new FolioError('not_found', `project ${projectId} not found`);
               throw err;
@@ -151,6 +165,8 @@ export function createPostgresContent(pool: pg.Pool, dataDir: string): ProjectCo
           const result = await work((abs) => {
             const rel = path.relative(root, abs).split(path.sep).join('/');
             if (rel.startsWith('../') || path.isAbsolute(rel)) throw new Error(`not in the content root: ${abs}`);
+            // Only a file synced from a repository can have such a path (API paths are stricter).
+            if (!storable(rel)) throw new FolioError('invalid_request', `"${rel}" cannot be changed through the API: its path is longer than 1024 characters or has a backslash or control character; rename it`);
             touched.add(rel);
           });
           const files = new Map(copies.get(projectId)?.files ?? (await scan(root)));
@@ -172,7 +188,7 @@ export function createPostgresContent(pool: pg.Pool, dataDir: string): ProjectCo
           // Nothing touched (a refused or empty change): other nodes' copies stay current.
           const { rows } = touched.size === 0
             ? await client.query<{ version: number }>('SELECT version FROM project_content WHERE project_id = $1', [projectId])
-            : await client.query<{ version: number }>('UPDATE project_content SET version = version + 1 WHERE project_id = $1 RETURNING version', [projectId]);
+            : await client.query<{ version: number }>("UPDATE project_content SET version = nextval('project_content_versions') WHERE project_id = $1 RETURNING version", [projectId]);
           await client.query('COMMIT');
           copies.set(projectId, { version: rows[0]!.version, files });
           return result;
@@ -184,6 +200,15 @@ export function createPostgresContent(pool: pg.Pool, dataDir: string): ProjectCo
         } finally {
           client.release();
         }
+      });
+    },
+
+    reset(projectId) {
+      return locks.run(projectId, async () => {
+        // Waits for a change of the project in flight on any node (its row lock), then drops the
+        // row and, through its foreign key, every stored file.
+        await pool.query('DELETE FROM project_content WHERE project_id = $1', [projectId]);
+        copies.delete(projectId);
       });
     },
   };

@@ -236,6 +236,18 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'content versions never repeat',
+    // A project's stored content is dropped when it connects to a repository (postgres/content.ts:
+    // reset), and its row made again on the first change after a disconnect. Versions drawn from
+    // one sequence, started past every version already stored, never repeat for a project, so no
+    // node can take its old copy for the new content because the version numbers met.
+    sql: `
+      CREATE SEQUENCE project_content_versions;
+      SELECT setval('project_content_versions', COALESCE((SELECT max(version) FROM project_content), 0) + 1, false);
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

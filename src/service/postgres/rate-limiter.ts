@@ -10,20 +10,9 @@
 // request, and the counts stay exact: each counted request gets its own number in the window.
 import type pg from 'pg';
 import type { Plan, RateLimits } from '../config.ts';
-import { WINDOW_MS, type KeyHit, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
+import { WINDOW_MS, windowDecision, type KeyHit, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
 import { createLanes, type Waiter } from './lanes.ts';
 import type { ApiKeyRecord } from '../store.ts';
-
-function decisionOf(start: number, counted: boolean, count: number, limit: number, nowMs: number): RateLimitDecision {
-  const end = start + WINDOW_MS;
-  return {
-    allowed: counted,
-    limit,
-    remaining: Math.max(0, limit - count),
-    reset: end / 1000,
-    retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
-  };
-}
 
 /** Counted numbers of a batch of `n` whose last count is `last`: the first request got `last - n + 1`. */
 const countsOf = (n: number, last: number) => Array.from({ length: n }, (_, i) => last - n + 1 + i);
@@ -52,11 +41,11 @@ export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
   /** Counts the waiters in order; a batch that does not fit whole is counted one by one (only near the limit). */
   const countBucket = async (bucket: string, start: number, limit: number, waiters: Waiter<RateLimitDecision>[]) => {
     const last = await add(bucket, start, limit, waiters.length);
-    if (last !== undefined) return countsOf(waiters.length, last).map((c, i) => decisionOf(start, true, c, limit, waiters[i]!.nowMs));
+    if (last !== undefined) return countsOf(waiters.length, last).map((c, i) => windowDecision(start, true, c, limit, waiters[i]!.nowMs));
     const decisions: RateLimitDecision[] = [];
     for (const w of waiters) {
       const count = waiters.length === 1 ? undefined : await add(bucket, start, limit, 1);
-      decisions.push(decisionOf(start, count !== undefined, count ?? limit, limit, w.nowMs));
+      decisions.push(windowDecision(start, count !== undefined, count ?? limit, limit, w.nowMs));
     }
     return decisions;
   };
@@ -92,13 +81,13 @@ export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
     const { key, plan, limit, last } = found;
     const hit = (decision?: RateLimitDecision): KeyHit => ({ key: { ...key }, plan, decision });
     if (key.revoked_at) return waiters.map(() => hit());
-    if (last !== null) return countsOf(waiters.length, last).map((c, i) => hit(decisionOf(start, true, c, limit, waiters[i]!.nowMs)));
+    if (last !== null) return countsOf(waiters.length, last).map((c, i) => hit(windowDecision(start, true, c, limit, waiters[i]!.nowMs)));
     // Not all fit: one by one, in the key's org bucket (re-reading the key each time keeps a revocation exact).
-    if (waiters.length === 1) return [hit(decisionOf(start, false, limit, limit, waiters[0]!.nowMs))];
+    if (waiters.length === 1) return [hit(windowDecision(start, false, limit, limit, waiters[0]!.nowMs))];
     const hits: (KeyHit | undefined)[] = [];
     for (const w of waiters) {
       const one = await hitKey(hash, start, limits, 1);
-      hits.push(one && { key: one.key, plan: one.plan, decision: one.key.revoked_at ? undefined : decisionOf(start, one.last !== null, one.last ?? one.limit, one.limit, w.nowMs) });
+      hits.push(one && { key: one.key, plan: one.plan, decision: one.key.revoked_at ? undefined : windowDecision(start, one.last !== null, one.last ?? one.limit, one.limit, w.nowMs) });
     }
     return hits;
   };
@@ -120,7 +109,7 @@ export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
         values: [bucket, start],
       });
       const count = rows[0]?.count ?? 0;
-      return decisionOf(start, count < limit, count, limit, nowMs);
+      return windowDecision(start, count < limit, count, limit, nowMs);
     },
     close() {
       clearInterval(sweep);

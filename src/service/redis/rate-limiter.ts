@@ -4,7 +4,7 @@
 // increments, so it is atomic on the Redis server: two nodes counting at once can never both take
 // the last request of a window, and a request over the limit changes nothing.
 import { Redis } from 'ioredis';
-import { WINDOW_MS, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
+import { WINDOW_MS, windowDecision, type RateLimiter } from '../rate-limiter.ts';
 
 /** KEYS[1] the window's counter; ARGV[1] the limit, ARGV[2] its lifetime in ms. Answers {counted, count}. */
 const HIT = `
@@ -19,17 +19,6 @@ return {1, count}
 const PREFIX = 'folio:rate:';
 
 type Counter = Redis & { folioHit(key: string, limit: number, ttlMs: number): Promise<[number, number]> };
-
-function decisionOf(start: number, counted: boolean, count: number, limit: number, nowMs: number): RateLimitDecision {
-  const end = start + WINDOW_MS;
-  return {
-    allowed: counted,
-    limit,
-    remaining: Math.max(0, limit - count),
-    reset: end / 1000,
-    retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
-  };
-}
 
 /** Connects to `url` (redis:// or rediss://) and answers once Redis does, so a wrong URL stops the start. */
 export async function openRedisRateLimiter(url: string): Promise<RateLimiter> {
@@ -56,12 +45,12 @@ export async function openRedisRateLimiter(url: string): Promise<RateLimiter> {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       // Kept a second past the window's end (by the caller's clock), then Redis forgets it.
       const [counted, count] = await redis.folioHit(keyOf(bucket, start), limit, start + WINDOW_MS - nowMs + 1_000);
-      return decisionOf(start, counted === 1, count, limit, nowMs);
+      return windowDecision(start, counted === 1, count, limit, nowMs);
     },
     async peek(bucket, limit, nowMs = Date.now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       const count = Number((await redis.get(keyOf(bucket, start))) ?? 0);
-      return decisionOf(start, count < limit, count, limit, nowMs);
+      return windowDecision(start, count < limit, count, limit, nowMs);
     },
     async isHealthy() {
       return (await redis.ping().catch(() => undefined)) === 'PONG';

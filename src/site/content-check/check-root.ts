@@ -8,7 +8,7 @@ import { DocsConfigError, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfi
 import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
 import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
-import { checkOpenApiIsolated } from '../openapi/check.ts';
+import { checkOpenApiIsolated, openApiFrontmatter } from '../openapi/check.ts';
 import { checkedDigest } from './checked-files.ts';
 import { navigationSources } from '../openapi/sources.ts';
 
@@ -41,7 +41,8 @@ export interface CheckRootOptions {
    * A fast redeploy (docs/decisions.md#fast-redeploys): only these pages (and every snippet) are
    * analyzed; the others passed this check in the previous build, with the same docs.json,
    * snippets and Folio, so their problems and warnings cannot have changed. The root's listing,
-   * docs.json and the site-wide checks run as always.
+   * docs.json and the site-wide checks run as always; the OpenAPI check does not (its inputs are
+   * all the previous build's).
    */
   onlyPages?: readonly string[];
 }
@@ -73,6 +74,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const snippets = snippetFiles.map((f) => f.slice(layout.snippetsDir.length + 1));
 
   let config: DocsConfig | undefined;
+  let namesSpecs = false;
   const siteFile = files.config as SiteConfigFile | undefined;
   if (siteFile) {
     if (siteFile === 'docs.json' && (await fs.lstat(path.join(root, 'mint.json')).catch(() => undefined))?.isFile()) {
@@ -83,6 +85,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       config = parsed.config;
       warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
       const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
+      namesSpecs = named.flat().length > 0;
       for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) problems.push(...(await checkLinkFree(root, file)));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
@@ -99,7 +102,8 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const only = options.onlyPages && new Set(options.onlyPages);
   const analyzed = only ? pages.filter((page) => only.has(page)) : pages;
   const checked: string[] = [];
-  const analyses = await inBatches([...analyzed, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked));
+  const openApiPages = new Set<string>();
+  const analyses = await inBatches([...analyzed, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked, openApiPages));
   for (const [file, analysis] of analyses) if (file.startsWith(`${layout.snippetsDir}/`)) exportsOf.set(file.slice(layout.snippetsDir.length + 1), analysis.exports ?? {});
   for (const [file, analysis] of analyses) {
     problems.push(...analysis.problems);
@@ -118,7 +122,11 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
     );
   }
   // Only when the root's own files are fine: the specs are then checked where the build reads them.
-  if (!problems.length) {
+  // Not when there is nothing to check (no spec named, no page naming an operation), nor on a fast
+  // redeploy: docs.json, the spec files and every page's frontmatter are then the previous build's,
+  // which passed this check (fast-redeploy.ts builds in full when any of them changed).
+  const skipOpenApi = !!only || (!namesSpecs && openApiPages.size === 0);
+  if (!problems.length && !skipOpenApi) {
     const openapi = await checkOpenApiIsolated(root, pages);
     problems.push(...openapi.problems);
     warnings.push(...openapi.warnings.map((message) => ({ file: '', line: 0, column: 0, message })));
@@ -165,7 +173,8 @@ export function checkSnippetImports(file: string, imports: SnippetImport[], expo
  * One page or snippet's analysis; one too large or too complex to check is a problem of its own.
  * The digest of a file without problems goes into `checked`.
  */
-async function analyzeFile(root: string, file: string, layout: ContentLayout, options: CheckRootOptions, checked: string[]): Promise<ContentAnalysis> {
+/** Analyzes one page or snippet; records in `openApiPages` a page whose frontmatter names an OpenAPI operation. */
+async function analyzeFile(root: string, file: string, layout: ContentLayout, options: CheckRootOptions, checked: string[], openApiPages: Set<string>): Promise<ContentAnalysis> {
   const kind = file.startsWith(`${layout.snippetsDir}/`) ? 'snippet' : 'page';
   const refused = (reason: string): ContentAnalysis => ({ problems: [{ file, line: 1, column: 1, message: `this ${kind} is ${reason}` }], warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [] });
   const abs = path.join(root, file);
@@ -173,6 +182,7 @@ async function analyzeFile(root: string, file: string, layout: ContentLayout, op
   if (size > MAX_CONTENT_BYTES) return refused(tooLarge(size));
   try {
     const text = await fs.readFile(abs, 'utf8');
+    if (kind === 'page' && openApiFrontmatter(text) !== undefined) openApiPages.add(file);
     const analysis = await analyzeIsolated(text, { file, kind, allowCode: options.allowCode, snippetsDir: layout.snippetsDir });
     if (!analysis.problems.length) checked.push(checkedDigest(text, { file, kind }));
     return analysis;

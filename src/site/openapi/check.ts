@@ -90,20 +90,28 @@ function located(error: OpenApiError): Partial<Problem> {
   return { file: error.file, line: Number(at[1]), column: Number(at[2]) };
 }
 
+/**
+ * A page's frontmatter when it has an `openapi:` key: only such a page is checked against the
+ * specs (the content check skips the OpenAPI check when no page has one and docs.json names none).
+ */
+export function openApiFrontmatter(text: string): string | undefined {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+  return match && /^openapi\s*:/m.test(match[1]) ? match[1] : undefined;
+}
+
 /** The `openapi:` value of a page's frontmatter and its line, if it has one. */
 async function frontmatterReference(root: string, page: string): Promise<{ value: string; line: number } | undefined> {
-  const text = await readFile(path.join(root, page), 'utf8').catch(() => '');
-  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
-  if (!match || !/^openapi\s*:/m.test(match[1])) return undefined;
+  const frontmatter = openApiFrontmatter(await readFile(path.join(root, page), 'utf8').catch(() => ''));
+  if (frontmatter === undefined) return undefined;
   let data: unknown;
   try {
-    data = parseYaml(match[1]);
+    data = parseYaml(frontmatter);
   } catch {
     return undefined; // the page check reports bad frontmatter
   }
   const value = (data as { openapi?: unknown } | null)?.openapi;
   if (value === undefined) return undefined;
-  const line = match[1].split(/\r?\n/).findIndex((l) => /^openapi\s*:/.test(l)) + 2;
+  const line = frontmatter.split(/\r?\n/).findIndex((l) => /^openapi\s*:/.test(l)) + 2;
   return { value: String(value), line };
 }
 
