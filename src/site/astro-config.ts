@@ -15,6 +15,7 @@ import { componentPropsPlugin } from './markdown/component-props.ts';
 import { imagePathsPlugin } from './markdown/image-paths.ts';
 import { codeBlockTransformers } from './markdown/code-blocks.ts';
 import { richBlocksPlugin } from './markdown/rich-blocks.ts';
+import { MDX_OPTIONS } from './markdown/static-mdx.ts';
 import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
 import { readCheckedFile } from './content-check/checked-files.ts';
 import { vendorAssets } from './components/mintlify/vendor.ts';
@@ -56,7 +57,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
       shikiConfig: { theme: 'css-variables', transformers: codeBlockTransformers() },
     },
     // vendorAssets before folioSite: vendor.ts says why.
-    integrations: [...code, mdx({ optimize: true }), vendorAssets(), folioSite(settings, guard)],
+    integrations: [...code, mdx({ ...MDX_OPTIONS }), vendorAssets(), folioSite(settings, guard)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

@@ -7,8 +7,9 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { siteBuild } from './build-settings.ts';
+import { staticMdxPages } from './markdown/static-mdx.ts';
 
-const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles, onlyPages } = siteBuild;
+const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles, onlyPages, staticMdx } = siteBuild;
 
 /** Glob syntax in a file name is taken literally. */
 const literal = (file: string) => file.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
@@ -50,16 +51,20 @@ interface EntryType {
   getRenderFunction?: (config: unknown) => Promise<(entry: { id: string }) => Promise<unknown>>;
 }
 
-const pageLoader = glob({
+const globLoader = glob({
     // Folio's layout: everything under content/. Mintlify's: exactly the listed page files.
     pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', pageFiles),
     base: path.join(contentRoot, layout.pagesDir),
     // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
     generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
   });
+const pageLoader = onlyPages ? renderOnly(globLoader, new Set(onlyPages)) : globLoader;
 
 const pages = defineCollection({
-  loader: onlyPages ? renderOnly(pageLoader, new Set(onlyPages)) : pageLoader,
+  // MDX pages without code are compiled at sync time into data, not into a module each
+  // (docs/decisions.md#mdx-pages-as-data); a build with code keeps the MDX path for all of them.
+  // Outside renderOnly, so that a partial build compiles only its pages.
+  loader: staticMdx ? staticMdxPages(pageLoader) : pageLoader,
   schema: z.looseObject({
     title: z.string().optional(),
     description: z.string().optional(),

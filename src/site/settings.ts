@@ -38,6 +38,12 @@ export interface SiteSettings {
    * (docs/decisions.md#fast-redeploys).
    */
   onlyPages?: string[];
+  /**
+   * MDX pages without code are compiled into data at sync time (docs/decisions.md#mdx-pages-as-data);
+   * false (FOLIO_STATIC_MDX=0) compiles every page as an MDX module instead, as builds with code do.
+   * Deployments never set it: it is how test/site/static-mdx.test.ts builds the same pages both ways.
+   */
+  staticMdx?: boolean;
 }
 
 /** What the code inside one Astro build sees (`virtual:folio/site-build`): settings and the validated docs.json. */
@@ -62,6 +68,8 @@ export interface SiteBuild {
   onlyPages: string[] | undefined;
   /** Digests of the OpenAPI documents the check before this build validated (none with code): not validated again. */
   checkedSpecs: string[];
+  /** MDX pages without code are kept as data (SiteSettings.staticMdx, never with code). */
+  staticMdx: boolean;
 }
 
 /** What a repository project's pages show from git (the deployment computes it, the layout shows it). */
@@ -89,6 +97,7 @@ export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings
     editUrl: env.FOLIO_EDIT_URL || undefined,
     lastUpdatedFile: env.FOLIO_LAST_UPDATED || undefined,
     onlyPages: env.FOLIO_ONLY_PAGES ? (JSON.parse(env.FOLIO_ONLY_PAGES) as string[]) : undefined,
+    staticMdx: env.FOLIO_STATIC_MDX !== '0',
   });
 }
 
@@ -104,6 +113,7 @@ export function resolveSiteSettings(settings: SiteSettings): SiteSettings {
     editUrl: settings.editUrl && /^https:\/\/[^\s"'<>]+\/$/.test(settings.editUrl) ? settings.editUrl : undefined,
     lastUpdatedFile: settings.lastUpdatedFile ? path.resolve(settings.lastUpdatedFile) : undefined,
     onlyPages: Array.isArray(settings.onlyPages) ? settings.onlyPages.filter((p) => typeof p === 'string') : undefined,
+    staticMdx: settings.staticMdx !== false,
   };
 }
 
@@ -125,6 +135,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     snippetFiles: files.snippets,
     onlyPages: settings.onlyPages,
     checkedSpecs: settings.allowCode ? [] : [...readCheckedFile(settings.buildRoot)].filter((digest) => digest.startsWith(OPENAPI_DIGEST_PREFIX)),
+    staticMdx: settings.staticMdx !== false && !settings.allowCode,
   };
 }
 

@@ -1,0 +1,63 @@
+// Renders an MDX page kept as data (static-mdx.ts) with the same `jsx(type, props)` calls its MDX
+// module would make, from the tree alone: tag names, Astro's Fragment and the components of the map
+// the page is rendered with, and literal props. The result is the Content component @astrojs/mdx
+// would export (its vite-plugin-mdx-postprocess.js): Astro renders it with the same JSX renderer, so
+// the page's HTML is byte for byte what the MDX path gives (test/site/static-mdx.test.ts).
+import { Fragment, jsx } from 'astro/jsx-runtime';
+import { Renderer } from 'astro/runtime/server/index.js';
+import type { StaticMdxMetadata, StaticNode, StaticValue } from './static-mdx.ts';
+
+type Components = Record<string, unknown>;
+
+function build(value: StaticValue, components: Components): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => build(v, components));
+  if ('o' in value) return buildProps(value.o, components);
+  return buildNode(value, components);
+}
+
+function buildProps(props: Record<string, StaticValue>, components: Components): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // The compile never writes a `__proto__` key (static-mdx.ts); skipping it here too keeps any tree data only.
+  for (const [key, v] of Object.entries(props)) if (key !== '__proto__') out[key] = build(v, components);
+  return out;
+}
+
+function buildNode(node: StaticNode, components: Components): unknown {
+  // Children first, as the module's nested calls evaluate them (jsx() moves their slots).
+  const props = buildProps(node.p, components);
+  if (node.t === 'e') return jsx(node.n as string, props);
+  if (node.t === 'f') return jsx(Fragment, props);
+  // `_components.p` of MDX: the map's own `p` if it has one, else the element.
+  if (node.t === 'o') return jsx(Object.hasOwn(components, node.n as string) ? components[node.n as string] : node.n, props);
+  const path = node.n as string[];
+  let type: unknown = Object.hasOwn(components, path[0]!) ? components[path[0]!] : undefined;
+  for (const part of path.slice(1)) type = type && (typeof type === 'object' || typeof type === 'function') && Object.hasOwn(type, part) ? (type as Record<string, unknown>)[part] : undefined;
+  // The module's own error (_missingMdxReference) for a component the map lacks.
+  if (!type) throw new Error(`Expected component \`${path.join('.')}\` to be defined: you likely forgot to import, pass, or provide it.`);
+  return jsx(type, props);
+}
+
+/** The page's Content component, as @astrojs/mdx exports it from a page module. */
+function staticContent(tree: StaticNode, file: string) {
+  const Content = (props: { components?: Components } = {}) => build(tree, { Fragment, ...props.components });
+  Object.assign(Content, { [Symbol.for('mdx-component')]: true, [Symbol.for('astro.needsHeadRendering')]: true, moduleId: file });
+  // Rendered by Astro's JSX renderer, as __astro_tag_component__ marks an MDX module's Content.
+  Object.defineProperty(Content, Renderer, { value: 'astro:jsx', enumerable: false, writable: false });
+  return Content;
+}
+
+interface Entry {
+  filePath?: string;
+  rendered?: { metadata?: Record<string, unknown> };
+}
+
+/**
+ * What `render(entry)` of astro:content gives for an MDX page, when the page was kept as data
+ * (its Content and headings); undefined for any other entry (render it as usual).
+ */
+export function renderStaticMdx(entry: Entry): { Content: ReturnType<typeof staticContent>; headings: Array<{ depth: number; slug: string; text: string }> } | undefined {
+  const metadata = entry.rendered?.metadata as (Partial<StaticMdxMetadata> & { headings?: Array<{ depth: number; slug: string; text: string }> }) | undefined;
+  if (!metadata?.folioStaticMdx) return undefined;
+  return { Content: staticContent(metadata.folioStaticMdx, entry.filePath ?? ''), headings: metadata.headings ?? [] };
+}

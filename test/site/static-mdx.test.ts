@@ -1,0 +1,200 @@
+// MDX pages kept as data (docs/decisions.md#mdx-pages-as-data): the components fixture, which uses
+// every component with every prop, is built for real twice, with its pages kept as data and with
+// every page compiled as an MDX module (FOLIO_STATIC_MDX=0), and every page of both sites must be
+// the same bytes. Then content that looks hostile: what the static path does with expressions,
+// script URLs, event handlers and <script>, and that pages it cannot keep as data take the MDX path.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { mdxToJs } from 'satteri';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILDS_DIR, WORKER, buildOutDir, makeBuildRoot } from '../../src/site/build.ts';
+import { NotStatic, moduleToTree } from '../../src/site/markdown/static-mdx.ts';
+import { article, listFiles, makeContentRoot } from './helpers.ts';
+
+const FIXTURE = path.resolve('test/fixtures/components');
+
+interface ColdBuild {
+  code: number | null;
+  stderr: string;
+  out: string;
+  /** The entries of the build's content store, as text (what the pages were kept as). */
+  store: string;
+}
+
+const roots: string[] = [];
+
+/**
+ * One cold build process of build-worker.ts, as build.ts starts one (no sandbox): the content root
+ * as it is, without the check before the build (the build's own check runs on every file).
+ */
+async function coldBuild(contentRoot: string, staticMdx: boolean): Promise<ColdBuild> {
+  const buildRoot = await makeBuildRoot(BUILDS_DIR);
+  roots.push(buildRoot);
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: path.join(buildRoot, 'tmp'),
+    TMPDIR: path.join(buildRoot, 'tmp'),
+    NODE_ENV: 'production',
+    ASTRO_TELEMETRY_DISABLED: '1',
+    FOLIO_ROLE: 'site',
+    FOLIO_CONTENT_ROOT: contentRoot,
+    FOLIO_OUT_DIR: buildOutDir(buildRoot),
+    FOLIO_BUILD_ROOT: buildRoot,
+    ...(staticMdx ? {} : { FOLIO_STATIC_MDX: '0' }),
+  };
+  const child = spawn(process.execPath, [WORKER], { cwd: buildRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  child.stdin.end('go\n');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const storeFile = path.join(buildRoot, '.cache/astro/data-store.json');
+  return { code, stderr, out: buildOutDir(buildRoot), store: fs.existsSync(storeFile) ? fs.readFileSync(storeFile, 'utf8') : '' };
+}
+
+afterAll(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('the components fixture, as data and as MDX modules', () => {
+  let asData: ColdBuild;
+  let asModules: ColdBuild;
+  beforeAll(async () => {
+    // One after the other: two builds at once on a small machine only slow each other down.
+    asData = await coldBuild(FIXTURE, true);
+    asModules = await coldBuild(FIXTURE, false);
+  }, 300_000);
+
+  it('builds every page the same, byte for byte', () => {
+    expect(asData.code, asData.stderr).toBe(0);
+    expect(asModules.code, asModules.stderr).toBe(0);
+    const pages = listFiles(asModules.out).filter((f) => f.endsWith('.html')).sort();
+    expect(pages).toEqual(listFiles(asData.out).filter((f) => f.endsWith('.html')).sort());
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    for (const page of pages) {
+      const data = fs.readFileSync(path.join(asData.out, page), 'utf8');
+      const modules = fs.readFileSync(path.join(asModules.out, page), 'utf8');
+      expect(article(data).length, page).toBeGreaterThan(0);
+      expect(data, page).toBe(modules);
+    }
+  });
+
+  it('keeps the fixture\'s pages as data, not as modules', () => {
+    const count = (text: string, word: string) => text.split(`"${word}"`).length - 1;
+    expect(count(asData.store, 'folioStaticMdx')).toBe(4);
+    expect(count(asData.store, 'deferredRender')).toBe(0);
+    expect(count(asModules.store, 'folioStaticMdx')).toBe(0);
+    expect(count(asModules.store, 'deferredRender')).toBe(4);
+  });
+});
+
+/** A 1×1 PNG, for a page with a relative image (Astro imports it: the page stays an MDX module). */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+describe('content that looks hostile, on the static path', () => {
+  let asData: ColdBuild;
+  let asModules: ColdBuild;
+  let refused: ColdBuild;
+  beforeAll(async () => {
+    const root = makeContentRoot({
+      'docs.json': JSON.stringify({ name: 'Hostile' }),
+      'content/index.mdx': [
+        '---', 'title: Home', '---', '',
+        '<Card title={"<script>alert(1)</script>"} href="/pics/">Text with &lt;script&gt;, "quotes", \'apostrophes\' & ampersands.</Card>', '',
+        '<Note>A <Badge color="green">"tag" <b>bold</b></Badge> onclick="alert(2)" as text.</Note>', '',
+        '<Tooltip tip="<img src=x onerror=alert(3)>">hover</Tooltip>', '',
+        'Plain `<script>alert(4)</script>` in code, and \\{not an expression\\}.', '',
+      ].join('\n'),
+      'content/pics.mdx': '# Pictures\n\n![A pixel](./pixel.png)\n\n<Note>Below the picture.</Note>\n',
+    });
+    fs.writeFileSync(path.join(root, 'content/pixel.png'), PNG);
+    const bad = makeContentRoot({
+      'docs.json': JSON.stringify({ name: 'Refused' }),
+      'content/index.mdx': '# Fine\n\nA page that passes.\n',
+      'content/expression.mdx': '# E\n\nTotal: {globalThis.process.exit(1)}\n',
+      'content/url.mdx': '# U\n\n<Card title="Go" href="javascript:alert(1)">x</Card>\n',
+      'content/handler.mdx': '# H\n\n<img src="/x.png" onerror="alert(1)" />\n',
+      'content/script.mdx': '# S\n\n<script>alert(1)</script>\n',
+    });
+    roots.push(root, bad);
+    asData = await coldBuild(root, true);
+    asModules = await coldBuild(root, false);
+    refused = await coldBuild(bad, true);
+  }, 300_000);
+
+  it('escapes markup in props and text as the MDX path does', () => {
+    expect(asData.code, asData.stderr).toBe(0);
+    const html = fs.readFileSync(path.join(asData.out, 'index.html'), 'utf8');
+    expect(html).toBe(fs.readFileSync(path.join(asModules.out, 'index.html'), 'utf8'));
+    const page = article(html);
+    expect(page).toContain('<p class="mint-card-title">&#60;script&#62;alert(1)&#60;/script&#62;</p>');
+    expect(page).toContain('Text with &lt;script&gt;, “quotes”, ‘apostrophes’ &amp; ampersands.');
+    expect(page).toContain('<span class="mint-tooltip-tip">&#60;img src=x onerror=alert(3)&#62;</span>');
+    expect(page).toContain('<code>&lt;script&gt;alert(4)&lt;/script&gt;</code>');
+    expect(page).toContain('<b>bold</b></span> onclick=“alert(2)” as text.');
+    expect(page).toContain('{not an expression}');
+    // No element, and no handler attribute in any tag: all of it is text.
+    expect(page).not.toMatch(/<script>alert|<img src=x|<[^>]*\son(click|error)=/i);
+  });
+
+  it('leaves a page it cannot keep as data (an imported image) on the MDX path, the same as before', () => {
+    expect(asData.code, asData.stderr).toBe(0);
+    const count = (text: string, word: string) => text.split(`"${word}"`).length - 1;
+    expect(count(asData.store, 'folioStaticMdx')).toBe(1);
+    expect(count(asData.store, 'deferredRender')).toBe(1);
+    const html = fs.readFileSync(path.join(asData.out, 'pics/index.html'), 'utf8');
+    expect(html).toBe(fs.readFileSync(path.join(asModules.out, 'pics/index.html'), 'utf8'));
+    expect(article(html)).toMatch(/<img src="\/_astro\/pixel\.[^"]+" alt="A pixel"/);
+    expect(article(html)).toContain('Below the picture.');
+  });
+
+  it('refuses expressions, script URLs, event handlers and <script> in the build itself, naming each page', () => {
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/content\/expression\.mdx:3:\d+: expression \{globalThis\.process\.exit\(1\)\} is not allowed/);
+    expect(refused.stderr).toMatch(/content\/url\.mdx:3:\d+: attribute href on <Card> is not allowed: javascript: URLs/);
+    expect(refused.stderr).toMatch(/content\/handler\.mdx:3:\d+: event handler attribute "onerror" is not allowed/);
+    expect(refused.stderr).toMatch(/content\/script\.mdx:3:\d+: the <script> element is not allowed/);
+    expect(listFiles(refused.out).filter((f) => f.endsWith('.html'))).toEqual([]);
+  });
+});
+
+describe('reading a compiled page as data', () => {
+  /** What Sätteri writes for `source` as @astrojs/mdx asks it to (create-processor.js), without Folio's checks. */
+  const compiled = (source: string) => `${mdxToJs(source, { optimizeStatic: { component: 'Fragment', prop: 'set:html' }, jsxImportSource: 'astro', elementAttributeNameCase: 'html' }).code}
+export const frontmatter = {"title":"T"};
+export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
+
+  it('keeps literal props, components, member components, elements and static HTML', () => {
+    const page = moduleToTree(compiled('## A\n\n<Card title="Go" cols={2} horizontal>Hi <Badge>new</Badge></Card>\n\n<Tree.Folder name="src" />\n\n<div>x <Icon icon="a" /></div>\n'));
+    expect(page.frontmatter).toEqual({ title: 'T' });
+    expect(page.headings).toEqual([{ depth: 2, slug: 'a', text: 'A' }]);
+    expect(JSON.stringify(page.tree)).toBe(JSON.stringify({ t: 'f', p: { children: [
+      // The components map's Fragment (Astro's, which the Content gives it), as MDX reads it.
+      { t: 'c', n: ['Fragment'], p: { 'set:html': '<h2>A</h2>\n' } },
+      { t: 'c', n: ['Card'], p: { title: 'Go', cols: 2, horizontal: true, children: ['Hi ', { t: 'c', n: ['Badge'], p: { children: 'new' } }] } },
+      '\n',
+      { t: 'c', n: ['Tree', 'Folder'], p: { name: 'src' } },
+      '\n',
+      { t: 'o', n: 'div', p: { children: ['x ', { t: 'c', n: ['Icon'], p: { icon: 'a' } }] } },
+    ] } }));
+  });
+
+  it('refuses anything that would run: expressions, calls, variables, spreads, imports and exports of its own', () => {
+    for (const source of [
+      'Total: {1 + 1}',
+      '{alert(1)}',
+      '<Card title={window.name} />',
+      '<Card title={`a${b}`} />',
+      '<Card {...props} />',
+      '<Card onClick={() => alert(1)} />',
+      '<Card title={"a" + "b"} />',
+      '<Card data={{ __proto__: { polluted: true } }} />',
+      'import X from "./x.js"\n\n<X />',
+      'export const x = 1\n\nHi',
+      'export default function Layout() {}\n\nHi',
+    ]) {
+      expect(() => moduleToTree(compiled(source)), source).toThrow(NotStatic);
+    }
+  });
+});
