@@ -56,7 +56,8 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
       // dual Shiki themes tokenize every block twice.
       shikiConfig: { theme: 'css-variables', transformers: codeBlockTransformers() },
     },
-    integrations: [...code, mdx({ ...MDX_OPTIONS }), folioSite(settings, guard), vendorAssets()],
+    // vendorAssets before folioSite: vendor.ts says why.
+    integrations: [...code, mdx({ ...MDX_OPTIONS }), vendorAssets(), folioSite(settings, guard)],
     vite: {
       server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
       logLevel: 'warn',

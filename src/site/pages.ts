@@ -209,7 +209,7 @@ function openApiState(contentRoot: string, config: DocsConfig): OpenApiState {
   let discovered: Promise<string[]> | undefined;
   const named = [...docsJsonSources(config), ...navigationSources(config).map((n) => n.source)].flatMap((source) => source.files);
   openApi = {
-    load: specLoader(contentRoot),
+    load: specLoader(contentRoot, { checked: new Set(siteBuild.checkedSpecs) }),
     candidates: () => (discovered ??= discoverSpecFiles(contentRoot).then((found) => [...new Set([...named, ...found])])),
     attached: new WeakMap(),
     taken: new Set(),

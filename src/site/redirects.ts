@@ -31,9 +31,15 @@ export function writeRedirectPages(outDir: string): number {
     const [from, to] = line.split(' ');
     if (!from || !to || !OLD_HREF.test(from) || !NEW_HREF.test(to)) continue;
     const dir = path.join(outDir, ...from.split('/').filter(Boolean));
-    if (!dir.startsWith(`${outDir}${path.sep}`) || fs.existsSync(path.join(dir, 'index.html'))) continue;
+    if (!dir.startsWith(`${outDir}${path.sep}`)) continue;
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'index.html'), redirectPage(to), { flag: 'wx' });
+    // `wx` never writes over a page: a file already there (a page at that address) is kept.
+    try {
+      fs.writeFileSync(path.join(dir, 'index.html'), redirectPage(to), { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
     written += 1;
   }
   return written;

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPENAPI_DIGEST_PREFIX, readCheckedFile } from './content-check/checked-files.ts';
 import { loadDocsConfig, type DocsConfig } from './docs-config.ts';
 import { listRootFiles, type ContentLayout } from './layout.ts';
 
@@ -65,6 +66,8 @@ export interface SiteBuild {
   snippetFiles: string[];
   /** A fast redeploy's partial build: the only pages rendered (SiteSettings.onlyPages); undefined renders all. */
   onlyPages: string[] | undefined;
+  /** Digests of the OpenAPI documents the check before this build validated (none with code): not validated again. */
+  checkedSpecs: string[];
   /** MDX pages without code are kept as data (SiteSettings.staticMdx, never with code). */
   staticMdx: boolean;
 }
@@ -131,6 +134,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     pageFiles: files.pages,
     snippetFiles: files.snippets,
     onlyPages: settings.onlyPages,
+    checkedSpecs: settings.allowCode ? [] : [...readCheckedFile(settings.buildRoot)].filter((digest) => digest.startsWith(OPENAPI_DIGEST_PREFIX)),
     staticMdx: settings.staticMdx !== false && !settings.allowCode,
   };
 }

@@ -35,4 +35,38 @@ describe('sidebar HTML', () => {
     expect(html.match(/href="\/b\/p\d+\/"/g)).toHaveLength(80);
     expect(html).toContain('<a href="/b/p5/" aria-current="page">');
   });
+
+  it('gives each page of a big site its own marks, however many pages share the sidebar of their group', () => {
+    const nested: NavGroup = { type: 'group', title: 'b1', rootHref: '/b/p1/', items: [link('b/p1'), link('b/p2')] };
+    const untitled: NavGroup = { type: 'group', title: '', items: [link('c/p0'), { type: 'group', title: 'c1', items: [link('c/p1')] }] };
+    // b/p1 is listed twice, and is also the nested group's root.
+    const b: NavGroup = { type: 'group', title: 'b', items: [nested, ...group('b', 80).items.slice(3), link('b/p1')] };
+    const nav: NavItem[] = [link('index'), group('a', 80), b, untitled];
+    const marked = (html: string) => [...html.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map((m) => m[1]);
+    const opened = (html: string) => [...html.matchAll(/<details data-nav-group="(\d+)" open>/g)].length;
+    // Twice round, so the second sidebar of each page comes from what the first ones left behind.
+    for (let round = 0; round < 2; round++) {
+      const p1 = navHtml(nav, '/b/p1/');
+      expect(marked(p1)).toEqual(['/b/p1/', '/b/p1/']);
+      expect(p1).toContain('<summary class="group-title"><a href="/b/p1/">b1</a></summary>');
+      expect(opened(p1)).toBe(1);
+      const p2 = navHtml(nav, '/b/p2/');
+      expect(marked(p2)).toEqual(['/b/p2/']);
+      expect(opened(p2)).toBe(1);
+      // A page of b outside b1: b1 collapses to its first link.
+      const p40 = navHtml(nav, '/b/p40/');
+      expect(marked(p40)).toEqual(['/b/p40/']);
+      expect(p40).toContain('<li><a class="group-link" href="/b/p1/">b1</a></li>');
+      expect(p40).not.toContain('href="/b/p2/"');
+      const a7 = navHtml(nav, '/a/p7/');
+      expect(marked(a7)).toEqual(['/a/p7/']);
+      expect(a7).toContain('<li><a class="group-link" href="/b/p1/">b</a></li>');
+      expect(a7.match(/href="\/a\/p\d+\/"/g)).toHaveLength(80);
+      // The untitled group always shows; its nested group opens only around its own page.
+      expect(marked(navHtml(nav, '/c/p1/'))).toEqual(['/c/p1/']);
+      expect(opened(navHtml(nav, '/c/p1/'))).toBe(1);
+      expect(navHtml(nav, '/c/p0/')).toContain('<li><a class="group-link" href="/c/p1/">c1</a></li>');
+      expect(marked(navHtml(nav, undefined))).toEqual([]);
+    }
+  });
 });

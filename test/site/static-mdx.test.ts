@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mdxToJs } from 'satteri';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILDS_DIR, WORKER, buildOutDir, makeBuildRoot } from '../../src/site/build.ts';
+import { BUILDS_DIR, WORKER, buildOutDir, makeBuildRoot, workerEnv } from '../../src/site/build.ts';
 import { NotStatic, moduleToTree } from '../../src/site/markdown/static-mdx.ts';
 import { article, listFiles, makeContentRoot } from './helpers.ts';
 
@@ -31,18 +31,7 @@ const roots: string[] = [];
 async function coldBuild(contentRoot: string, staticMdx: boolean): Promise<ColdBuild> {
   const buildRoot = await makeBuildRoot(BUILDS_DIR);
   roots.push(buildRoot);
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: path.join(buildRoot, 'tmp'),
-    TMPDIR: path.join(buildRoot, 'tmp'),
-    NODE_ENV: 'production',
-    ASTRO_TELEMETRY_DISABLED: '1',
-    FOLIO_ROLE: 'site',
-    FOLIO_CONTENT_ROOT: contentRoot,
-    FOLIO_OUT_DIR: buildOutDir(buildRoot),
-    FOLIO_BUILD_ROOT: buildRoot,
-    ...(staticMdx ? {} : { FOLIO_STATIC_MDX: '0' }),
-  };
+  const env = { ...workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot)), ...(staticMdx ? {} : { FOLIO_STATIC_MDX: '0' }) };
   const child = spawn(process.execPath, [WORKER], { cwd: buildRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

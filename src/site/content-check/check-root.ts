@@ -130,6 +130,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
     const openapi = await checkOpenApiIsolated(root, pages);
     problems.push(...openapi.problems);
     warnings.push(...openapi.warnings.map((message) => ({ file: '', line: 0, column: 0, message })));
+    checked.push(...(openapi.checked ?? []));
   }
   return { problems, warnings, pages, snippets, files, config, checked };
 }

@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CheckOptions } from './check-content.ts';
 
+/** Marks the digests of OpenAPI documents (src/site/openapi/load.ts) among those of pages and snippets. */
+export const OPENAPI_DIGEST_PREFIX = 'openapi:';
+
 /** The file in a build's root that lists the digests (written by the parent before the build starts). */
 export const CHECKED_FILE = 'checked-content.json';
 

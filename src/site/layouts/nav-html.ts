@@ -2,7 +2,8 @@
 // link. On big sites (more than FULL_NAV_LIMIT links) groups that do not hold the current page
 // collapse to one link to their first page: a 1,000-page sidebar on every page made the HTML ten
 // times larger and the build and search indexing several seconds slower. Collapsed groups are
-// rendered once and reused.
+// rendered once and reused, and so is the whole sidebar of the pages in the same groups: it is
+// rendered once with a slot in each link, which each page fills with its own current-page mark.
 //
 // Markup (the theme styles these classes; docs/decisions.md#docsjson-navigation):
 //   top-level group   <li class="nav-group"><p class="group-title">[icon] Title [tag]</p><ul>…</ul></li>
@@ -28,6 +29,17 @@ const hrefsCache = new WeakMap<NavGroup, Set<string>>();
 const collapsedCache = new WeakMap<NavGroup, string>();
 const fullCache = new WeakMap<NavItem[], { html: string; groupsOf: Map<string, number[]> }>();
 const linkCountCache = new WeakMap<NavItem[], number>();
+/** Collapsed sidebars by the groups that hold the current page: the HTML with slots, and the href of each slot. */
+const slottedCache = new WeakMap<NavItem[], Map<string, { html: string; hrefs: string[] }>>();
+const groupIds = new WeakMap<NavGroup, number>();
+let nextGroupId = 0;
+
+/**
+ * Where a link's current-page mark goes in a shared sidebar. Nothing else in the sidebar can
+ * contain it: every text and attribute from the content is escaped (no `<`), and the markup
+ * and icons never write `<@`.
+ */
+const SLOT = '<@>';
 
 export { navLinks };
 
@@ -60,8 +72,12 @@ function collapsedHtml(group: NavGroup): string {
   return html;
 }
 
-function linkHtml(item: NavLink, current: string | undefined): string {
-  const mark = item.href === current ? ' aria-current="page"' : '';
+function linkHtml(item: NavLink, state: RenderState): string {
+  let mark = item.href === state.current ? ' aria-current="page"' : '';
+  if (state.slots) {
+    state.slots.push(item.href);
+    mark = SLOT;
+  }
   const badge = item.method
     ? `<span class="api-method nav-method" style="--method-color: var(${METHOD_TOKENS[item.method]})" data-method="${item.method}">${item.method}</span> `
     : '';
@@ -75,13 +91,15 @@ interface RenderState {
   nextId: number;
   /** For each link href, the ids of the nested groups around it. */
   groupsOf: Map<string, number[]>;
+  /** When set, each link gets a SLOT for its mark instead, and its href is added here. */
+  slots?: string[];
 }
 
 function listHtml(items: NavItem[], state: RenderState, depth: number, around: number[]): string {
   const lis = items.map((item) => {
     if (item.type === 'link') {
       if (!state.groupsOf.has(item.href)) state.groupsOf.set(item.href, around);
-      return linkHtml(item, state.current);
+      return linkHtml(item, state);
     }
     const holdsCurrent = !!state.current && hrefsOf(item).has(state.current);
     if (state.collapse && item.title && !holdsCurrent) return collapsedHtml(item);
@@ -98,6 +116,22 @@ function listHtml(items: NavItem[], state: RenderState, depth: number, around: n
   return `<ul>${lis.join('')}</ul>`;
 }
 
+/** Ids of the groups a collapsed sidebar shows open around `current`: those the rendering walks into that hold it. */
+function holdingGroups(items: NavItem[], current: string | undefined, out: number[] = []): number[] {
+  for (const item of items) {
+    if (item.type === 'link') continue;
+    const holds = !!current && hrefsOf(item).has(current);
+    if (holds) {
+      let id = groupIds.get(item);
+      if (id === undefined) groupIds.set(item, (id = nextGroupId++));
+      out.push(id);
+    }
+    // listHtml walks into every group but the titled ones that do not hold the page.
+    if (holds || !item.title) holdingGroups(item.items, current, out);
+  }
+  return out;
+}
+
 /** The sidebar's HTML with the link to `currentHref` marked as the current page. */
 export function navHtml(nav: NavItem[], currentHref: string | undefined): string {
   let count = linkCountCache.get(nav);
@@ -105,7 +139,21 @@ export function navHtml(nav: NavItem[], currentHref: string | undefined): string
     count = navLinks(nav).length;
     linkCountCache.set(nav, count);
   }
-  if (count > FULL_NAV_LIMIT) return listHtml(nav, { current: currentHref, collapse: true, nextId: 0, groupsOf: new Map() }, 0, []);
+  if (count > FULL_NAV_LIMIT) {
+    // The collapsed sidebar differs between pages only by the groups holding the page and its mark.
+    let byGroups = slottedCache.get(nav);
+    if (!byGroups) slottedCache.set(nav, (byGroups = new Map()));
+    const key = holdingGroups(nav, currentHref).join(' ');
+    let slotted = byGroups.get(key);
+    if (!slotted) {
+      const state: RenderState = { current: currentHref, collapse: true, nextId: 0, groupsOf: new Map(), slots: [] };
+      slotted = { html: listHtml(nav, state, 0, []), hrefs: state.slots! };
+      byGroups.set(key, slotted);
+    }
+    const { hrefs } = slotted;
+    let slot = 0;
+    return slotted.html.replace(/<@>/g, () => (hrefs[slot++] === currentHref ? ' aria-current="page"' : ''));
+  }
   let full = fullCache.get(nav);
   if (full === undefined) {
     const state: RenderState = { current: undefined, collapse: false, nextId: 0, groupsOf: new Map() };

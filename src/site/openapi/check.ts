@@ -17,18 +17,21 @@ import { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSourc
 export interface OpenApiCheck {
   problems: Problem[];
   warnings: string[];
+  /** Digests of the documents that passed as written (load.ts): the build does not validate them again. */
+  checked: string[];
 }
 
 /** Checks the specs of the content root at `root`; `pages` are its page files, relative to it. */
 export async function checkOpenApi(root: string, pages: string[]): Promise<OpenApiCheck> {
   const problems: Problem[] = [];
   const warnings = new Set<string>();
+  const checked = new Set<string>();
   const text = await readFile(path.join(root, 'docs.json'), 'utf8').catch(() => undefined);
   let config;
   try {
     config = text === undefined ? {} : parseDocsConfig(text);
   } catch {
-    return { problems, warnings: [] }; // docs.json problems are reported by the root check
+    return { problems, warnings: [], checked: [] }; // docs.json problems are reported by the root check
   }
   // Validation only: the build resolves $refs itself; operations are found in the file as written.
   const load = specLoader(root, { validateOnly: true });
@@ -46,6 +49,7 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
     try {
       const loaded = await load(file);
       for (const warning of loaded.warnings) warnings.add(warning);
+      if (loaded.digest) checked.add(loaded.digest);
     } catch (error) {
       report(error, { file: 'docs.json', ...whereNamed(text ?? '', file), message: '' });
     }
@@ -62,11 +66,12 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
     try {
       const loaded = await findReferencedSpec(parsed, candidates, load, where);
       for (const warning of loaded.warnings) warnings.add(warning);
+      if (loaded.digest) checked.add(loaded.digest);
     } catch (error) {
       report(error, { file: page, line: reference.line, column: 1, message: '' });
     }
   }
-  return { problems, warnings: [...warnings] };
+  return { problems, warnings: [...warnings], checked: [...checked] };
 }
 
 /** Line and column of the first place docs.json names `file` (as a JSON string), else its start. */
@@ -123,7 +128,7 @@ export function checkOpenApiIsolated(root: string, pages: string[]): Promise<Ope
       { timeout: CHECK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env.PATH ?? '' } },
       (error, stdout) => {
         if (error && 'killed' in error && error.killed) {
-          resolve({ problems: [{ file: 'docs.json', line: 1, column: 1, message: `the OpenAPI files took longer than ${CHECK_TIMEOUT_MS / 1000} s to check` }], warnings: [] });
+          resolve({ problems: [{ file: 'docs.json', line: 1, column: 1, message: `the OpenAPI files took longer than ${CHECK_TIMEOUT_MS / 1000} s to check` }], warnings: [], checked: [] });
           return;
         }
         try {

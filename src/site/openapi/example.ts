@@ -37,7 +37,16 @@ export function mediaTypeExamples(mediaType: Schema): ExampleModel[] {
   if (!isSchema(mediaType.schema)) return [];
   const schemaExample = authoredSchemaExample(mediaType.schema);
   if (schemaExample !== undefined) return [explicit(schemaExample)];
-  return [{ value: show(sampleOf(mediaType.schema)), synthesized: true }];
+  return [{ value: synthesizedExample(mediaType.schema), synthesized: true }];
+}
+
+/** Synthesised examples already shown, per schema object (a $ref'd schema shows on many pages). */
+const synthesized = new WeakMap<Schema, string>();
+
+function synthesizedExample(schema: Schema): string {
+  let text = synthesized.get(schema);
+  if (text === undefined) synthesized.set(schema, (text = show(sampleOf(schema))));
+  return text;
 }
 
 /** A sample value for `schema`, preferring values the author wrote (example, default, enum). */

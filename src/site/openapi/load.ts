@@ -1,11 +1,13 @@
 // Reads, validates and dereferences the OpenAPI file a content root names. @readme/openapi-parser
 // does the parsing, validation and $ref resolution; this module confines it to the content root
 // (no network, no files outside the root) and turns its errors into "file:line:column at pointer".
+import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dereference, validate } from '@readme/openapi-parser';
 import type { ParserOptions } from '@readme/openapi-parser';
+import { OPENAPI_DIGEST_PREFIX } from '../content-check/checked-files.ts';
 import { OpenApiError } from './errors.ts';
 import { openApiRelativePath } from '../docs-config.ts';
 import { findRefNamedIn, findValuesNamedIn, locateLine, readSource, toPointer } from './locate.ts';
@@ -20,6 +22,19 @@ export interface LoadedDocument {
   file: string;
   /** Things built around rather than refused (a 3.0 document using 3.1 forms), one line each. */
   warnings: string[];
+  /**
+   * The digest of the files this document was read from, when it passed validation as written
+   * (not in the lenient reading): the check before a build hands it to the build, which then
+   * resolves that exact text without validating it again (checked-files.ts).
+   */
+  digest?: string;
+}
+
+export interface LoadOptions {
+  /** The check before a build: validate only, without resolving $refs into the document (it is then the file as written). */
+  validateOnly?: boolean;
+  /** Digests of documents the check before this build validated (checked-files.ts): those are not validated again. */
+  checked?: ReadonlySet<string>;
 }
 
 type HttpOptions = NonNullable<ParserOptions['resolve']>['http'];
@@ -30,7 +45,7 @@ const MAX_REPORTED_ERRORS = 5;
  * check before a build) skips resolving $refs into the document: `document` is then the file as
  * written.
  */
-export async function loadOpenApiDocument(contentRoot: string, openapiPath: string, { validateOnly = false } = {}): Promise<LoadedDocument> {
+export async function loadOpenApiDocument(contentRoot: string, openapiPath: string, { validateOnly = false, checked }: LoadOptions = {}): Promise<LoadedDocument> {
   const rootReal = await realpath(contentRoot);
   const absolute = await resolveInsideRoot(rootReal, openapiPath);
   const file = relative(rootReal, absolute).split(sep).join('/');
@@ -42,9 +57,28 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
     throw new OpenApiError(file, `${source.locate(['openapi']) ?? file}: only OpenAPI 3.0 and 3.1 are supported (found ${String(found)})`);
   }
   const refErrors: OpenApiError[] = [];
-  let options = parserOptions(rootReal, file, refErrors);
+  const reads = new Map<string, Buffer | string>();
+  let options = parserOptions(rootReal, file, refErrors, undefined, reads);
+  const refNames = new WeakMap<object, string>();
+  const resolved = () =>
+    runParser(source, refErrors, () =>
+      dereference(absolute, {
+        ...options,
+        dereference: { circular: true, onDereference: (ref, value) => refNames.set(value, ref) },
+      }),
+    ) as Promise<unknown> as Promise<Record<string, unknown>>;
+  let early: Record<string, unknown> | undefined;
+  if (!validateOnly && checked?.size) {
+    // Validating a large document costs more than resolving it: text the check before this build
+    // validated (the same files, byte for byte) is only resolved. Anything else is validated below.
+    early = await resolved().catch(() => undefined);
+    if (early && checked.has(readsDigest(reads))) return { document: early, refNames, file, warnings: [] };
+    reads.clear();
+    refErrors.length = 0;
+  }
   const warnings: string[] = [];
   let result = await runParser(source, refErrors, () => validate(absolute, options));
+  const digest = result.valid ? readsDigest(reads) : undefined;
   // Mintlify builds 3.0 documents that use 3.1 forms (type arrays, const, examples): so does Folio,
   // reading the document as 3.1, with a warning naming a place that needs the newer version.
   const place = !result.valid && version.openapi.startsWith('3.0.') ? find31Form(source.raw) : undefined;
@@ -66,15 +100,16 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
     throw new OpenApiError(file, `Invalid OpenAPI document ${file}:\n  ${details.join('\n  ')}${tail}`);
   }
 
-  const refNames = new WeakMap<object, string>();
-  if (validateOnly) return { document: source.raw as Record<string, unknown>, refNames, file, warnings };
-  const document = await runParser(source, refErrors, () =>
-    dereference(absolute, {
-      ...options,
-      dereference: { circular: true, onDereference: (ref, value) => refNames.set(value, ref) },
-    }),
-  );
-  return { document: document as unknown as Record<string, unknown>, refNames, file, warnings };
+  if (validateOnly) return { document: source.raw as Record<string, unknown>, refNames, file, warnings, ...(digest ? { digest } : {}) };
+  // Resolved before validation with the same options: the same document.
+  return { document: early && !warnings.length ? early : await resolved(), refNames, file, warnings };
+}
+
+/** One digest of the files a parse read (paths relative to the content root, and their bytes). */
+function readsDigest(reads: Map<string, Buffer | string>): string {
+  const hash = createHash('sha256').update('openapi\0');
+  for (const [file, text] of [...reads].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${file}\0${text.length}\0`).update(text).update('\0');
+  return `${OPENAPI_DIGEST_PREFIX}${hash.digest('hex')}`;
 }
 
 /** The first schema in the document written with a form OpenAPI 3.0 does not have. */
@@ -122,7 +157,8 @@ function isInside(root: string, path: string): boolean {
 // External $refs may name other files inside the content root; anything else is refused. Our
 // errors are collected because the library wraps whatever a resolver throws into its own message.
 // `replace` hands the parser another text for the document itself (the lenient 3.0 reading).
-function parserOptions(rootReal: string, file: string, refErrors: OpenApiError[], replace?: { root: string; raw: unknown }): ParserOptions {
+// `reads` records each file read (relative path → bytes), for the digest of what was validated.
+function parserOptions(rootReal: string, file: string, refErrors: OpenApiError[], replace?: { root: string; raw: unknown }, reads?: Map<string, Buffer | string>): ParserOptions {
   const fileResolver = {
     order: 1,
     canRead: true,
@@ -133,7 +169,11 @@ function parserOptions(rootReal: string, file: string, refErrors: OpenApiError[]
       const path = target.url.startsWith('file:') ? fileURLToPath(target.url) : target.url;
       const real = await realpath(path).catch(() => undefined);
       if (real && replace && real === replace.root) return JSON.stringify(replace.raw);
-      if (real && isInside(rootReal, real)) return readFile(real);
+      if (real && isInside(rootReal, real)) {
+        const bytes = await readFile(real);
+        reads?.set(relative(rootReal, real).split(sep).join('/'), bytes);
+        return bytes;
+      }
       const shown = relative(rootReal, path).split(sep).join('/');
       const reason = real ? 'points outside the content root' : 'names a file that does not exist';
       return refused(`${file}: $ref to "${shown}" ${reason}`);

@@ -27,9 +27,21 @@ export function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Builds the display tree of `schema`; recursion becomes a `circular` leaf naming the schema. */
+/** Trees already built, per document (its RefNames) and schema object. */
+const built = new WeakMap<RefNames, WeakMap<Schema, SchemaNode>>();
+
+/**
+ * Builds the display tree of `schema`; recursion becomes a `circular` leaf naming the schema.
+ * A $ref'd schema (one object in the dereferenced document) shows on many pages: its tree is built
+ * once per document and shared by their page models, which nothing changes after they are built.
+ */
 export function schemaTree(schema: Schema, refNames: RefNames, name?: string, required = false): SchemaNode {
-  return build(schema, { refNames, ancestors: [] }, name, required);
+  if (name !== undefined || required) return build(schema, { refNames, ancestors: [] }, name, required);
+  let trees = built.get(refNames);
+  if (!trees) built.set(refNames, (trees = new WeakMap()));
+  let tree = trees.get(schema);
+  if (!tree) trees.set(schema, (tree = build(schema, { refNames, ancestors: [] }, undefined, false)));
+  return tree;
 }
 
 interface Walk {

@@ -9,7 +9,7 @@ import { openApiRelativePath } from '../docs-config.ts';
 import { OpenApiError } from './errors.ts';
 import { contentLayout, mintlifyIgnore } from '../layout.ts';
 import { loadOpenApiDocument } from './load.ts';
-import type { LoadedDocument } from './load.ts';
+import type { LoadedDocument, LoadOptions } from './load.ts';
 import { OPERATION_METHODS } from './model.ts';
 import type { OperationMethod } from './model.ts';
 import { DEFAULT_DIRECTORY, findOperations, operationKey } from './operations.ts';
@@ -127,7 +127,7 @@ async function looksLikeOpenApi(file: string): Promise<boolean> {
  * Loads each spec file once per build (frontmatter, navigation and docs.json may all name the same
  * one), by its path relative to the content root.
  */
-export function specLoader(contentRoot: string, options: { validateOnly?: boolean } = {}): (file: string) => Promise<LoadedDocument> {
+export function specLoader(contentRoot: string, options: LoadOptions = {}): (file: string) => Promise<LoadedDocument> {
   const loaded = new Map<string, Promise<LoadedDocument>>();
   return (file) => {
     const key = openApiRelativePath(file);

@@ -37,6 +37,26 @@ function htmlFiles(dir: string): string[] {
     .map((d) => path.join(d.parentPath, d.name));
 }
 
+/** The whole of `file` in `buffer` (a larger one when it does not fit), and its length. */
+function readInto(file: string, buffer: Buffer): [Buffer, number] {
+  const fd = fs.openSync(file, 'r');
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+      const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) return [buffer, length];
+      length += read;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Copies the libraries the pages use. Listed before the site integration, so its hook reads only
+ * the pages Astro rendered, not the redirect pages that integration then writes (integration.ts).
+ */
 export function vendorAssets(): AstroIntegration {
   return {
     name: 'folio-vendor-assets',
@@ -45,8 +65,15 @@ export function vendorAssets(): AstroIntegration {
         const out = fileURLToPath(dir);
         const wanted = copies();
         const needed = new Set<string>();
+        // Each page is read into one reused buffer and searched once for the prefix both libraries
+        // share, undecoded: most pages use neither.
+        const marker = Buffer.from(`${VENDOR_PATH}/`);
+        let buffer: Buffer = Buffer.allocUnsafe(1 << 20);
         for (const file of htmlFiles(out)) {
-          const html = fs.readFileSync(file, 'utf8');
+          let length: number;
+          [buffer, length] = readInto(file, buffer);
+          if (buffer.subarray(0, length).indexOf(marker) < 0) continue;
+          const html = buffer.toString('utf8', 0, length);
           for (const prefix of Object.keys(wanted)) if (html.includes(prefix)) needed.add(prefix);
           if (needed.size === Object.keys(wanted).length) break;
         }
