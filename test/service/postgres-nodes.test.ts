@@ -5,7 +5,7 @@
 // and a JSON store moves into PostgreSQL with `admin db import` (README, "Running Folio on
 // several machines").
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MIGRATIONS } from '../../src/service/postgres/migrations.ts';
@@ -115,12 +115,16 @@ describe('a project disconnected from its repository, on two nodes', () => {
     expect((await request(a.url, 'PATCH', `/v1/projects/${created.body.id}`, { key, body: { source_repo: 'acme/docs' } })).status).toBe(200);
     // What a sync on node a does (this one fails at once, without touching the root): the root
     // becomes the repository's files, one of them at a path the database cannot hold.
+    // Written beside the root and swapped in by rename, as a sync does (deployments/sync.ts).
     const root = path.join(a.dataDir, 'projects', created.body.id, 'root');
-    await rm(root, { recursive: true, force: true });
-    await mkdir(path.join(root, 'content/guides'), { recursive: true });
-    await writeFile(path.join(root, 'content/index.mdx'), '# Home\n');
-    await writeFile(path.join(root, 'content/guides/setup.mdx'), '---\ntitle: Setup\n---\nSynced.\n');
-    await writeFile(path.join(root, 'logo\\dark.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+    const synced = `${root}-synced`;
+    await mkdir(path.join(synced, 'content/guides'), { recursive: true });
+    await writeFile(path.join(synced, 'content/index.mdx'), '# Home\n');
+    await writeFile(path.join(synced, 'content/guides/setup.mdx'), '---\ntitle: Setup\n---\nSynced.\n');
+    await writeFile(path.join(synced, 'logo\\dark.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+    await rename(root, `${root}-old`);
+    await rename(synced, root);
+    await rm(`${root}-old`, { recursive: true, force: true });
     expect((await request(a.url, 'PATCH', `/v1/projects/${created.body.id}`, { key, body: { source_repo: null } })).status).toBe(200);
 
     const patched = await request(a.url, 'PATCH', `${pages}/guides/setup`, { key, body: { title: 'Set up' } });
@@ -129,7 +133,7 @@ describe('a project disconnected from its repository, on two nodes', () => {
     expect((await request(a.url, 'POST', pages, { key, body: { path: 'index', title: 'Again', content: 'x' } })).status).toBe(409);
     for (const server of [a, b]) {
       const listed = await request(server.url, 'GET', pages, { key });
-      expect(listed.body.data.map((p: { path: string; title: string }) => [p.path, p.title])).toEqual([['guides/setup', 'Set up'], ['index', 'Home']]);
+      expect(listed.body.data.map((p: { path: string; title: string }) => [p.path, p.title]), server === a ? 'node a' : 'node b').toEqual([['guides/setup', 'Set up'], ['index', 'Home']]);
     }
     // The file the database cannot hold stays where it was synced.
     expect(existsSync(path.join(root, 'logo\\dark.svg'))).toBe(true);

@@ -41,10 +41,13 @@ function openapi(summary: string, extra?: { operationId: string; summary: string
   return JSON.stringify({ openapi: '3.1.0', info: { title: 'Items', version: '1' }, paths: { '/items': items } });
 }
 
-/** Polls until the page contains `text` (the dev server reloads content asynchronously). */
+/**
+ * Polls until the page contains `text` (the dev server reloads content asynchronously), for up to
+ * 40 s: a reload re-syncs the content and took 10 s and more on a busy 2-core machine.
+ */
 async function eventually(pathname: string, text: string): Promise<string> {
   let html = '';
-  for (let i = 0; i < 100; i++) {
+  for (const deadline = Date.now() + 40_000; Date.now() < deadline; ) {
     html = await page(pathname).catch(() => '');
     if (html.includes(text)) return html;
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -118,7 +121,7 @@ describe('dev preview', () => {
 
     fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: 'Preview Two', openapi: 'api.json' }));
     expect(await eventually('/', '<title>Home again · Preview Two</title>')).toContain('The page changed.');
-  });
+  }, 180_000);
 
   it('reloads after the OpenAPI file changes: new operations get pages', async () => {
     expect(await eventually('/api-reference/list-items/', '<title>List items · Preview')).toContain('/items');

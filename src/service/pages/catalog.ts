@@ -175,12 +175,15 @@ export function createPageCatalog(): PageCatalog {
       const page = listedPage(file, stat.mtimeMs, summary);
       const snapshot = snapshots.get(contentDir);
       if (!snapshot) return page;
-      // The write changed the stamps of its folders (and may have made some): take them anew.
+      // The write changed the stamps of its folders (and may have made some): take them anew. A
+      // folder that is no longer the one stamped (a sync swapped the root in meanwhile) means the
+      // snapshot describes files that are gone: it is dropped, not re-stamped into looking current.
       const parts = file.split('/').slice(0, -1);
       for (let i = 0; i <= parts.length; i++) {
         const folder = path.join(contentDir, ...parts.slice(0, i));
         const folderStat = await lstat(folder).catch(() => undefined);
-        if (!folderStat?.isDirectory()) {
+        const stamped = snapshot.folders.get(folder);
+        if (!folderStat?.isDirectory() || (stamped && stamped.ino !== folderStat.ino)) {
           snapshots.delete(contentDir);
           return page;
         }
