@@ -5,6 +5,7 @@
 // errors name files relative to the content root only (tenant-paths.ts). Used by
 // `npm run build:site` and by the deployment runner.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -128,7 +129,7 @@ export const coldAstro: AstroRunner = {
     const env = workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot), job.siteUrl, !!job.sandbox, job.allowCode, job.pageHistory);
     if (job.onlyPages) env.FOLIO_ONLY_PAGES = JSON.stringify(job.onlyPages);
     const mounts = [{ from: buildRoot, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
-    const launch = buildLaunch([WORKER], buildRoot, env, job.sandbox, mounts, uid);
+    const launch = buildLaunch([process.execPath, WORKER], buildRoot, env, job.sandbox, mounts, uid);
     return {
       ...startProcess(launch, limits, emit),
       buildRoot,
@@ -172,8 +173,23 @@ export interface BuildSiteResult {
 export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
 
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
-/** Pagefind's CLI (it runs the native indexer), writing `<outDir>/pagefind/`. */
-const PAGEFIND = path.join(repoRoot, 'node_modules/pagefind/lib/runner/bin.cjs');
+/**
+ * Pagefind's native indexer, writing `<outDir>/pagefind/`: the binary of its package for this
+ * platform, as its npm wrapper (pagefind/lib/runner/bin.cjs) finds it, but started directly; the
+ * wrapper is a Node process that only starts it, ~0.1 s of every build. The wrapper when the binary
+ * is not where it would look.
+ */
+const PAGEFIND: string[] = (() => {
+  const require = createRequire(import.meta.url);
+  for (const name of ['pagefind_extended', 'pagefind']) {
+    try {
+      return [require.resolve(`@pagefind/${process.platform}-${process.arch}/bin/${name}`)];
+    } catch {
+      // not installed for this platform: the next name, then the wrapper
+    }
+  }
+  return [process.execPath, path.join(repoRoot, 'node_modules/pagefind/lib/runner/bin.cjs')];
+})();
 /** Where build roots live: inside the install, so Astro resolves node_modules from them. */
 export const BUILDS_DIR = path.join(repoRoot, '.folio-builds');
 
@@ -310,7 +326,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         const index = path.join(worker.buildRoot, PAGEFIND_DIR);
         const site = sandbox ? SANDBOX_SITE_DIR : outDir;
         const env = workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode);
-        const launch = buildLaunch([PAGEFIND, '--site', site, '--output-path', index], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
+        const launch = buildLaunch([...PAGEFIND, '--site', site, '--output-path', index], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
         outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
         if (outcome === 0) {
           const taken = await fs.lstat(index).catch(() => undefined);
@@ -329,7 +345,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // Search indexing runs once Astro has exited, so their memory peaks never add up.
       if (outcome === 0) {
         const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox, options.allowCode);
-        const launch = buildLaunch([PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
+        const launch = buildLaunch([...PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
         outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
       }
       if (outcome === 0) {
@@ -385,10 +401,10 @@ async function writeRedirects(outDir: string, config: DocsConfig | undefined): P
   await fs.writeFile(abs, JSON.stringify(file));
 }
 
-/** How to start one step of a build: in the sandbox with the install, `mounts` and `uid`, or as a plain child. */
-function buildLaunch(args: string[], buildRoot: string, env: Record<string, string>, sandbox: SandboxOptions | undefined, mounts: Mount[], uid: number): Launch {
-  if (!sandbox) return { file: process.execPath, args, env, cwd: buildRoot };
-  return sandboxLaunch({ command: [process.execPath, ...args], mounts: [...folioMounts(), ...mounts], env, cwd: buildRoot, uid }, sandbox);
+/** How to start one step of a build (`command`: program first): in the sandbox with the install, `mounts` and `uid`, or as a plain child. */
+function buildLaunch(command: string[], buildRoot: string, env: Record<string, string>, sandbox: SandboxOptions | undefined, mounts: Mount[], uid: number): Launch {
+  if (!sandbox) return { file: command[0]!, args: command.slice(1), env, cwd: buildRoot };
+  return sandboxLaunch({ command, mounts: [...folioMounts(), ...mounts], env, cwd: buildRoot, uid }, sandbox);
 }
 
 /**

@@ -2,7 +2,7 @@
 // its layout (layout.ts: `content/` and `_snippets/`, or Mintlify's pages beside docs.json and
 // `snippets/`). Both live outside the project, so the glob loaders get absolute bases.
 import path from 'node:path';
-import { defineCollection } from 'astro:content';
+import { defineCollection } from 'astro/content/config';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';

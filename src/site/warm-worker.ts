@@ -194,7 +194,8 @@ export class WarmWorker implements AstroRunner {
     // In the sandbox it sees the builds' roots (each made writable for it when the build starts)
     // and the input dir, which holds only the content of the build in progress.
     const mounts = [...folioMounts(), { from: workDir, writable: true }, { from: inputDir, at: SANDBOX_INPUT_DIR }];
-    const command = [process.execPath, WORKER, '--warm'];
+    // --expose-gc: the worker collects its garbage while idle (build-worker.ts, IDLE_COLLECTION_MS).
+    const command = [process.execPath, '--expose-gc', WORKER, '--warm'];
     const launch = sandbox ? sandboxLaunch({ command, mounts, env, cwd: repoRoot, uid }, sandbox) : { file: command[0]!, args: command.slice(1), env, cwd: repoRoot };
     const child = spawn(launch.file, launch.args, {
       cwd: launch.cwd,
