@@ -72,5 +72,10 @@ describe('the OpenAPI check of a site without specs', () => {
     expect((await checkContentRoot(root)).problems).toEqual([
       { file: 'content/users.mdx', line: 3, column: 1, message: 'content/users.mdx: openapi: no operation GET /users (no usable OpenAPI file was found in the content root)' },
     ]);
+    // A quoted path is read without its quotes (generated Mintlify pages write it so).
+    fs.writeFileSync(path.join(root, 'content/users.mdx'), `---\ntitle: Users\nopenapi: "DELETE '/users/{id}'"\n---\n`);
+    expect((await checkContentRoot(root)).problems).toEqual([
+      { file: 'content/users.mdx', line: 3, column: 1, message: 'content/users.mdx: openapi: no operation DELETE /users/{id} (no usable OpenAPI file was found in the content root)' },
+    ]);
   });
 });

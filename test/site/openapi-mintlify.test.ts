@@ -16,6 +16,8 @@ beforeAll(async () => {
     'index.mdx': '# Home\n\nWelcome.\n',
     'guide.mdx': '# Ordering guide\n\nHow ordering works.\n',
     'order.mdx': '---\nopenapi: "GET /orders/{orderId}"\n---\n\n## Notes\n\nOrders are kept for seven years.\n',
+    // Generated pages quote the path inside the value; the quotes are not part of it.
+    'order-quoted.mdx': `---\nopenapi: "GET '/orders/{orderId}'"\n---\n`,
     'restock.mdx': '---\ntitle: Restock\nopenapi: specs/warehouse.yaml POST /items\n---\n',
     'shipped.mdx': '---\nopenapi: webhook order.shipped\n---\n',
     'invoices.mdx': '---\nopenapi: GET /invoices\nplayground: simple\n---\n',
@@ -113,13 +115,14 @@ describe('generated pages at Mintlify addresses', () => {
 });
 
 describe('openapi: frontmatter pages', () => {
-  it('render the named operation with the page\'s own content, in all three forms', () => {
+  it('render the named operation with the page\'s own content, in all three forms, the path quoted or not', () => {
     const order = page('order');
     expect(h1(order)).toBe('GET Get an order');
     expect(text(article(order))).toContain('Orders are kept for seven years.');
     expect(article(order)).toContain('id="path-parameters"');
     expect(h1(page('restock'))).toBe('POST Restock');
     expect(h1(page('shipped'))).toBe('WEBHOOK Order shipped');
+    expect(h1(page('order-quoted'))).toBe('GET Get an order');
     // Found in extra/billing.yaml, which nothing names (drafts/ is in .mintignore); frontmatter asks for the simple playground.
     const invoices = page('invoices');
     expect(h1(invoices)).toBe('GET List invoices');

@@ -64,12 +64,16 @@ export interface OperationReference {
 
 /**
  * Parses `GET /users/{id}`, `openapi.yaml GET /users/{id}`, `webhook user.created` or
- * `openapi.yaml WEBHOOK user.created`; undefined when the text is none of these.
+ * `openapi.yaml WEBHOOK user.created` (the path or event may be quoted: `GET '/users/{id}'`);
+ * undefined when the text is none of these.
  */
 export function parseOperationReference(text: string): OperationReference | undefined {
   const match = /^\s*(?:(\S+)\s+)?([A-Za-z]+)\s+(\S.*?)\s*$/.exec(text);
   if (!match) return undefined;
-  const [, file, verb, target] = match;
+  const [, file, verb, quoted] = match;
+  // Generated Mintlify pages often quote the path (`openapi: "GET '/v1/users/{id}'"`); the quotes
+  // are not part of it.
+  const target = /^(['"`])(.+)\1$/.exec(quoted)?.[2] ?? quoted;
   const lower = verb.toLowerCase();
   if (lower === 'webhook') return { ...(file ? { file } : {}), webhook: target, key: `webhook ${target}` };
   if (!(OPERATION_METHODS as readonly string[]).includes(lower) || !target.startsWith('/')) return undefined;
