@@ -147,6 +147,7 @@ function formatBytes(n: number): string {
  * Returns the paths removed.
  */
 export async function cleanSyncLeftovers(contentRoot: string, gitDir: string): Promise<string[]> {
+  await Promise.all(removals);
   const parent = path.dirname(contentRoot);
   const names = await readdir(parent).catch(() => [] as string[]);
   const olds = names.filter((n) => n.startsWith('.root-old-')).sort();
@@ -177,6 +178,13 @@ export function keptTree(gitDir: string, contentRoot: string): { tree: string; i
   const id = createHash('sha256').update(path.relative(path.dirname(gitDir), contentRoot)).digest('hex').slice(0, 16);
   return { tree: path.join(gitDir, `folio-root-${id}`), index: path.join(gitDir, `folio-root-${id}.index`) };
 }
+
+/**
+ * Replaced content roots still being removed. A sync does not wait for the removal (a file per
+ * page, ~50 ms of every push on a 1,000-page site); the next cleanup waits for it, and a removal
+ * cut short by a crash is a `.root-old-` leftover that cleanup removes.
+ */
+const removals = new Set<Promise<void>>();
 
 /**
  * Brings the kept tree to the commit, writing only the files that changed since the last sync
@@ -220,7 +228,10 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
       throw e;
     });
     await rename(fresh, input.contentRoot);
-    if (hadRoot) await rm(old, { recursive: true, force: true });
+    if (hadRoot) {
+      const removal: Promise<void> = rm(old, { recursive: true, force: true }).catch(() => undefined).finally(() => removals.delete(removal));
+      removals.add(removal);
+    }
   } finally {
     await rm(fresh, { recursive: true, force: true });
   }
