@@ -85,6 +85,23 @@ describe('the build refuses what the check refuses, on its own tree', () => {
     expect(errors).toEqual(['content/index.mdx:5:7: event handler attribute "onerror" is not allowed']);
   });
 
+  it('data: URLs as link targets, in any spelling: Markdown links and autolinks, JSX, raw HTML, a Card href (MDX and .md)', async () => {
+    const { outcome, errors, html } = await astroOnly({
+      'content/index.mdx': '# Home\n\n[a](DaTa:text/html,<b>x</b>)\n\n<a href="  &#100;ata:text/html,x">b</a>\n\n<Card title="c" href=" data:image/svg+xml,<svg/>">d</Card>\n',
+      'content/plain.md': '---\ntitle: Plain\n---\n\n<data:text/html,x>\n\n| a |\n|---|\n| <a href="&#x64;ata:text/html,x">y</a> |\n',
+    });
+    const LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
+    expect(outcome).toBe(1);
+    expect(errors.toSorted()).toEqual([
+      `content/index.mdx:3:1: URL "DaTa:text/html,<b>x</b>" is not allowed: ${LINK}`,
+      `content/index.mdx:5:1: attribute href on <a> is not allowed: ${LINK}`,
+      `content/index.mdx:7:1: attribute href on <Card> is not allowed: ${LINK}`,
+      `content/plain.md:5:1: URL "data:text/html,x" is not allowed: ${LINK}`,
+      `content/plain.md:9:3: attribute href on <a> is not allowed: ${LINK}`,
+    ]);
+    expect(html).toBe('');
+  });
+
   it('a page changed after the check before the build passed it is checked again (what passed was other text)', async () => {
     const passed = '# Home\n\nNothing to see.\n';
     const { outcome, errors, html } = await astroOnly(
@@ -99,11 +116,13 @@ describe('the build refuses what the check refuses, on its own tree', () => {
 
   it('builds content that passes, with the check in place', async () => {
     const { outcome, errors, html } = await astroOnly({
-      'content/index.mdx': '# Home\n\n| a | b |\n|---|---|\n| `x \\| y` | {"literal"} |\n\nSee[^1]\n\n[^1]: A note.\n',
+      'content/index.mdx': '# Home\n\n| a | b |\n|---|---|\n| `x \\| y` | {"literal"} |\n\nSee[^1]\n\n[^1]: A note.\n\n![dot](data:image/png;base64,iVBORw0KGgo=)\n',
     });
     expect(errors).toEqual([]);
     expect(outcome).toBe(0);
     expect(html).toContain('literal');
+    // An inline data:image/… image is content (Mintlify pages use them), unlike a data: link target.
+    expect(html).toContain('src="data:image/png;base64,iVBORw0KGgo="');
   });
 });
 

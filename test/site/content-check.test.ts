@@ -125,6 +125,69 @@ describe('refused content', () => {
     expect(page('[ok](https://example.com/javascript) and [js](/guides/javascript) and [q](https://example.com/?q=javascript:void)')).toEqual([]);
   });
 
+  it('refuses data: URLs as link targets (links, autolinks, references, JSX, raw HTML, component hrefs), in any spelling', () => {
+    const LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
+    expect(page([
+      '[a](data:text/html,<b>hi</b>)', '',
+      '[b](DaTa:text/html;base64,PGI+)', '',
+      '[c][d]', '',
+      '[d]: DATA:image/svg+xml;base64,PHN2Zy8+', '',
+      '<a href="  &#100;ata:text/html,x">e</a> <a href={"DATA:image/svg+xml,<svg/>"}>f</a>', '',
+      '<Card title="g" href=" data:text/html,x">h</Card>', '',
+      '<Tooltip tip="i" href="&#x44;ata:text/html,x">j</Tooltip>', '',
+      '<Tile href="data:text/html,x" title="k" />', '',
+      '<svg><a xlinkHref="data:text/html,x">l</a></svg>',
+    ].join('\n'))).toEqual([
+      `content/p.mdx:1:1: URL "data:text/html,<b>hi</b>" is not allowed: ${LINK}`,
+      `content/p.mdx:3:1: URL "DaTa:text/html;base64,PGI+" is not allowed: ${LINK}`,
+      `content/p.mdx:9:1: attribute href on <a> is not allowed: ${LINK}`,
+      `content/p.mdx:9:41: attribute href on <a> is not allowed: ${LINK}`,
+      `content/p.mdx:11:1: attribute href on <Card> is not allowed: ${LINK}`,
+      `content/p.mdx:13:1: attribute href on <Tooltip> is not allowed: ${LINK}`,
+      `content/p.mdx:15:1: attribute href on <Tile> is not allowed: ${LINK}`,
+      `content/p.mdx:17:6: attribute xlinkHref on <a> is not allowed: ${LINK}`,
+      `content/p.mdx:7:1: URL "DATA:image/svg+xml;base64,PHN2Zy8+" is not allowed: ${LINK}`,
+    ]);
+    const md = (text: string) => checkContent(text, { file: 'content/p.md', kind: 'page' }).map(formatProblem);
+    expect(md('<data:text/html,x>\n\n<DATA:text/html,y>\n\n| a |\n|---|\n| <a href=\'&#x64;ata:text/html,x\'>z</a> |\n\n<form action="data:text/html,x"></form>')).toEqual([
+      `content/p.md:1:1: URL "data:text/html,x" is not allowed: ${LINK}`,
+      `content/p.md:3:1: URL "DATA:text/html,y" is not allowed: ${LINK}`,
+      `content/p.md:7:3: attribute href on <a> is not allowed: ${LINK}`,
+      `content/p.md:9:1: attribute action on <form> is not allowed: ${LINK}`,
+    ]);
+    // vbscript: is refused as javascript: is, in every one of these places.
+    expect(page('[v](VBScript:msgbox)\n\n<Card title="w" href=" vbscript:x">x</Card>')).toEqual([
+      'content/p.mdx:1:1: URL "VBScript:msgbox" is not allowed: javascript: URLs run script in the reader\'s browser',
+      'content/p.mdx:3:1: attribute href on <Card> is not allowed: javascript: URLs run script in the reader\'s browser',
+    ]);
+  });
+
+  it('keeps inline data:image/… images, and refuses a data: image address that is not an image', () => {
+    const IMAGE = 'an inline image must be a data:image/… URL; use one, a file in the content root or an https address instead';
+    expect(page('![a](data:image/png;base64,iVBORw0KGgo=)\n\n![b][i]\n\n[i]: data:image/svg+xml;base64,PHN2Zy8+\n\n<img src="data:image/gif;base64,R0lGOD" alt="c" />\n\n<Card title="d" img="data:image/png;base64,AAAA">e</Card>\n\n[f](https://example.com/data:x) and [g](/metadata:x)')).toEqual([]);
+    expect(page('![a](data:text/html,x)\n\n<img src=" DATA:text/html,x" alt="b" />')).toEqual([
+      `content/p.mdx:1:1: URL "data:text/html,x" is not allowed: ${IMAGE}`,
+      `content/p.mdx:3:1: attribute src on <img> is not allowed: ${IMAGE}`,
+    ]);
+    // An iframe's src is a page: only the embed allow-list, never a data: URL.
+    expect(page('<iframe src="data:text/html,x" />').join('\n')).toContain('attribute src on <iframe> is not allowed: a data: URL as a link target');
+  });
+
+  it('refuses data: and javascript: URLs in values whose use the check cannot see: Snippet vars and snippet props', () => {
+    const mintlify = (text: string) => checkContent(text, { file: 'guide.mdx', kind: 'page', snippetsDir: 'snippets' }).map(formatProblem);
+    expect(mintlify([
+      "import Intro from '/snippets/intro.mdx'", '',
+      '<Intro url="data:text/html,x" />', '',
+      '<Intro url="javascript:alert(1)" />', '',
+      '<Snippet file="a.mdx" vars={{ u: " Data:text/html,x" }} />', '',
+      '<Intro logo="data:image/png;base64,AAAA" note="metadata: kept" />',
+    ].join('\n'))).toEqual([
+      'guide.mdx:3:1: attribute url on <Intro> is not allowed: a snippet\'s value may end up as a link target, and a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead',
+      'guide.mdx:5:1: attribute url on <Intro> is not allowed: javascript: URLs run script in the reader\'s browser',
+      'guide.mdx:7:1: attribute vars on <Snippet> is not allowed: a snippet\'s value may end up as a link target, and a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead',
+    ]);
+  });
+
   it('refuses Astro directives such as set:html, which insert raw HTML past every element rule', () => {
     expect(page([
       '<div set:html="<img src=x onerror=alert(1)>" />', '',

@@ -20,7 +20,7 @@ import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from '../markdown/features.ts';
 import { isCodeImport, pageImportProblem } from '../code/imports.ts';
 import { EMBED_ORIGINS, isEmbedUrl } from '../embeds.ts';
-import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, isScriptUrl } from './script-urls.ts';
+import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, forbiddenDataAttributesInHtml, isDataUrl, isForbiddenDataAttribute, isForbiddenImageUrl, isForbiddenLinkUrl, isScriptUrl, urlAttributeKind } from './script-urls.ts';
 
 export interface Problem {
   file: string;
@@ -207,6 +207,7 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
 
   const definitions = new Map<string, MdNode>();
   const imageReferences = new Set<string>();
+  const linkReferences = new Set<string>();
   const visit = (node: MdNode) => {
     switch (node.type) {
       case 'mdxjsEsm':
@@ -222,18 +223,22 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
       case 'image':
         checkImageFile(node, report);
         checkLocalUrl(node, options.file, report);
-        checkScriptUrl(node, report);
+        checkLinkUrl(node, 'image', report);
         break;
       case 'definition':
         if (node.identifier) definitions.set(node.identifier, node);
         checkLocalUrl(node, options.file, report);
-        checkScriptUrl(node, report);
+        // A script URL is refused wherever it is; a data: URL by the references to it (below).
+        if (node.url && isScriptUrl(node.url)) checkLinkUrl(node, 'link', report);
         break;
       case 'imageReference':
         if (node.identifier) imageReferences.add(node.identifier);
         break;
+      case 'linkReference':
+        if (node.identifier) linkReferences.add(node.identifier);
+        break;
       case 'link':
-        checkScriptUrl(node, report);
+        checkLinkUrl(node, 'link', report);
         break;
       case 'html':
         checkRawHtml(node, report);
@@ -247,7 +252,15 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
   visit(tree);
   for (const id of imageReferences) {
     const definition = definitions.get(id);
-    if (definition) checkImageFile(definition, report);
+    if (definition) {
+      checkImageFile(definition, report);
+      checkLinkUrl(definition, 'image', report, true);
+    }
+  }
+  // A definition is an image's address or a link's target depending on what refers to it.
+  for (const id of linkReferences) {
+    const definition = definitions.get(id);
+    if (definition) checkLinkUrl(definition, 'link', report, true);
   }
   return result;
 }
@@ -531,9 +544,12 @@ function checkElement(node: MdNode, check: Check) {
       continue;
     }
     const value = attr.value;
+    // Values whose use the check cannot see: a Snippet's vars and a snippet component's props fill
+    // the snippet's placeholders, in text or in a link's href.
+    const anyUse = check.snippetComponents.has(name) || (name === 'Snippet' && attrName === 'vars');
     if (value == null || typeof value === 'string') {
       attrs.set(attrName, value ?? true);
-      if ((!isComponent || spec) && typeof value === 'string') checkScriptAttribute(node, name, attrName, value, report);
+      if ((!isComponent || spec || anyUse) && typeof value === 'string') checkScriptAttribute(node, name, attrName, value, report, anyUse);
       continue;
     }
     const expression = readExpression(value.value);
@@ -541,7 +557,7 @@ function checkElement(node: MdNode, check: Check) {
     if (expression && isLiteral(expression)) {
       const literal = literalValue(expression);
       attrs.set(attrName, literal);
-      if (!isComponent || spec) checkScriptAttribute(node, name, attrName, literal, report);
+      if (!isComponent || spec || anyUse) checkScriptAttribute(node, name, attrName, literal, report, anyUse);
     } else if (spec && isMarkupProp(spec.props[attrName]) && isMarkup(value.value)) {
       // `icon={<svg …/>}`, `label={<>New <b>API</b></>}`: markup is content, checked as the page is.
       checkMarkupLiteral(node, value.value, check);
@@ -550,7 +566,7 @@ function checkElement(node: MdNode, check: Check) {
       // A literal the page defines (export const) or imports from a snippet: inlined by the build.
       const local = Object.hasOwn(result.exports, expression.name) ? result.exports[expression.name] : NOT_LITERAL;
       attrs.set(attrName, local);
-      if ((!isComponent || spec) && local !== NOT_LITERAL) checkScriptAttribute(node, name, attrName, local, report);
+      if ((!isComponent || spec || anyUse) && local !== NOT_LITERAL) checkScriptAttribute(node, name, attrName, local, report, anyUse);
     } else if (placeholder && options.kind === 'snippet' && isComponent && name !== 'Snippet') {
       // `<ApiMethod method={verb} />` in a snippet: filled from vars (a Snippet's file and vars
       // stay literal, so the snippet graph is known before the build).
@@ -653,6 +669,7 @@ function checkRawHtml(node: MdNode, report: Report) {
   const component = new RegExp(`<(${COMPONENT_NAMES.join('|')})\\b`).exec(html)?.[1];
   if (component) report(node, `<${component}> works in .mdx files only: rename this file to .mdx`);
   if (containsScriptUrl(html)) report(node, 'javascript: URLs are not allowed in Folio content (they run script in the reader\'s browser)');
+  for (const { element, attribute } of forbiddenDataAttributesInHtml(html)) report(node, dataAttributeMessage(element, attribute));
   if (endsInsideTag(html)) {
     report(node, 'raw HTML must close the tags it opens: this block ends inside a tag, so the browser would read the text after it as attributes');
   }
@@ -701,17 +718,59 @@ function tagEnd(html: string, from: number): number {
   return -1;
 }
 
-/** A Markdown link, image or link definition may not point to a script URL. */
-function checkScriptUrl(node: MdNode, report: Report) {
-  if (node.url && isScriptUrl(node.url)) report(node, `URL "${shorten(node.url)}" is not allowed: javascript: URLs run script in the reader's browser`);
+/** Why a data: URL may not be a link's target, and what to write instead. */
+const DATA_LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
+/** Why a data: URL that is not an image may not be an image's address. */
+const DATA_IMAGE = 'an inline image must be a data:image/… URL; use one, a file in the content root or an https address instead';
+
+function dataAttributeMessage(element: string, attribute: string): string {
+  return `attribute ${attribute} on <${element}> is not allowed: ${urlAttributeKind(element, attribute) === 'media' ? DATA_IMAGE : DATA_LINK}`;
 }
 
-/** No attribute of an HTML element may carry a script URL (href, src, action, SVG animation values …). */
-function checkScriptAttribute(at: { position?: MdNode['position'] }, element: string, attrName: string, value: unknown, report: Report) {
+/**
+ * A Markdown link (or autolink), image or link definition may not point to a script URL, nor a
+ * link to a data: URL; an image may be a `data:image/…` URL. `onlyData`: the script URL was
+ * already reported (a definition is checked again as a link target).
+ */
+function checkLinkUrl(node: MdNode, as: 'link' | 'image', report: Report, onlyData = false) {
+  const url = node.url;
+  if (!url) return;
+  if (isScriptUrl(url)) {
+    if (!onlyData) report(node, `URL "${shorten(url)}" is not allowed: javascript: URLs run script in the reader's browser`);
+  } else if (as === 'link' ? isForbiddenLinkUrl(url) : isForbiddenImageUrl(url)) {
+    report(node, `URL "${shorten(url)}" is not allowed: ${as === 'link' ? DATA_LINK : DATA_IMAGE}`);
+  }
+}
+
+/**
+ * No attribute of an HTML element may carry a script URL (href, src, action, SVG animation values …),
+ * nor a link target a data: URL (urlAttributeKind in script-urls.ts). `anyUse`: a value whose use
+ * the check cannot see (a Snippet's vars, a snippet component's props) may be no data: URL but a
+ * raster image.
+ */
+function checkScriptAttribute(at: { position?: MdNode['position'] }, element: string, attrName: string, value: unknown, report: Report, anyUse = false) {
   // Arrays and objects reach the HTML as text too (nested arrays flattened): all of it is checked.
   if (containsScriptUrl(typeof value === 'string' ? value : JSON.stringify(value) ?? '')) {
     report(at, `attribute ${attrName} on <${element}> is not allowed: javascript: URLs run script in the reader's browser`);
+    return;
   }
+  if (anyUse) {
+    if (stringsOf(value).some((v) => isDataUrl(v) && !/^\s*data:image\/(?!svg)/i.test(v))) {
+      report(at, `attribute ${attrName} on <${element}> is not allowed: a snippet's value may end up as a link target, and ${DATA_LINK}`);
+    }
+    return;
+  }
+  // An array reaches an attribute as its items joined by commas.
+  const text = typeof value === 'string' ? value : Array.isArray(value) ? String(value) : undefined;
+  if (text !== undefined && isForbiddenDataAttribute(element, attrName, text)) report(at, dataAttributeMessage(element, attrName));
+}
+
+/** Every string in a literal value (an object's values, an array's items, nested). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
+  return [];
 }
 
 /** An `<iframe>` embeds a page of an allowed player or tool (embeds.ts), given as a plain address. */

@@ -69,6 +69,10 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
           : REFUSED[reason],
   }));
   const warnings: Problem[] = files.skipped.map(({ file, reason }) => ({ file, line: 1, column: 1, message: reason }));
+  // The root itself cannot be read safely (a link or special file, a named spec behind a link) or
+  // names no specs one can trust (a docs.json that cannot be read): the OpenAPI check, which reads
+  // the root's files, waits until that is fixed.
+  let unreadable = files.refused.some(({ reason }) => reason === 'symlink' || reason === 'special');
   const { pages } = files;
   const snippetFiles = files.snippets;
   const snippets = snippetFiles.map((f) => f.slice(layout.snippetsDir.length + 1));
@@ -86,9 +90,14 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
       const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
       namesSpecs = named.flat().length > 0;
-      for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) problems.push(...(await checkLinkFree(root, file)));
+      for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) {
+        const linked = await checkLinkFree(root, file);
+        problems.push(...linked);
+        if (linked.length) unreadable = true;
+      }
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
+      unreadable = true;
       for (const issue of error.issues) {
         problems.push({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message });
       }
@@ -121,12 +130,15 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
         : { file: layout.configFile, line: 1, column: 1, message: 'no pages: add .md or .mdx files beside docs.json (Mintlify\'s layout)' },
     );
   }
-  // Only when the root's own files are fine: the specs are then checked where the build reads them.
-  // Not when there is nothing to check (no spec named, no page naming an operation), nor on a fast
-  // redeploy: docs.json, the spec files and every page's frontmatter are then the previous build's,
-  // which passed this check (fast-redeploy.ts builds in full when any of them changed).
+  // Also when pages have problems, so an author learns of every problem in one run (check:site
+  // and a failed deployment list them together); a refused page still fails the build as before.
+  // Only when the root's own files can be read (see unreadable): the specs are then read where
+  // the build reads them, through no link. Not when there is nothing to check (no spec named, no
+  // page naming an operation), nor on a fast redeploy: docs.json, the spec files and every page's
+  // frontmatter are then the previous build's, which passed this check (fast-redeploy.ts builds in
+  // full when any of them changed).
   const skipOpenApi = !!only || (!namesSpecs && openApiPages.size === 0);
-  if (!problems.length && !skipOpenApi) {
+  if (!unreadable && !skipOpenApi) {
     const openapi = await checkOpenApiIsolated(root, pages);
     problems.push(...openapi.problems);
     warnings.push(...openapi.warnings.map((message) => ({ file: '', line: 0, column: 0, message })));
