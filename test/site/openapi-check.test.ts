@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
-import { buildFixture, checkSite, type BuiltSite } from './helpers.ts';
+import { buildFixture, buildRoot, checkSite, makeContentRoot, type BuiltSite } from './helpers.ts';
 import { BROKEN_30_YAML, BILLING_31_YAML } from '../openapi/mintlify-fixtures.ts';
 
 let site: BuiltSite;
@@ -77,5 +77,36 @@ describe('the OpenAPI check of a site without specs', () => {
     expect((await checkContentRoot(root)).problems).toEqual([
       { file: 'content/users.mdx', line: 3, column: 1, message: 'content/users.mdx: openapi: no operation DELETE /users/{id} (no usable OpenAPI file was found in the content root)' },
     ]);
+  });
+});
+
+describe('the OpenAPI check when pages have problems too', () => {
+  it('reports the pages\' and the specs\' problems in one run of npm run check:site, and the build still fails', async () => {
+    const root = makeContentRoot({
+      'content/index.mdx': '# Home\n\n<Carousel />\n',
+      'content/users.mdx': '---\ntitle: Users\nopenapi: GET /users\n---\n',
+      'docs.json': '{\n  "api": { "openapi": "specs/missing.yaml" }\n}\n',
+    });
+    const { code, lines } = await checkSite(root);
+    expect(code).toBe(1);
+    expect(lines).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^content\/index\.mdx:3:1: unknown component <Carousel>/),
+      expect.stringMatching(/^docs\.json:2:\d+: .*specs\/missing\.yaml/),
+      expect.stringMatching(/^content\/users\.mdx:3:1: content\/users\.mdx: openapi: no operation GET \/users/),
+    ]));
+    const built = await buildRoot(root);
+    expect(built.result.ok).toBe(false);
+    expect(built.result.error?.code).toBe('content_invalid');
+    expect(built.result.error!.problems.map((p) => p.file).toSorted()).toEqual(['content/index.mdx', 'content/users.mdx', 'docs.json']);
+  }, 120_000);
+
+  it('waits for a root it cannot read safely: a link in the content root is reported alone', async () => {
+    const root = makeContentRoot({
+      'content/index.mdx': '# Home\n',
+      'content/users.mdx': '---\ntitle: Users\nopenapi: GET /users\n---\n',
+    });
+    fs.symlinkSync('/etc/hostname', path.join(root, 'content/linked.mdx'));
+    const { problems } = await checkContentRoot(root);
+    expect(problems).toEqual([{ file: 'content/linked.mdx', line: 1, column: 1, message: 'a symbolic link is not allowed in a content root' }]);
   });
 });
