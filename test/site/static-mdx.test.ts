@@ -17,6 +17,8 @@ const FIXTURE = path.resolve('test/fixtures/components');
 interface ColdBuild {
   code: number | null;
   stderr: string;
+  /** What the build wrote to its standard output (its log). */
+  stdout: string;
   out: string;
   /** The entries of the build's content store, as text (what the pages were kept as). */
   store: string;
@@ -34,12 +36,13 @@ async function coldBuild(contentRoot: string, staticMdx: boolean): Promise<ColdB
   const env = { ...workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot)), ...(staticMdx ? {} : { FOLIO_STATIC_MDX: '0' }) };
   const child = spawn(process.execPath, [WORKER], { cwd: buildRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
+  let stdout = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stdin.end('go\n');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const storeFile = path.join(buildRoot, '.cache/astro/data-store.json');
-  return { code, stderr, out: buildOutDir(buildRoot), store: fs.existsSync(storeFile) ? fs.readFileSync(storeFile, 'utf8') : '' };
+  return { code, stderr, stdout, out: buildOutDir(buildRoot), store: fs.existsSync(storeFile) ? fs.readFileSync(storeFile, 'utf8') : '' };
 }
 
 afterAll(() => {
@@ -96,6 +99,8 @@ describe('content that looks hostile, on the static path', () => {
         'Plain `<script>alert(4)</script>` in code, and \\{not an expression\\}.', '',
       ].join('\n'),
       'content/pics.mdx': '# Pictures\n\n![A pixel](./pixel.png)\n\n<Note>Below the picture.</Note>\n',
+      // Falls back too (it imports pixel.png), and its missing image is a warning in the build log.
+      'content/gone.mdx': '# Gone\n\n![A pixel](./pixel.png)\n\n![Missing](./missing.png)\n',
     });
     fs.writeFileSync(path.join(root, 'content/pixel.png'), PNG);
     const bad = makeContentRoot({
@@ -131,11 +136,19 @@ describe('content that looks hostile, on the static path', () => {
     expect(asData.code, asData.stderr).toBe(0);
     const count = (text: string, word: string) => text.split(`"${word}"`).length - 1;
     expect(count(asData.store, 'folioStaticMdx')).toBe(1);
-    expect(count(asData.store, 'deferredRender')).toBe(1);
+    expect(count(asData.store, 'deferredRender')).toBe(2);
     const html = fs.readFileSync(path.join(asData.out, 'pics/index.html'), 'utf8');
     expect(html).toBe(fs.readFileSync(path.join(asModules.out, 'pics/index.html'), 'utf8'));
     expect(article(html)).toMatch(/<img src="\/_astro\/pixel\.[^"]+" alt="A pixel"/);
     expect(article(html)).toContain('Below the picture.');
+  });
+
+  it('logs the warnings of a page that falls back to the MDX path once, not once per compile', () => {
+    expect(asData.code, asData.stderr).toBe(0);
+    const warnings = (build: ColdBuild) => `${build.stdout}\n${build.stderr}`.split('\n').filter((line) => line.includes('content/gone.mdx: image ./missing.png'));
+    expect(warnings(asData)).toEqual([expect.stringContaining('[folio] warning: content/gone.mdx: image ./missing.png: no file content/missing.png in the content root')]);
+    expect(warnings(asModules)).toHaveLength(1);
+    expect(article(fs.readFileSync(path.join(asData.out, 'gone/index.html'), 'utf8'))).toMatch(/<img src="\/_astro\/pixel\.[^"]+" alt="A pixel"/);
   });
 
   it('refuses expressions, script URLs, event handlers and <script> in the build itself, naming each page', () => {

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Image } from 'mdast';
 import type { MdastPluginEntry, MdastVisitorContext, PluginFactoryContext } from 'satteri';
 import { contentLayout } from '../layout.ts';
+import { compileWarning } from './compile-warnings.ts';
 
 /** True for an address Astro imports: not absolute, not root-relative, not a fragment or data. */
 function isRelative(url: string): boolean {
@@ -43,7 +44,7 @@ export function imagePathsPlugin(contentRoot: string): MdastPluginEntry {
         if (target === '..' || target.startsWith('../')) return; // refused by the content check
         const exists = fs.lstatSync(path.join(contentRoot, ...target.split('/')), { throwIfNoEntry: false })?.isFile() === true;
         if (exists && kind === 'folio') return; // Astro's asset import, as before
-        if (!exists) console.warn(`[folio] warning: ${page}: image ${url}: no file ${target} in the content root; the page shows a broken image`);
+        if (!exists) compileWarning(file, `[folio] warning: ${page}: image ${url}: no file ${target} in the content root; the page shows a broken image`);
         c.setProperty(node, 'url', encodeURI(`/${target}`) + url.slice(filePart.length));
       },
     };

@@ -18,6 +18,7 @@ import { parse } from 'acorn';
 import type { AstroConfig } from 'astro';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { MARKDOWN_FEATURES } from './features.ts';
+import { withHeldWarnings } from './compile-warnings.ts';
 
 /** The options the build gives `mdx()` (astro-config.ts); the static compile must use the same. */
 export const MDX_OPTIONS = { optimize: true } as const;
@@ -327,7 +328,9 @@ async function staticRenderFunction(config: AstroConfig) {
   return async (entry: { filePath?: string }) => {
     if (!renderer || !entry.filePath) return { html: '', metadata: { [FALLBACK]: true } };
     try {
-      const { tree, headings, frontmatter } = await compileFile(renderer, path.resolve(fileURLToPath(config.root), entry.filePath));
+      const file = path.resolve(fileURLToPath(config.root), entry.filePath);
+      // A page that falls back is compiled again on the MDX path, which logs its warnings then.
+      const { tree, headings, frontmatter } = await withHeldWarnings(file, () => compileFile(renderer, file), () => true);
       return { html: '', metadata: { headings, frontmatter, imagePaths: [], folioStaticMdx: tree } };
     } catch {
       // Not data, or refused by the content check: the MDX path compiles it again and reports
