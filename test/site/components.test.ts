@@ -55,6 +55,13 @@ describe('icons', () => {
     expect(page.index).toMatch(/<svg class="mint-icon mint-icon-lucide"[^>]*>[^]*?<\/svg><\/span> lucide only/);
     expect(page.index).toContain('<span class="mint-icon-wrap big-flag" style="color: #ff0000; --mint-icon-size: 32px" aria-hidden="true">');
     expect(page.index).toContain(`${faPath('free-solid', 'faHouse')}"/></svg></span> by name`);
+    // iconLibrary (Mintlify's prop) picks the library: house is in both, and differs.
+    const lucideHouse = fs.readFileSync(path.join(path.dirname(require.resolve('lucide-static/package.json')), 'icons/house.svg'), 'utf8');
+    expect(page.index).toMatch(/<svg class="mint-icon mint-icon-lucide"[^>]*>[^<]*<path[^]*?<\/svg><\/span> house from Lucide/);
+    expect(page.index).toContain(`${/<path d="([^"]+)"/.exec(lucideHouse)![1]}`);
+    expect(page.index).toContain(`${faPath('free-regular', 'faBell')}"/></svg></span> bell from Font Awesome`);
+    const card = page.layout.slice(page.layout.lastIndexOf('<div class="mint-card"', page.layout.indexOf('Lucide card')));
+    expect(card).toMatch(/^<div class="mint-card"><span class="mint-icon-wrap mint-card-icon" aria-hidden="true"><svg class="mint-icon mint-icon-lucide"/);
     expect(page.index).toContain('<img class="mint-icon mint-icon-img" src="/images/logo.svg" alt="" /></span> an image path');
     expect(page.index).toContain('<img class="mint-icon mint-icon-img" src="https://example.com/icon.png" alt="" /></span> an image URL');
     expect(page.index).toMatch(/<svg viewBox="0 0 8 8" class="custom-svg"><circle cx="4" cy="4" r="3"><\/circle><\/svg><\/span> markup/);
@@ -254,7 +261,7 @@ describe('the content check on components', () => {
     const warnings = (body: string) => analyzeContent(body, { file: 'content/p.mdx', kind: 'page' }).warnings.map((p) => `${p.line}:${p.column}: ${p.message}`);
     expect(check('<Card titel="Hi">x</Card>')).toEqual([]);
     expect(warnings('<Card titel="Hi">x</Card>')).toEqual([
-      '1:1: <Card> has no prop "titel" (did you mean title?); it is ignored; its props: title, icon, iconType, color, href, horizontal, img, cta, arrow, type, className',
+      '1:1: <Card> has no prop "titel" (did you mean title?); it is ignored; its props: title, icon, iconType, iconLibrary, color, href, horizontal, img, cta, arrow, type, className',
     ]);
     expect(warnings('<Steps><Step title="a" onClick="x">y</Step></Steps>')[0]).toContain('<Step> has no prop "onClick"; it is ignored');
     expect(warnings('<Panel side="left">x</Panel>')).toEqual(['1:1: <Panel> has no prop "side"; it is ignored; its props: none']);
@@ -266,6 +273,16 @@ describe('the content check on components', () => {
       const props = Object.entries(spec.props).map(([prop, kind]) => (kind === 'boolean' ? prop : kind === 'number' ? `${prop}={2}` : kind === 'list' ? `${prop}={["a"]}` : `${prop}="GET"`));
       expect(check(`<${name} ${props.join(' ')}>x</${name}>`).filter((p) => !/ApiMethod|Snippet|Callout kind/.test(p)), name).toEqual([]);
     }
+  });
+
+  it('warns, and does not refuse, when iconLibrary names a library Folio has no icons of', () => {
+    const warnings = (body: string) => analyzeContent(body, { file: 'content/p.mdx', kind: 'page' }).warnings.map((p) => `${p.line}:${p.column}: ${p.message}`);
+    const body = '<Card title="x" icon="house" iconLibrary="tabler">y</Card>\n\n<Icon icon="bell" iconLibrary="Lucide" />\n\n<Accordion title="a" icon="flag" iconLibrary="material">b</Accordion>';
+    expect(check(body)).toEqual([]);
+    expect(warnings(body)).toEqual([
+      '1:1: <Card> iconLibrary "tabler": Folio renders icons of fontawesome and lucide only; the icon is looked up there as if iconLibrary were not set',
+      '5:1: <Accordion> iconLibrary "material": Folio renders icons of fontawesome and lucide only; the icon is looked up there as if iconLibrary were not set',
+    ]);
   });
 
   it('refuses script URLs in component props', () => {

@@ -35,7 +35,21 @@ export interface ComponentSpec {
   props: Record<string, PropKind>;
 }
 
-const ICON = { icon: 'icon', iconType: 'text' } as const;
+/**
+ * The icon libraries of Mintlify's `iconLibrary` prop that Folio renders from its npm icon packages
+ * (icons.ts). Another library (Mintlify's docs.json also knows tabler) is a warning, and the name
+ * is then looked up as without the prop.
+ */
+export const ICON_LIBRARIES = ['fontawesome', 'lucide'] as const;
+export type IconLibrary = (typeof ICON_LIBRARIES)[number];
+
+/** The library `value` names (case and spaces aside), or undefined for one Folio cannot render. */
+export function iconLibraryOf(value: unknown): IconLibrary | undefined {
+  const name = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  return (ICON_LIBRARIES as readonly (string | undefined)[]).includes(name) ? (name as IconLibrary) : undefined;
+}
+
+const ICON = { icon: 'icon', iconType: 'text', iconLibrary: 'text' } as const;
 /** Mintlify's callouts (Note, Tip …): a `type` and `className` appear on real pages and are accepted. */
 const CALLOUT = { ...ICON, color: 'text', type: 'text', className: 'text' } as const;
 const FIELD = { type: 'markup', required: 'boolean', optional: 'boolean', default: 'any', deprecated: 'boolean', pre: 'list', post: 'list', hidden: 'boolean', id: 'text' } as const;

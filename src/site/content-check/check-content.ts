@@ -13,7 +13,7 @@ import { markdownToMdast, mdxToMdast } from 'satteri';
 // starts with --- or +++): the check must see the frontmatter and the body the build will compile.
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Node as EstreeNode, Pattern, Program } from 'estree';
-import { CALLOUT_KINDS, COMPONENT_NAMES, COMPONENTS, BADGE_METHODS, nearest, nearestComponent, normalizeMethod } from '../components/catalog.ts';
+import { CALLOUT_KINDS, COMPONENT_NAMES, COMPONENTS, BADGE_METHODS, ICON_LIBRARIES, iconLibraryOf, nearest, nearestComponent, normalizeMethod } from '../components/catalog.ts';
 import { importedSnippetKey, SNIPPETS_DIR, snippetKey } from '../snippet-paths.ts';
 import { readPageMeta } from '../page-rules.ts';
 import { PLACEHOLDER_EXPR } from '../markdown/snippet-placeholders.ts';
@@ -576,6 +576,11 @@ function checkElement(node: MdNode, check: Check) {
       if (!options.allowCode) report(node, `attribute ${attrName}={${shorten(value.value)}} on <${name}> is not allowed: only literal values; anything else is code: ${ENABLE_CODE}`);
       attrs.set(attrName, NOT_LITERAL);
     }
+  }
+  const library = attrs.get('iconLibrary');
+  if (spec && typeof library === 'string' && !iconLibraryOf(library)) {
+    // Mintlify also knows libraries Folio has no icons of (tabler): the page still builds.
+    result.warnings.push({ file: options.file, ...check.place(node), message: `<${name}> iconLibrary ${JSON.stringify(library)}: Folio renders icons of ${ICON_LIBRARIES.join(' and ')} only; the icon is looked up there as if iconLibrary were not set` });
   }
   if (name === 'iframe') checkEmbed(node, attrs, report);
   if (name === 'ApiMethod') checkApiMethod(node, attrs, report);

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { iconLibraryOf, type IconLibrary } from '../catalog.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -60,31 +61,37 @@ export const FALLBACK_ICON = '<svg class="mint-icon mint-icon-unknown" xmlns="ht
 
 /**
  * The SVG of a named icon: Font Awesome in the style `iconType` asks for (solid by default; a name
- * only in brands, such as github, is found there), then Lucide. Undefined when no library has it.
+ * only in brands, such as github, is found there), then Lucide. With `iconLibrary` (Mintlify's
+ * prop: fontawesome or lucide) only that library, as the same name can be a different picture in
+ * each (house, bell). Undefined when no library searched has it.
  */
-export function namedIconSvg(icon: string, iconType?: string): string | undefined {
+export function namedIconSvg(icon: string, iconType?: string, iconLibrary?: string): string | undefined {
   const name = icon.trim().toLowerCase().replace(/^fa-/, '');
   if (!ICON_NAME.test(name)) return undefined;
-  const key = `${name} ${iconType ?? ''}`;
+  const library = iconLibraryOf(iconLibrary);
+  const key = `${name} ${iconType ?? ''} ${library ?? ''}`;
   if (cache.has(key)) return cache.get(key);
   const wanted: FaStyle = iconType === 'regular' || iconType === 'brands' ? iconType : 'solid';
   const order: FaStyle[] = [wanted, ...(['solid', 'brands', 'regular'] as const).filter((s) => s !== wanted)];
   let svg: string | undefined;
-  for (const style of order) if ((svg = fontAwesome(name, style))) break;
-  svg ??= lucide(name);
+  if (library !== 'lucide') for (const style of order) if ((svg = fontAwesome(name, style))) break;
+  if (library !== 'fontawesome') svg ??= lucide(name);
   cache.set(key, svg);
   return svg;
 }
+
+const LIBRARY_NAMES: Record<IconLibrary, string> = { fontawesome: 'Font Awesome', lucide: 'Lucide' };
 
 /**
  * The markup of an icon prop given as a string: an <img> for a URL or path, the inlined SVG of a
  * name, or the placeholder (with a warning naming the page) for a name no library has.
  */
-export function iconHtml(icon: string, iconType: string | undefined, page: string): string {
+export function iconHtml(icon: string, iconType: string | undefined, page: string, iconLibrary?: string): string {
   if (isIconUrl(icon)) return `<img class="mint-icon mint-icon-img" src="${escapeAttribute(icon)}" alt="" />`;
-  const svg = namedIconSvg(icon, iconType);
+  const svg = namedIconSvg(icon, iconType, iconLibrary);
   if (svg) return svg;
-  console.warn(`[folio] warning: page ${page}: unknown icon "${icon}" (not a Font Awesome or Lucide name); shown as a plain circle`);
+  const library = iconLibraryOf(iconLibrary);
+  console.warn(`[folio] warning: page ${page}: unknown icon "${icon}" (not a ${library ? `${LIBRARY_NAMES[library]} name, as iconLibrary="${library}" asks` : 'Font Awesome or Lucide name'}); shown as a plain circle`);
   return FALLBACK_ICON;
 }
 

@@ -20,6 +20,8 @@ export async function textHtml(result: unknown, value: unknown): Promise<string>
 
 export interface IconOptions {
   iconType?: string;
+  /** Mintlify's `iconLibrary`: fontawesome or lucide (icons.ts). */
+  iconLibrary?: string;
   className?: string;
   color?: string;
   size?: number | string;
@@ -32,7 +34,7 @@ export interface IconOptions {
  */
 export async function iconWrapHtml(result: unknown, icon: unknown, page: string, options: IconOptions = {}): Promise<string> {
   if (icon === undefined || icon === null || icon === '' || icon === false) return '';
-  const inner = typeof icon === 'string' ? iconHtml(icon, options.iconType, page) : await markupHtml(result, icon);
+  const inner = typeof icon === 'string' ? iconHtml(icon, options.iconType, page, options.iconLibrary) : await markupHtml(result, icon);
   const { className, color, size } = options;
   const style = [color ? `color: ${color}` : '', size !== undefined && size !== '' ? `--mint-icon-size: ${Number(size) ? `${Number(size)}px` : size}` : ''].filter(Boolean).join('; ');
   return `<span class="${escapeHtml(['mint-icon-wrap', className].filter(Boolean).join(' '))}"${style ? ` style="${escapeHtml(style)}"` : ''} aria-hidden="true">${inner}</span>`;
