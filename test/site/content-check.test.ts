@@ -173,7 +173,7 @@ describe('refused content', () => {
     expect(page('<iframe src="data:text/html,x" />').join('\n')).toContain('attribute src on <iframe> is not allowed: a data: URL as a link target');
   });
 
-  it('refuses data: and javascript: URLs in values whose use the check cannot see: Snippet vars and snippet props', () => {
+  it('refuses data: and javascript: URLs in values whose use the check cannot see: Snippet vars, snippet props, snippet exports', () => {
     const mintlify = (text: string) => checkContent(text, { file: 'guide.mdx', kind: 'page', snippetsDir: 'snippets' }).map(formatProblem);
     expect(mintlify([
       "import Intro from '/snippets/intro.mdx'", '',
@@ -185,6 +185,11 @@ describe('refused content', () => {
       'guide.mdx:3:1: attribute url on <Intro> is not allowed: a snippet\'s value may end up as a link target, and a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead',
       'guide.mdx:5:1: attribute url on <Intro> is not allowed: javascript: URLs run script in the reader\'s browser',
       'guide.mdx:7:1: attribute vars on <Snippet> is not allowed: a snippet\'s value may end up as a link target, and a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead',
+    ]);
+    // A snippet's export const is imported by pages into any attribute (a Card's href too).
+    expect(snippet('export const link = "javascript:alert(1)"\n\nexport const page = "DATA:text/html,x"\n\nexport const logo = "data:image/png;base64,AAAA"\n\nexport const note = "metadata: kept"\n')).toEqual([
+      '_snippets/s.mdx:1:1: export const link is not allowed: javascript: URLs run script in the reader\'s browser',
+      '_snippets/s.mdx:3:1: export const page is not allowed: a snippet\'s value may end up as a link target, and a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead',
     ]);
   });
 

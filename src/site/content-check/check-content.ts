@@ -455,6 +455,9 @@ function checkContentEsm(statement: Program['body'][number], at: { position?: Md
       if (declarator.id.type === 'Identifier' && isLiteral(declarator.init as EstreeNode | null)) {
         result.exports[declarator.id.name] = literalValue(declarator.init as EstreeNode);
         check.constants.add(declarator.id.name);
+        // A snippet's constant is imported by pages into any attribute, a component's href too.
+        const problem = check.options.kind === 'snippet' ? urlValueProblem('', '', result.exports[declarator.id.name], true) : undefined;
+        if (problem) report(at, `export const ${declarator.id.name} is not allowed: ${problem}`);
       } else {
         const name = declarator.id.type === 'Identifier' ? declarator.id.name : '…';
         report(at, `import and export are not allowed in Folio content unless they are snippets or literal values: export const ${name} is code (export const ${name} = "text" would be content); ${ENABLE_CODE}`);
@@ -750,24 +753,26 @@ function checkLinkUrl(node: MdNode, as: 'link' | 'image', report: Report, onlyDa
 /**
  * No attribute of an HTML element may carry a script URL (href, src, action, SVG animation values …),
  * nor a link target a data: URL (urlAttributeKind in script-urls.ts). `anyUse`: a value whose use
- * the check cannot see (a Snippet's vars, a snippet component's props) may be no data: URL but a
- * raster image.
+ * the check cannot see (a Snippet's vars, a snippet component's props, a snippet's export const)
+ * may be no data: URL but a raster image.
  */
 function checkScriptAttribute(at: { position?: MdNode['position'] }, element: string, attrName: string, value: unknown, report: Report, anyUse = false) {
+  const problem = urlValueProblem(element, attrName, value, anyUse);
+  if (problem) report(at, `attribute ${attrName} on <${element}> is not allowed: ${problem}`);
+}
+
+/** Why `value` may not be `attribute`'s value on `element` (see checkScriptAttribute), if it may not. */
+function urlValueProblem(element: string, attrName: string, value: unknown, anyUse: boolean): string | undefined {
   // Arrays and objects reach the HTML as text too (nested arrays flattened): all of it is checked.
-  if (containsScriptUrl(typeof value === 'string' ? value : JSON.stringify(value) ?? '')) {
-    report(at, `attribute ${attrName} on <${element}> is not allowed: javascript: URLs run script in the reader's browser`);
-    return;
-  }
+  if (containsScriptUrl(typeof value === 'string' ? value : JSON.stringify(value) ?? '')) return 'javascript: URLs run script in the reader\'s browser';
   if (anyUse) {
-    if (stringsOf(value).some((v) => isDataUrl(v) && !/^\s*data:image\/(?!svg)/i.test(v))) {
-      report(at, `attribute ${attrName} on <${element}> is not allowed: a snippet's value may end up as a link target, and ${DATA_LINK}`);
-    }
-    return;
+    const dataUrl = stringsOf(value).some((v) => isDataUrl(v) && !/^\s*data:image\/(?!svg)/i.test(v));
+    return dataUrl ? `a snippet's value may end up as a link target, and ${DATA_LINK}` : undefined;
   }
   // An array reaches an attribute as its items joined by commas.
   const text = typeof value === 'string' ? value : Array.isArray(value) ? String(value) : undefined;
-  if (text !== undefined && isForbiddenDataAttribute(element, attrName, text)) report(at, dataAttributeMessage(element, attrName));
+  if (text !== undefined && isForbiddenDataAttribute(element, attrName, text)) return urlAttributeKind(element, attrName) === 'media' ? DATA_IMAGE : DATA_LINK;
+  return undefined;
 }
 
 /** Every string in a literal value (an object's values, an array's items, nested). */
