@@ -153,13 +153,13 @@ describe('the warnings a fast build repeats', () => {
       '[folio] warning: page /untitled/: unknown icon "nope" (not a Font Awesome or Lucide name); shown as a plain circle',
       '[folio] warning: page /: _snippets/note.mdx: placeholder {who} has no value in vars; shown as is',
       '[folio] warning: docs.json:1:14: customSetting: not a key Folio uses; it is ignored',
-      '[WARN] [vite] something',
+      '11:36:27 [WARN] [vite] something',
     ];
     expect(warningsByPage(lines, root())).toEqual({
       'content/guide.mdx': [lines[0]],
       'content/index.mdx': [lines[1], lines[3]],
       'content/untitled.mdx': [lines[2]],
-      '': [lines[4], lines[5]],
+      '': [lines[4], '[WARN] [vite] something'],
     });
   });
 

@@ -182,7 +182,8 @@ function pagePath(root: string, file: string): string {
 /**
  * A build's warning lines (BuildSiteResult.warnings) by the page file they name: by its file
  * (`content/a.mdx:3:1: …`, the content check's and the image check's form) or by its address
- * (`page /a: …`, the components' form). Lines naming no page go under `''`.
+ * (`page /a: …`, the components' form). Lines naming no page go under `''`. Astro's time of day
+ * is left out of its lines.
  */
 export function warningsByPage(lines: string[], root: string): PageWarnings {
   const files = listRootFiles(root).pages;
@@ -194,7 +195,9 @@ export function warningsByPage(lines: string[], root: string): PageWarnings {
   }
   const pages = new Set(files);
   const out: PageWarnings = {};
-  for (const line of lines) {
+  for (const logged of lines) {
+    // Astro's logger starts its lines with the time: without it, a line repeated by a later build is the same line.
+    const line = logged.replace(/^\d\d:\d\d:\d\d /, '');
     const named = /^\[folio\] warning: (?:page (\S+?)|([^:\s][^:]*?)):/.exec(line);
     let file = '';
     if (named?.[2] && pages.has(named[2])) file = named[2];
