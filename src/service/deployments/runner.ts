@@ -4,7 +4,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildPhases, type BuildSiteResult } from '../../site/build.ts';
-import { linkTree } from '../../site/link-tree.ts';
+import { linkTree, removeTree } from '../../site/link-tree.ts';
 import { repoRoot, type PageHistory } from '../../site/settings.ts';
 import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
@@ -137,7 +137,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     if (!isFolioError(error) || error.code !== 'not_found') throw error;
   } finally {
     await log.close();
-    await rm(snapshot, { recursive: true, force: true });
+    await removeTree(snapshot);
   }
 }
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { linkTree } from '../../site/link-tree.ts';
+import { linkTree, removeTree } from '../../site/link-tree.ts';
 import { git, gitCapped, GitError, type GitOptions } from '../git.ts';
 
 export interface SyncLimits {
@@ -267,7 +267,7 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
     });
     await rename(fresh, input.contentRoot);
     if (hadRoot) {
-      const removal: Promise<void> = rm(old, { recursive: true, force: true }).catch(() => undefined).finally(() => removals.delete(removal));
+      const removal: Promise<void> = removeTree(old).catch(() => undefined).finally(() => removals.delete(removal));
       removals.add(removal);
     }
   } finally {
