@@ -12,6 +12,7 @@ import { buildDir, gitDir, previewDir, previewRootDir, snapshotDir } from '../pr
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import { createMemoryRateLimiter } from '../rate-limiter.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
+import { removeTree } from '../../site/link-tree.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
 import { createBuildQueue, LEASE_OWNER, type BuildQueue } from './queue.ts';
@@ -198,7 +199,7 @@ export function createDeploymentsService(
     for (const deployment of deploying) await stop(deployment);
     await builds.removePreview(projectId, label);
     liveChanged(projectId);
-    await rm(previewDir(config.dataDir, projectId, label), { recursive: true, force: true });
+    await removeTree(previewDir(config.dataDir, projectId, label));
     // Waits for a checkout into it (a deployment stopped on another node, or started meanwhile).
     await removeKeptTree(gitDir(config.dataDir, projectId), previewRootDir(config.dataDir, projectId, label));
   };

@@ -218,7 +218,7 @@ export async function removeKeptTrees(gitDir: string, contentRoots: string[] = [
 async function removeKept(tree: string): Promise<void> {
   await rm(`${tree}.index`, { force: true });
   await rm(`${tree}.index.busy`, { force: true });
-  await rm(tree, { recursive: true, force: true });
+  await removeTree(tree);
 }
 
 /**
