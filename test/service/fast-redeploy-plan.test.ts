@@ -139,7 +139,7 @@ describe('planRedeploy', () => {
     const before = await synced();
     await previousBuild({ ...before, warnings: undefined } as unknown as BuildInputs);
     repo.commit({ 'content/guide.mdx': page('Guide', 'A version once more.') });
-    expect(await plan(await synced())).toEqual({ kind: 'full', reason: 'the previous build is no longer kept' });
+    expect(await plan(await synced())).toEqual({ kind: 'full', reason: 'the previous build has no usable record of what it was made from (an older Folio made it)' });
   });
 });
 

@@ -126,7 +126,8 @@ export async function planRedeploy(input: {
   if (!previous) return full('no earlier build to reuse');
   const before = await readBuildInputs(dataDir, deployment.project_id, previous.id);
   const previousBuild = buildDir(dataDir, deployment.project_id, previous.id);
-  if (!before || !(await stat(previousBuild).catch(() => undefined))?.isDirectory()) return full('the previous build is no longer kept');
+  if (!(await stat(previousBuild).catch(() => undefined))?.isDirectory()) return full('the previous build is no longer kept');
+  if (!before) return full('the previous build has no usable record of what it was made from (an older Folio made it)');
   if (before.fingerprint !== inputs.fingerprint) return full('Folio or the build settings changed since the previous build');
   if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(before.commit)) return full('the previous build\'s commit is not known');
 
