@@ -6,6 +6,7 @@
 //   snapshots of interrupted deployments (no deployment runs yet at this point)
 //   build dirs that are neither live nor among the kept builds (publish.ts), half-made live links
 //   fresh or old content roots and index files of an interrupted sync (sync.ts), previews' too
+//   kept trees of the sync whose content root is gone (a removed preview, a disconnected repository)
 //   empty folders under content/ left by deleted pages
 //
 // Nothing a finished operation still needs is touched: the store and its backups, the live build
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
 import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
-import { cleanSyncLeftovers } from './deployments/sync.ts';
+import { cleanSyncLeftovers, removeKeptTrees } from './deployments/sync.ts';
 import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
 import type { Store } from './store.ts';
@@ -95,6 +96,10 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
     }
     removed.push(...(await cleanSyncLeftovers(path.join(dir, 'root'), gitDir(dataDir, projectId))));
   }
+  // Kept trees of the sync (sync.ts keptTree) whose content root is gone: a preview removed while a
+  // sync of it still ran elsewhere, or a repository disconnected then.
+  const roots = project.source_repo ? [root, ...(await names(previewsDir(dataDir, projectId))).map((label) => path.join(previewsDir(dataDir, projectId), label, 'root'))] : [];
+  removed.push(...(await removeKeptTrees(gitDir(dataDir, projectId), roots)));
   if (!project.source_repo) await cleanContent(path.join(root, 'content'), removed);
 }
 

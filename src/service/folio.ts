@@ -78,6 +78,10 @@ export function createFolio(
       await content.reset(project.id);
       await deployments.queueConnect(project);
     },
+    async onRepositoryDisconnected(project) {
+      await hooks.onRepositoryDisconnected?.(project);
+      await deployments.forgetRepository(project.id);
+    },
     async onProjectDeleted(project) {
       await hooks.onProjectDeleted?.(project);
       await deployments.forgetProject(project.id); // a running build stops before its files go

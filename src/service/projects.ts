@@ -71,6 +71,8 @@ export interface ProjectHooks {
    * changing source_repo). The deployments issue fills this in to queue the first deployment.
    */
   onRepositoryConnected?(project: ProjectRecord): void | Promise<void>;
+  /** Called after PATCH removed a project's repository (source_repo null), to remove what only its syncs used. */
+  onRepositoryDisconnected?(project: ProjectRecord): void | Promise<void>;
   /** Called after a project is removed from the store, to remove its files and caches. */
   onProjectDeleted?(project: ProjectRecord): void | Promise<void>;
   /** Called after a project's custom domain is set or changed, to start looking its record up. */
@@ -235,6 +237,7 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
       };
       const project = await store.updateProject(id, changes);
       if (project.source_repo && project.source_repo !== before.source_repo) await connected(project);
+      if (!project.source_repo && before.source_repo) await hooks.onRepositoryDisconnected?.(project);
       if (newDomain && project.custom_domain) checkSoon(project);
       return view(project);
     },

@@ -25,6 +25,8 @@ export interface TestRepo {
   slug: string;
   /** Writes files (null deletes one; a `{ symlink }` makes a link) on `branch`, commits (dated `date`, an ISO date, if given) and pushes; returns the sha. */
   commit(files: Record<string, string | null | { symlink: string }>, branch?: string, date?: string): string;
+  /** Deletes a branch of the remote (as a git host does when a pull request's branch goes). */
+  deleteBranch(branch: string): void;
 }
 
 export interface RepoHost {
@@ -70,6 +72,9 @@ export function repoHost(): RepoHost {
           else run(work, 'commit', '--quiet', '--allow-empty', '-m', `commit on ${branch}`);
           run(work, 'push', '--quiet', 'origin', branch);
           return run(work, 'rev-parse', 'HEAD');
+        },
+        deleteBranch(branch) {
+          run(work, 'push', '--quiet', 'origin', '--delete', branch);
         },
       };
     },

@@ -2,10 +2,14 @@
 // signed push webhooks, replays, previews, promote, cancel, events out with signatures and
 // retries, log streaming, a log complete at the end, polling, and the webhook address rules.
 import { createHmac } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/service/deployments/events.ts';
+import { keptTree } from '../../src/service/deployments/sync.ts';
+import { contentRootDir, gitDir, previewRootDir } from '../../src/service/project-files.ts';
 import { articleOf, serverSeries, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { TestRepo } from '../helpers/git-repos.ts';
 import { client, getWithHost, uniqueSlug, type Json } from '../helpers/server.ts';
@@ -31,6 +35,11 @@ async function receiver(status: number) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`, requests, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** The kept trees of the sync and their index files in a project's clone folder (sync.ts keptTree). */
+async function keptTreeFiles(gitDir: string): Promise<string[]> {
+  return (await readdir(gitDir)).filter((name) => name.startsWith('folio-root-')).sort();
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, seconds = 60): Promise<T> {
@@ -200,10 +209,39 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
     expect(live.headers['x-robots-tag']).toBeUndefined();
     expect((await cd.api('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
 
+    // The sync keeps a tree of each content root beside the clone: the project's and the preview's.
+    const git = gitDir(cd.server.dataDir, project.id);
+    const production = keptTree(git, contentRootDir(cd.server.dataDir, project.id));
+    const label = new URL(res.body.preview_url).hostname.split('--')[0];
+    const previewTree = keptTree(git, previewRootDir(cd.server.dataDir, project.id, label));
+    expect(await keptTreeFiles(git)).toEqual([production.tree, production.index, previewTree.tree, previewTree.index].map((p) => path.basename(p)).sort());
+
     const removed = await push({ ref: `refs/heads/${branch}`, after: '0'.repeat(40), deleted: true });
     expect(removed.body).toEqual({ status: 'preview_removed', branch });
     expect((await site('/guide', previewHost)).status).toBe(404);
     expect(articleOf((await site()).text)).toContain('This is version three.');
+    // Its kept tree went with it; production's stays (the next push writes only what changed).
+    expect(await keptTreeFiles(git)).toEqual([production.tree, production.index].map((p) => path.basename(p)).sort());
+    expect(await readFile(path.join(production.tree, 'content/guide.mdx'), 'utf8')).toContain('This is version three.');
+  });
+
+  it('deleting a preview branch while its deployment is queued cancels it; the preview and its kept tree stay gone', async () => {
+    const git = gitDir(cd.server.dataDir, project.id);
+    const before = await keptTreeFiles(git);
+    const branch = 'feature-short-lived';
+    // A production deployment first: the preview's waits behind it (one build per project at a time).
+    const production = await push({ ref: 'refs/heads/main', after: repo.commit({ 'content/index.mdx': '---\ntitle: Home\n---\n\nWelcome back.\n' }) });
+    const sha = repo.commit({ 'content/guide.mdx': '---\ntitle: Guide\n---\n\nShort-lived.\n' }, branch);
+    const queued = await push({ ref: `refs/heads/${branch}`, after: sha });
+    expect(queued.status).toBe(202);
+    repo.deleteBranch(branch);
+    const removed = await push({ ref: `refs/heads/${branch}`, after: '0'.repeat(40), deleted: true });
+    expect(removed.body).toEqual({ status: 'preview_removed', branch });
+    const preview = await waitForDeployment(cd.api, project.id, queued.body.deployment_id);
+    expect(preview.status).toBe('canceled');
+    expect((await waitForDeployment(cd.api, project.id, production.body.deployment_id)).status).toBe('succeeded');
+    expect((await site('/guide', new URL(queued.body.preview_url).hostname)).status).toBe(404);
+    expect(await keptTreeFiles(git)).toEqual(before);
   });
 
   it('promote makes an earlier build live at once, without a build; cancel stops a deployment and refuses an ended one', async () => {
@@ -231,6 +269,24 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
     expect((await waitForDeployment(cd.api, project.id, queued.body.id)).status).toBe('canceled');
     expect(articleOf((await site()).text)).toContain('This is version one.');
     expect((await cd.api('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
+  });
+
+  it('disconnecting the repository removes the kept trees of its syncs; deleting the project leaves nothing of it', async () => {
+    const other = cd.host.repo('acme', 'cd-disconnect');
+    other.commit(pages('disconnect one'));
+    const created = (await cd.api('POST', '/v1/projects', { body: { name: 'CD 2', slug: uniqueSlug('cd2'), source_repo: other.slug } })).body;
+    const first = await until('the connect deployment', async () => (await cd.api('GET', `/v1/projects/${created.id}/deployments?limit=1`)).body.data[0]);
+    expect((await waitForDeployment(cd.api, created.id, first.id)).status).toBe('succeeded');
+    const git = gitDir(cd.server.dataDir, created.id);
+    expect(await keptTreeFiles(git)).not.toEqual([]);
+
+    expect((await cd.api('PATCH', `/v1/projects/${created.id}`, { body: { source_repo: null } })).status).toBe(200);
+    expect(await keptTreeFiles(git)).toEqual([]);
+    // The content root stays, now the pages API's.
+    expect((await cd.api('GET', `/v1/projects/${created.id}/pages/guide`)).body.content).toContain('This is disconnect one.');
+
+    expect((await cd.api('DELETE', `/v1/projects/${created.id}`)).status).toBe(204);
+    expect(await readdir(path.dirname(git)).catch((e: NodeJS.ErrnoException) => e.code)).toBe('ENOENT');
   });
 });
 

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planRedeploy, writeBuildInputs, type BuildInputs, type RedeployPlan } from '../../src/service/deployments/fast-redeploy.ts';
+import { carryOverWarnings, planRedeploy, warningsByPage, writeBuildInputs, type BuildInputs, type RedeployPlan } from '../../src/service/deployments/fast-redeploy.ts';
 import { lastUpdatedDates } from '../../src/service/deployments/page-history.ts';
 import { syncRepository } from '../../src/service/deployments/sync.ts';
 import { buildDir } from '../../src/service/project-files.ts';
@@ -55,7 +55,7 @@ const root = () => path.join(dataDir, 'root');
 /** Syncs the repository's head as a deployment would and returns what its build would be made from. */
 async function synced(fingerprint = 'same'): Promise<BuildInputs> {
   const result = await syncRepository({ url: host.gitUrl.replace('{owner}', 'acme').replace('{name}', 'plan'), repository: 'acme/plan', gitDir: gitDir(), contentRoot: root(), ...GIT, log: () => undefined });
-  return { commit: result.commitSha, fingerprint, lastUpdated: await lastUpdatedDates(gitDir(), GIT) };
+  return { commit: result.commitSha, fingerprint, lastUpdated: await lastUpdatedDates(gitDir(), GIT), warnings: { 'content/guide.mdx': ['[folio] warning: content/guide.mdx:2:1: a warning'] } };
 }
 
 /** Records `inputs` as the previous succeeded build (with a build dir), as a finished deployment leaves it. */
@@ -88,6 +88,7 @@ describe('planRedeploy', () => {
       changed: 2,
       pageFiles: ['content/guide.mdx', 'content/untitled.mdx'],
       previousBuild: buildDir(dataDir, PROJECT, previous),
+      previous: { id: previous, warnings: { 'content/guide.mdx': ['[folio] warning: content/guide.mdx:2:1: a warning'] } },
     });
   });
 
@@ -131,5 +132,45 @@ describe('planRedeploy', () => {
     await previousBuild({ ...before, lastUpdated: { ...before.lastUpdated, 'content/index.mdx': '2020-01-01T00:00:00Z' } });
     repo.commit({ 'content/guide.mdx': page('Guide', 'Yet another version.') });
     expect(await plan(await synced())).toMatchObject({ kind: 'fast', changed: 1, pageFiles: ['content/guide.mdx', 'content/index.mdx'] });
+  });
+
+  it('is full when the previous build recorded no warnings (an older Folio made it)', async () => {
+    repo.commit(BASE);
+    const before = await synced();
+    await previousBuild({ ...before, warnings: undefined } as unknown as BuildInputs);
+    repo.commit({ 'content/guide.mdx': page('Guide', 'A version once more.') });
+    expect(await plan(await synced())).toEqual({ kind: 'full', reason: 'the previous build has no usable record of what it was made from (an older Folio made it)' });
+  });
+});
+
+describe('the warnings a fast build repeats', () => {
+  it('files each warning line under the page it names, by file or by address; others under no page', async () => {
+    repo.commit(BASE);
+    await synced();
+    const lines = [
+      '[folio] warning: content/guide.mdx:2:1: frontmatter "x" is not a key Folio uses; it is ignored',
+      '[folio] warning: content/index.mdx: image ./a.png: no file content/a.png in the content root; the page shows a broken image',
+      '[folio] warning: page /untitled/: unknown icon "nope" (not a Font Awesome or Lucide name); shown as a plain circle',
+      '[folio] warning: page /: _snippets/note.mdx: placeholder {who} has no value in vars; shown as is',
+      '[folio] warning: docs.json:1:14: customSetting: not a key Folio uses; it is ignored',
+      '11:36:27 [WARN] [vite] something',
+    ];
+    expect(warningsByPage(lines, root())).toEqual({
+      'content/guide.mdx': [lines[0]],
+      'content/index.mdx': [lines[1], lines[3]],
+      'content/untitled.mdx': [lines[2]],
+      '': [lines[4], '[WARN] [vite] something'],
+    });
+  });
+
+  it('repeats the lines of pages not checked again and page-less lines not printed again; records the merged set', () => {
+    const previous = { 'content/a.mdx': ['A old'], 'content/b.mdx': ['B'], '': ['docs', 'openapi'] };
+    const fresh = { 'content/a.mdx': ['A new'], '': ['docs'] };
+    expect(carryOverWarnings(previous, ['content/a.mdx', 'content/c.mdx'], fresh)).toEqual({
+      carried: ['B', 'openapi'],
+      all: { 'content/b.mdx': ['B'], '': ['openapi', 'docs'], 'content/a.mdx': ['A new'] },
+    });
+    // A re-checked page whose warning was fixed has none left.
+    expect(carryOverWarnings({ 'content/a.mdx': ['A'] }, ['content/a.mdx'], {})).toEqual({ carried: [], all: {} });
   });
 });

@@ -53,10 +53,11 @@ beforeAll(async () => {
   fixture = await startDeployingServer();
   repo = fixture.host.repo('acme', 'fast');
   repo.commit({
-    'docs.json': JSON.stringify({ name: 'Fast Docs', navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }),
+    // Warnings: a docs.json key and a frontmatter key Folio does not use, an image that is not there.
+    'docs.json': JSON.stringify({ name: 'Fast Docs', customSetting: true, navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }),
     'content/index.mdx': page('Home', 'Welcome to the docs. See the [guide](/guide).'),
     'content/guide.mdx': guide('First version of the steps.'),
-    'content/reference.mdx': page('Reference', 'Every option, listed.\n\n| Option | Default |\n| --- | --- |\n| retries | 3 |'),
+    'content/reference.mdx': page('Reference', 'Every option, listed.\n\n| Option | Default |\n| --- | --- |\n| retries | 3 |\n\n![Diagram](./diagram.png)').replace('---\n\n', 'customThing: 1\n---\n\n'),
     '_snippets/shared.mdx': 'Shared closing words.\n',
     'public/logo.txt': 'a static file\n',
   });
@@ -81,7 +82,7 @@ beforeAll(async () => {
   runs.full = await trigger({ full_build: true });
 
   // D: docs.json changes: full.
-  repo.commit({ 'docs.json': JSON.stringify({ name: 'Faster Docs', navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }) });
+  repo.commit({ 'docs.json': JSON.stringify({ name: 'Faster Docs', customSetting: true, navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }) });
   runs.config = await trigger();
 
   // E: the page's text starts using a component with a script of its own: the partial build's
@@ -115,6 +116,18 @@ describe('a redeploy whose commit changes one page', () => {
     // The comparison covers what a page change reaches: the page, the search index, the llms files, the sitemap.
     expect([...full.keys()]).toEqual(expect.arrayContaining(['guide/index.html', 'llms.txt', 'llms-full.txt', 'sitemap.xml', 'pagefind/pagefind-entry.json', 'logo.txt']));
     expect(await readFile(path.join(buildOf(runs.fast.id), 'llms-full.txt'), 'utf8')).toContain('Second version of the steps');
+  });
+
+  it('repeats in its log the warnings of the pages it did not check again, as a full build of the same commit prints them', () => {
+    const fast = logs[runs.fast.id]!;
+    const carried = ` (carried over from the build of deployment ${runs.first.id}: not checked again)`;
+    expect(fast).toContain(`[folio] warning: content/reference.mdx:1:1: frontmatter "customThing" is not a key Folio uses; it is ignored${carried}`);
+    expect(fast).toContain(`[folio] warning: content/reference.mdx: image ./diagram.png: no file content/diagram.png in the content root; the page shows a broken image${carried}`);
+    expect(fast).toMatch(/\[folio\] warning: docs\.json:1:\d+: customSetting: /);
+    // Every warning line, no more and no fewer, as the full build prints them.
+    const warnings = (log: string) => log.split('\n').filter((l) => l.includes('[folio] warning')).map((l) => l.replace(/^\S+ build: /, '').replace(carried, '')).sort();
+    expect(warnings(fast)).toEqual(warnings(logs[runs.full.id]!));
+    expect(warnings(fast).length).toBeGreaterThanOrEqual(3);
   });
 
   it('leaves the previous build as it was (it may still be live or promoted)', async () => {

@@ -111,7 +111,8 @@ describe('crash leftovers', () => {
     await server.exited;
 
     // What crashes leave: temporary files of atomic writes, a snapshot and an unfinished build of
-    // a deployment, a half-made live link, an empty folder, a project whose delete was cut short.
+    // a deployment, a half-made live link, an empty folder, a project whose delete was cut short,
+    // a sync's kept tree and index left by a repository disconnected while it synced.
     const other = '00000000-0000-4000-8000-000000000000';
     const planted = [
       path.join(dir, '.folio.json.0123456789ab.tmp'),
@@ -121,6 +122,8 @@ describe('crash leftovers', () => {
       path.join(projectDir, 'builds', other),
       path.join(projectDir, `live.${other}.tmp`),
       path.join(dir, 'projects', other),
+      path.join(projectDir, 'git', 'folio-root-0123456789abcdef'),
+      path.join(projectDir, 'git', 'folio-root-0123456789abcdef.index'),
     ];
     await writeFile(planted[0], '{"version":');
     await writeFile(planted[1], 'half a pa');
@@ -129,6 +132,9 @@ describe('crash leftovers', () => {
     await mkdir(planted[4], { recursive: true });
     await symlink(`builds/${other}`, planted[5]);
     await mkdir(path.join(planted[6], 'root'), { recursive: true });
+    await mkdir(path.join(planted[7], 'content'), { recursive: true });
+    await writeFile(path.join(planted[7], 'content', 'index.mdx'), 'Synced once.');
+    await writeFile(planted[8], 'DIRC');
 
     const restarted = await start(dir);
     expect(restarted.output()).toMatch(/removed \d+ leftover/);

@@ -23,7 +23,15 @@ export interface BuildInputs {
   fingerprint: string;
   /** The pages' last-updated dates the build showed (page-history.ts). */
   lastUpdated: Record<string, string>;
+  /**
+   * The warning lines of the build's log by the page file they name; `''`: lines that name no
+   * page (docs.json keys, skipped files). A fast build, which checks and renders only some pages,
+   * repeats the others' from here (carryOverWarnings).
+   */
+  warnings: PageWarnings;
 }
+
+export type PageWarnings = Record<string, string[]>;
 
 /** The settings of a build that change its output, besides the content. */
 export interface BuildSettingsKey {
@@ -34,7 +42,7 @@ export interface BuildSettingsKey {
 
 export type RedeployPlan =
   | { kind: 'full'; reason: string }
-  | { kind: 'fast'; previousBuild: string; pageFiles: string[]; changed: number };
+  | { kind: 'fast'; previousBuild: string; pageFiles: string[]; changed: number; previous: { id: string; warnings: PageWarnings } };
 
 export async function writeBuildInputs(dataDir: string, projectId: string, deploymentId: string, inputs: BuildInputs): Promise<void> {
   await writeFile(buildInputsFile(dataDir, projectId, deploymentId), JSON.stringify(inputs));
@@ -48,6 +56,8 @@ async function readBuildInputs(dataDir: string, projectId: string, deploymentId:
   try {
     const parsed = JSON.parse(await readFile(buildInputsFile(dataDir, projectId, deploymentId), 'utf8')) as Partial<BuildInputs>;
     if (typeof parsed.commit !== 'string' || typeof parsed.fingerprint !== 'string' || !parsed.lastUpdated || typeof parsed.lastUpdated !== 'object') return undefined;
+    // Without its warnings a fast build's log would miss those of the pages it does not check.
+    if (!parsed.warnings || typeof parsed.warnings !== 'object' || !Object.values(parsed.warnings).every((lines) => Array.isArray(lines))) return undefined;
     return parsed as BuildInputs;
   } catch {
     return undefined;
@@ -116,7 +126,8 @@ export async function planRedeploy(input: {
   if (!previous) return full('no earlier build to reuse');
   const before = await readBuildInputs(dataDir, deployment.project_id, previous.id);
   const previousBuild = buildDir(dataDir, deployment.project_id, previous.id);
-  if (!before || !(await stat(previousBuild).catch(() => undefined))?.isDirectory()) return full('the previous build is no longer kept');
+  if (!(await stat(previousBuild).catch(() => undefined))?.isDirectory()) return full('the previous build is no longer kept');
+  if (!before) return full('the previous build has no usable record of what it was made from (an older Folio made it)');
   if (before.fingerprint !== inputs.fingerprint) return full('Folio or the build settings changed since the previous build');
   if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(before.commit)) return full('the previous build\'s commit is not known');
 
@@ -142,8 +153,6 @@ export async function planRedeploy(input: {
     if (!pages.has(file)) return full(`${file} changed`);
     changed.push(file);
   }
-  const { pagesDir } = contentLayout(root);
-  const pagePath = (file: string) => (pagesDir ? file.slice(pagesDir.length + 1) : file).replace(/\.mdx?$/, '');
   for (const file of changed) {
     // Only the body may change: the frontmatter and the title feed the navigation, the other pages' prev/next links and the metadata.
     let old: string;
@@ -153,8 +162,8 @@ export async function planRedeploy(input: {
       return full(`${file} could not be compared`);
     }
     const now = await readFile(path.join(root, file), 'utf8');
-    const a = parsePage(old, pagePath(file));
-    const b = parsePage(now, pagePath(file));
+    const a = parsePage(old, pagePath(root, file));
+    const b = parsePage(now, pagePath(root, file));
     if (a.yaml !== b.yaml) return full(`the frontmatter of ${file} changed`);
     if (a.title !== b.title) return full(`the title of ${file} changed`);
   }
@@ -162,5 +171,63 @@ export async function planRedeploy(input: {
   const render = new Set(changed);
   for (const file of pages) if (inputs.lastUpdated[file] !== before.lastUpdated[file]) render.add(file);
   if (render.size > MAX_FAST_PAGES) return full(`${render.size} pages changed`);
-  return { kind: 'fast', previousBuild, pageFiles: [...render].sort(), changed: changed.length };
+  return { kind: 'fast', previousBuild, pageFiles: [...render].sort(), changed: changed.length, previous: { id: previous.id, warnings: before.warnings } };
+}
+
+/** A page file's path in the site (`guide/intro` for `content/guide/intro.mdx`). */
+function pagePath(root: string, file: string): string {
+  const { pagesDir } = contentLayout(root);
+  return (pagesDir ? file.slice(pagesDir.length + 1) : file).replace(/\.mdx?$/, '');
+}
+
+/**
+ * A build's warning lines (BuildSiteResult.warnings) by the page file they name: by its file
+ * (`content/a.mdx:3:1: …`, the content check's and the image check's form) or by its address
+ * (`page /a: …`, the components' form). Lines naming no page go under `''`. Astro's time of day
+ * is left out of its lines.
+ */
+export function warningsByPage(lines: string[], root: string): PageWarnings {
+  const files = listRootFiles(root).pages;
+  const byAddress = new Map<string, string>();
+  for (const file of files) {
+    const page = pagePath(root, file);
+    byAddress.set(`/${page}`, file);
+    if (page === 'index' || page.endsWith('/index')) byAddress.set(`/${page.slice(0, -'index'.length)}`.replace(/(.)\/$/, '$1'), file);
+  }
+  const pages = new Set(files);
+  const out: PageWarnings = {};
+  for (const logged of lines) {
+    // Astro's logger starts its lines with the time: without it, a line repeated by a later build is the same line.
+    const line = logged.replace(/^\d\d:\d\d:\d\d /, '');
+    const named = /^\[folio\] warning: (?:page (\S+?)|([^:\s][^:]*?)):/.exec(line);
+    let file = '';
+    if (named?.[2] && pages.has(named[2])) file = named[2];
+    else if (named?.[1]) file = byAddress.get(named[1].replace(/(.)\/$/, '$1')) ?? '';
+    (out[file] ??= []).push(line);
+  }
+  return out;
+}
+
+/**
+ * The warnings a fast build's log repeats from the previous build's (docs/decisions.md#fast-redeploys):
+ * those of the pages it did not check and render again, and those naming no page that it did not
+ * print itself; and all the warnings of the site as of this build, recorded for the next one.
+ */
+export function carryOverWarnings(previous: PageWarnings, rechecked: string[], fresh: PageWarnings): { carried: string[]; all: PageWarnings } {
+  const again = new Set(rechecked);
+  const all: PageWarnings = {};
+  const carried: string[] = [];
+  const printed = new Set(fresh[''] ?? []);
+  for (const [file, lines] of Object.entries(previous)) {
+    if (file === '') {
+      const left = lines.filter((line) => !printed.has(line));
+      carried.push(...left);
+      if (left.length + printed.size > 0) all[''] = [...left, ...printed];
+    } else if (!again.has(file)) {
+      carried.push(...lines);
+      all[file] = lines;
+    }
+  }
+  for (const [file, lines] of Object.entries(fresh)) if (file !== '' || !('' in all)) all[file] = lines;
+  return { carried, all };
 }

@@ -4,6 +4,7 @@
 // earlier build (docs/decisions.md#continuous-deployment). This is the data dir's way to keep builds
 // (build-storage.ts); object storage has its own (object-storage/builds.ts).
 import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { removeTree } from '../../site/link-tree.ts';
 import path from 'node:path';
 import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
 import type { BuildStorage, LiveBuilds } from '../build-storage.ts';
@@ -82,5 +83,5 @@ export async function pruneBuilds(dataDir: string, projectId: string, keep: Set<
   const dir = buildsDir(dataDir, projectId);
   const names = await readdir(dir).catch(() => [] as string[]);
   // A build's inputs file (fast-redeploy.ts) goes with its build.
-  await Promise.all(names.filter((n) => !keep.has(buildIdOfEntry(n))).map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
+  await Promise.all(names.filter((n) => !keep.has(buildIdOfEntry(n))).map((n) => removeTree(path.join(dir, n))));
 }

@@ -4,7 +4,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildPhases, type BuildSiteResult } from '../../site/build.ts';
-import { linkTree } from '../../site/link-tree.ts';
+import { linkTree, removeTree } from '../../site/link-tree.ts';
 import { repoRoot, type PageHistory } from '../../site/settings.ts';
 import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
@@ -15,7 +15,7 @@ import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../st
 import type { BuildStorage } from '../build-storage.ts';
 import type { ProjectContent } from '../project-content.ts';
 import { buildSandbox } from './build-sandbox.ts';
-import { buildFingerprint, planRedeploy, removeBuildInputs, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';
+import { buildFingerprint, carryOverWarnings, planRedeploy, removeBuildInputs, warningsByPage, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';
 import type { DeploymentLog } from './log.ts';
 import { keptBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
@@ -137,7 +137,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     if (!isFolioError(error) || error.code !== 'not_found') throw error;
   } finally {
     await log.close();
-    await rm(snapshot, { recursive: true, force: true });
+    await removeTree(snapshot);
   }
 }
 
@@ -254,7 +254,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   let plan: RedeployPlan = { kind: 'full', reason: 'the project has no repository to compare commits in' };
   if (commitSha) {
     const fingerprint = await buildFingerprint({ siteUrl, allowCode, editUrl: pageHistory?.editUrl });
-    inputs = { commit: commitSha, fingerprint, lastUpdated: pageHistory?.lastUpdated ?? {} };
+    inputs = { commit: commitSha, fingerprint, lastUpdated: pageHistory?.lastUpdated ?? {}, warnings: {} };
     plan = await planRedeploy({ store, dataDir: config.dataDir, deployment, root: snapshot, gitDir: gitDir(config.dataDir, project.id), gitOptions, inputs, allowCode })
       .catch((): RedeployPlan => ({ kind: 'full', reason: 'the change could not be compared with the previous build' }));
   }
@@ -284,15 +284,29 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
       return done;
     });
   let result: BuildSiteResult = await build(plan.kind === 'fast' ? { previousOutDir: plan.previousBuild, pageFiles: plan.pageFiles } : undefined);
+  let partial = plan.kind === 'fast';
   if (result.error?.code === 'reuse_refused') {
     log.line(`build: full (the partial build cannot be reused: ${result.error.message})`);
+    partial = false;
     result = await build();
   } else if (plan.kind === 'fast' && result.error?.code === 'build_failed') {
     // Whatever made the partial build fail, a full build is the answer that counts.
     log.line('build: full (the partial build failed)');
     await rm(output, { recursive: true, force: true });
     await mkdir(output, { recursive: true });
+    partial = false;
     result = await build();
+  }
+  if (result.ok && inputs) {
+    // The latest log names every warning of the site, as a full build's would: a partial build
+    // checked and rendered only some pages, so the others' come from the previous build's record.
+    const fresh = warningsByPage(result.warnings, snapshot);
+    inputs.warnings = fresh;
+    if (partial && plan.kind === 'fast') {
+      const { carried, all } = carryOverWarnings(plan.previous.warnings, plan.pageFiles, fresh);
+      for (const line of carried) log.line(`build: ${line} (carried over from the build of deployment ${plan.previous.id}: not checked again)`);
+      inputs.warnings = all;
+    }
   }
   if (!result.ok) {
     const error = result.error!;

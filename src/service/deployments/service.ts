@@ -8,15 +8,17 @@ import { FolioError } from '../errors.ts';
 import { git } from '../git.ts';
 import type { BuildStorage } from '../build-storage.ts';
 import { localContent, type ProjectContent } from '../project-content.ts';
-import { buildDir, previewDir, snapshotDir } from '../project-files.ts';
+import { buildDir, gitDir, previewDir, previewRootDir, snapshotDir } from '../project-files.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import { createMemoryRateLimiter } from '../rate-limiter.ts';
 import type { DeploymentRecord, ProjectRecord, Store, WebhookEvent } from '../store.ts';
+import { removeTree } from '../../site/link-tree.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
 import { createBuildQueue, LEASE_OWNER, type BuildQueue } from './queue.ts';
 import { isLive } from './publish.ts';
 import { recordCanceled, recordFailure, recordSuccess, runDeployment, type RunContext } from './runner.ts';
+import { removeKeptTree, removeKeptTrees } from './sync.ts';
 
 /** A deployment as the API shows it; fields not known yet are absent. A preview has `branch` and `preview_url`. */
 export type Deployment = Omit<DeploymentRecord, 'preview_label'> & { url: string; preview_url?: string };
@@ -58,6 +60,11 @@ export interface DeploymentsService {
   receivePush(projectId: string, headers: Headers, body: Uint8Array): Promise<PushOutcome>;
   /** The projects hook: a repository was connected. */
   queueConnect(project: ProjectRecord): Promise<void>;
+  /**
+   * The projects hook: the project's repository was disconnected. The kept trees of its syncs go
+   * (its content root stays, written through the API from now on); the clone stays for a reconnect.
+   */
+  forgetRepository(projectId: string): Promise<void>;
   /** The projects hook: stops the project's running build (its records went with the project). */
   forgetProject(projectId: string): Promise<void>;
   /** Calls `listener` after a project's live site was switched (a publish) or removed (a delete). */
@@ -154,17 +161,53 @@ export function createDeploymentsService(
     return deployment;
   };
 
-  /** Removes a preview's files (its live pointer first, so it stops being served at once). */
-  const removePreview = async (projectId: string, label: string) => {
+  /**
+   * Stops a queued or building deployment (it ends `canceled`); resolves once a run of this
+   * node's queue has ended.
+   */
+  const stop = async (deployment: DeploymentRecord) => {
+    const current = await store.getDeployment(deployment.id);
+    if (queue?.isRunning(deployment.id)) {
+      await queue.cancel(deployment.id);
+    } else if (current?.status === 'queued') {
+      // Not started: its log stays empty. A worker that claimed it meanwhile sees it canceled
+      // at its next lease check and stops (queue.ts), as does this node's own queue here.
+      await store.updateDeployment(deployment.id, { status: 'canceled', finished_at: new Date().toISOString() });
+      if (queue?.isRunning(deployment.id)) await queue.cancel(deployment.id);
+    } else if (current?.status === 'building') {
+      // Building on another node: recorded here; that worker stops it as soon as it hears of the
+      // change (LISTEN), at the latest at its next lease renewal.
+      await recordCanceled(store, deployment.id, deployment.project_id, deployment.preview_label !== undefined);
+    }
+  };
+
+  /** The preview's deployments that are queued or building. */
+  const unfinished = async (projectId: string, label: string) =>
+    [...(await store.deploymentsWithStatus('queued')), ...(await store.deploymentsWithStatus('building'))]
+      .filter((d) => d.project_id === projectId && d.preview_label === label);
+
+  /**
+   * Removes a preview: its live pointer first (it stops being served at once), then its content
+   * root and the kept tree its syncs write (sync.ts keptTree), so the data dir does not grow with
+   * every branch ever pushed. Its deployments still queued or building are canceled first (their
+   * branch is gone): a build that went on would publish the preview again, and its sync write the
+   * kept tree again. Expiry passes `keepIfDeploying`: a preview being deployed now is not stale.
+   */
+  const removePreview = async (projectId: string, label: string, { keepIfDeploying = false } = {}) => {
+    const deploying = await unfinished(projectId, label);
+    if (keepIfDeploying && deploying.length > 0) return;
+    for (const deployment of deploying) await stop(deployment);
     await builds.removePreview(projectId, label);
     liveChanged(projectId);
-    await rm(previewDir(config.dataDir, projectId, label), { recursive: true, force: true });
+    await removeTree(previewDir(config.dataDir, projectId, label));
+    // Waits for a checkout into it (a deployment stopped on another node, or started meanwhile).
+    await removeKeptTree(gitDir(config.dataDir, projectId), previewRootDir(config.dataDir, projectId, label));
   };
 
   /** Previews not deployed for FOLIO_PREVIEW_TTL_DAYS go. */
   const expirePreviews = async () => {
     const oldest = Date.now() - config.previewTtlDays * 86_400_000;
-    for (const { projectId, label } of await builds.stalePreviews(oldest)) await removePreview(projectId, label);
+    for (const { projectId, label } of await builds.stalePreviews(oldest)) await removePreview(projectId, label, { keepIfDeploying: true });
   };
 
   /**
@@ -293,19 +336,7 @@ export function createDeploymentsService(
       if (deployment.status !== 'queued' && deployment.status !== 'building') {
         throw new FolioError('not_cancelable', `deployment ${id} has already ended (${deployment.status}): only a queued or building deployment can be canceled`);
       }
-      const current = await store.getDeployment(deployment.id);
-      if (queue?.isRunning(deployment.id)) {
-        await queue.cancel(deployment.id);
-      } else if (current?.status === 'queued') {
-        // Not started: its log stays empty. A worker that claimed it meanwhile sees it canceled
-        // at its next lease check and stops (queue.ts), as does this node's own queue here.
-        await store.updateDeployment(deployment.id, { status: 'canceled', finished_at: new Date().toISOString() });
-        if (queue?.isRunning(deployment.id)) await queue.cancel(deployment.id);
-      } else if (current?.status === 'building') {
-        // Building on another node: recorded here; that worker stops it as soon as it hears of the
-        // change (LISTEN), at the latest at its next lease renewal.
-        await recordCanceled(store, deployment.id, project.id, deployment.preview_label !== undefined);
-      }
+      await stop(deployment);
       const after = await store.getDeployment(deployment.id);
       return view(after ?? deployment, project, project.url);
     },
@@ -362,6 +393,10 @@ export function createDeploymentsService(
 
     async queueConnect(project) {
       await enqueue(project.id, 'connect');
+    },
+
+    async forgetRepository(projectId) {
+      await removeKeptTrees(gitDir(config.dataDir, projectId));
     },
 
     async forgetProject(projectId) {

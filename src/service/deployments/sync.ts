@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { linkTree } from '../../site/link-tree.ts';
+import { linkTree, removeTree } from '../../site/link-tree.ts';
 import { git, gitCapped, GitError, type GitOptions } from '../git.ts';
 
 export interface SyncLimits {
@@ -180,6 +180,66 @@ export function keptTree(gitDir: string, contentRoot: string): { tree: string; i
 }
 
 /**
+ * Removes the kept tree of a content root and its index files, once no checkout into it runs. A
+ * preview's goes with the preview (deployments/service.ts), so the clone's folder does not grow
+ * with every branch ever pushed.
+ */
+export async function removeKeptTree(gitDir: string, contentRoot: string): Promise<void> {
+  const kept = keptTree(gitDir, contentRoot);
+  await withKeptTrees(gitDir, () => removeKept(kept.tree));
+}
+
+/**
+ * Removes the kept trees in the clone's folder but those of `contentRoots` (all of them when it is
+ * empty: the project's repository was disconnected), once no checkout runs. Returns their paths.
+ */
+export async function removeKeptTrees(gitDir: string, contentRoots: string[] = []): Promise<string[]> {
+  const keep = new Set(contentRoots.map((root) => path.basename(keptTree(gitDir, root).tree)));
+  return withKeptTrees(gitDir, async () => {
+    const removed: string[] = [];
+    for (const name of await readdir(gitDir).catch(() => [] as string[])) {
+      const tree = /^(folio-root-[0-9a-f]{16})(?:\.index(?:\.busy)?)?$/.exec(name)?.[1];
+      if (!tree || keep.has(tree) || name !== tree) continue;
+      await removeKept(path.join(gitDir, tree));
+      removed.push(path.join(gitDir, tree));
+    }
+    // An index whose tree is already gone (a removal cut short between the two).
+    for (const name of await readdir(gitDir).catch(() => [] as string[])) {
+      const tree = /^(folio-root-[0-9a-f]{16})\.index(?:\.busy)?$/.exec(name)?.[1];
+      if (!tree || keep.has(tree)) continue;
+      await rm(path.join(gitDir, name), { force: true });
+      removed.push(path.join(gitDir, name));
+    }
+    return removed;
+  });
+}
+
+/** The index first: a tree without its index is written afresh by the next checkout. */
+async function removeKept(tree: string): Promise<void> {
+  await rm(`${tree}.index`, { force: true });
+  await rm(`${tree}.index.busy`, { force: true });
+  await removeTree(tree);
+}
+
+/**
+ * The checkouts into a clone's kept trees and their removals, one at a time per clone in this
+ * process (one deployment per project runs at a time, but a preview's removal comes from a push
+ * delivery or the expiry sweep, beside it).
+ */
+const keptTreeTurns = new Map<string, Promise<unknown>>();
+
+async function withKeptTrees<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
+  const before = keptTreeTurns.get(gitDir) ?? Promise.resolve();
+  const turn = before.catch(() => undefined).then(fn);
+  const settled = turn.catch(() => undefined);
+  keptTreeTurns.set(gitDir, settled);
+  void settled.then(() => {
+    if (keptTreeTurns.get(gitDir) === settled) keptTreeTurns.delete(gitDir);
+  });
+  return turn;
+}
+
+/**
  * Replaced content roots still being removed. A sync does not wait for the removal (a file per
  * page, ~50 ms of every push on a 1,000-page site); the next cleanup waits for it, and a removal
  * cut short by a crash is a `.root-old-` leftover that cleanup removes.
@@ -200,39 +260,44 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
   const kept = keptTree(input.gitDir, input.contentRoot);
   await cleanSyncLeftovers(input.contentRoot, input.gitDir);
   try {
-    // The index records what the tree holds. It is renamed aside while the tree changes: a sync
-    // interrupted half-way leaves a tree without its index, which is then written afresh.
-    const busy = `${kept.index}.busy`;
-    const afresh = async () => {
-      await rm(kept.tree, { recursive: true, force: true });
-      await rm(busy, { force: true });
-    };
-    const hadIndex = await rename(kept.index, busy).then(() => true, () => false);
-    if (!hadIndex) await afresh();
-    // read-tree runs no hooks or filters and writes regular files only. ctime is not compared:
-    // links made to the tree's files change it.
-    const update = async () => {
-      await mkdir(kept.tree, { recursive: true });
-      await git(input.gitDir, ['-c', 'core.trustctime=false', `--work-tree=${kept.tree}`, 'read-tree', '-m', '-u', '--end-of-options', commit], { ...options, env: { GIT_INDEX_FILE: busy } });
-    };
-    await update().catch(async (error: unknown) => {
-      if (!hadIndex) throw error;
-      // A file of the tree is not what its index says (git refuses to write over it): afresh.
-      await afresh();
-      await update();
-    });
-    await rename(busy, kept.index);
-    await linkTree(kept.tree, fresh);
+    await withKeptTrees(input.gitDir, () => updateKeptTree(input, commit, options, kept, fresh));
     const hadRoot = await rename(input.contentRoot, old).then(() => true, (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return false;
       throw e;
     });
     await rename(fresh, input.contentRoot);
     if (hadRoot) {
-      const removal: Promise<void> = rm(old, { recursive: true, force: true }).catch(() => undefined).finally(() => removals.delete(removal));
+      const removal: Promise<void> = removeTree(old).catch(() => undefined).finally(() => removals.delete(removal));
       removals.add(removal);
     }
   } finally {
     await rm(fresh, { recursive: true, force: true });
   }
+}
+
+/** The kept tree at the commit, linked into `fresh`: under the clone's turn (withKeptTrees). */
+async function updateKeptTree(input: SyncInput, commit: string, options: GitOptions, kept: { tree: string; index: string }, fresh: string): Promise<void> {
+  // The index records what the tree holds. It is renamed aside while the tree changes: a sync
+  // interrupted half-way leaves a tree without its index, which is then written afresh.
+  const busy = `${kept.index}.busy`;
+  const afresh = async () => {
+    await rm(kept.tree, { recursive: true, force: true });
+    await rm(busy, { force: true });
+  };
+  const hadIndex = await rename(kept.index, busy).then(() => true, () => false);
+  if (!hadIndex) await afresh();
+  // read-tree runs no hooks or filters and writes regular files only. ctime is not compared:
+  // links made to the tree's files change it.
+  const update = async () => {
+    await mkdir(kept.tree, { recursive: true });
+    await git(input.gitDir, ['-c', 'core.trustctime=false', `--work-tree=${kept.tree}`, 'read-tree', '-m', '-u', '--end-of-options', commit], { ...options, env: { GIT_INDEX_FILE: busy } });
+  };
+  await update().catch(async (error: unknown) => {
+    if (!hadIndex) throw error;
+    // A file of the tree is not what its index says (git refuses to write over it): afresh.
+    await afresh();
+    await update();
+  });
+  await rename(busy, kept.index);
+  await linkTree(kept.tree, fresh);
 }
