@@ -59,5 +59,5 @@ interface Entry {
 export function renderStaticMdx(entry: Entry): { Content: ReturnType<typeof staticContent>; headings: Array<{ depth: number; slug: string; text: string }> } | undefined {
   const metadata = entry.rendered?.metadata as (Partial<StaticMdxMetadata> & { headings?: Array<{ depth: number; slug: string; text: string }> }) | undefined;
   if (!metadata?.folioStaticMdx) return undefined;
-  return { Content: staticContent(metadata.folioStaticMdx, entry.filePath ?? ''), headings: metadata.headings ?? [] };
+  return { Content: staticContent(JSON.parse(metadata.folioStaticMdx) as StaticNode, entry.filePath ?? ''), headings: metadata.headings ?? [] };
 }
