@@ -52,6 +52,14 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, secon
   }
 }
 
+/** A project connected to `repo`, once its connect deployment has succeeded. */
+async function connectedProject(cd: DeployingServer, repo: TestRepo, name: string, slug: string): Promise<Json> {
+  const project = (await cd.api('POST', '/v1/projects', { body: { name, slug: uniqueSlug(slug), source_repo: repo.slug } })).body;
+  const first = await until('the connect deployment', async () => (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=1`)).body.data[0]);
+  expect((await waitForDeployment(cd.api, project.id, first.id)).status).toBe('succeeded');
+  return project;
+}
+
 describe('push webhooks, previews, promote, cancel, events out, log streaming', () => {
   let cd: DeployingServer;
   let repo: TestRepo;
@@ -274,9 +282,7 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
   it('disconnecting the repository removes the kept trees of its syncs; deleting the project leaves nothing of it', async () => {
     const other = cd.host.repo('acme', 'cd-disconnect');
     other.commit(pages('disconnect one'));
-    const created = (await cd.api('POST', '/v1/projects', { body: { name: 'CD 2', slug: uniqueSlug('cd2'), source_repo: other.slug } })).body;
-    const first = await until('the connect deployment', async () => (await cd.api('GET', `/v1/projects/${created.id}/deployments?limit=1`)).body.data[0]);
-    expect((await waitForDeployment(cd.api, created.id, first.id)).status).toBe('succeeded');
+    const created = await connectedProject(cd, other, 'CD 2', 'cd2');
     const git = gitDir(cd.server.dataDir, created.id);
     expect(await keptTreeFiles(git)).not.toEqual([]);
 
@@ -302,9 +308,7 @@ describe('polling and webhook address rules', () => {
   it('polling deploys a new commit of the connected branch', async () => {
     const repo = cd.host.repo('acme', 'polled');
     repo.commit(pages('polled one'));
-    const project = (await cd.api('POST', '/v1/projects', { body: { name: 'Polled', slug: uniqueSlug('poll'), source_repo: repo.slug } })).body;
-    const first = await until('the connect deployment', async () => (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=1`)).body.data[0]);
-    expect((await waitForDeployment(cd.api, project.id, first.id)).status).toBe('succeeded');
+    const project = await connectedProject(cd, repo, 'Polled', 'poll');
     const sha = repo.commit({ 'content/guide.mdx': '---\ntitle: Guide\n---\n\nThis is polled two.\n' });
     const polled = await until('a poll deployment', async () =>
       (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=5`)).body.data.find((d: Json) => d.trigger === 'poll' && d.commit_sha === sha));
