@@ -50,19 +50,31 @@ export async function linkFile(source: string, dest: string): Promise<void> {
  * operation of the process waits behind thousands of unlinks: serving the first request from a
  * build just made live took 180–360 ms while a 1,000-page snapshot was being removed. Slower in
  * total, this leaves the other threads to everyone else. A missing path is not an error.
+ *
+ * Like Node's `rm`, it never follows a symbolic link, `target` itself included (a link is removed,
+ * not what it points at). Each directory is opened without following a link and its entries are
+ * reached through that open directory (/proc/self/fd on Linux), so a directory replaced by a link
+ * while the removal runs is not entered either.
  */
 export async function removeTree(target: string): Promise<void> {
-  const entries = await fs.readdir(target, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    if (error.code === 'ENOTDIR') return undefined;
+  const handle = await fs.open(target, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    // A file, or a link (ELOOP; some systems say ENOTDIR for O_NOFOLLOW|O_DIRECTORY on a link).
+    if (error.code === 'ENOTDIR' || error.code === 'ELOOP') return undefined;
     throw error;
   });
-  if (!entries) return fs.rm(target, { force: true });
-  for (const entry of entries) {
-    const child = path.join(target, entry.name);
-    if (entry.isDirectory()) await removeTree(child);
-    else await fs.rm(child, { force: true });
+  if (handle === null) return;
+  if (!handle) return fs.rm(target, { force: true });
+  try {
+    const dir = process.platform === 'linux' ? `/proc/self/fd/${handle.fd}` : target;
+    for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+      const child = path.join(dir, entry.name);
+      if (entry.isDirectory()) await removeTree(child);
+      else await fs.rm(child, { force: true });
+    }
+  } finally {
+    await handle.close();
   }
-  // Whatever appeared meanwhile goes too.
+  // Whatever appeared meanwhile goes too (Node's recursive rm follows no link either).
   await fs.rmdir(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : fs.rm(target, { recursive: true, force: true })));
 }

@@ -37,6 +37,16 @@ describe('removeTree (removals nobody waits for: snapshots, replaced content roo
     expect(fs.readFileSync(path.join(dir, 'elsewhere/keep.txt'), 'utf8')).toBe('keep');
   });
 
+  it('given a link to a folder, removes the link and leaves the folder it points at whole', async () => {
+    write('elsewhere/keep.txt', 'keep');
+    write('elsewhere/deep/page.md', '# kept');
+    fs.symlinkSync(path.join(dir, 'elsewhere'), path.join(dir, 'snapshot'));
+    await removeTree(path.join(dir, 'snapshot'));
+    expect(fs.existsSync(path.join(dir, 'snapshot'))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'elsewhere/keep.txt'), 'utf8')).toBe('keep');
+    expect(fs.readFileSync(path.join(dir, 'elsewhere/deep/page.md'), 'utf8')).toBe('# kept');
+  });
+
   it('takes a single file, and a path that is not there is no error', async () => {
     write('build.inputs.json', '{}');
     await removeTree(path.join(dir, 'build.inputs.json'));
