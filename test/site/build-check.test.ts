@@ -102,6 +102,20 @@ describe('the build refuses what the check refuses, on its own tree', () => {
     expect(html).toBe('');
   });
 
+  it('data: URLs as link targets the check used to miss: the first of two reference definitions (the one Markdown uses), an attribute right after a quoted value', async () => {
+    const { outcome, errors, html } = await astroOnly({
+      'content/index.md': '# Home\n',
+      'content/refs.md': '---\ntitle: Refs\n---\n\n[a][ref]\n\n[ref]: data:text/html,x\n[ref]: https://example.com/\n\n<div><a title="t"href="data:text/html,y">b</a></div>\n',
+    });
+    const LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
+    expect(errors.toSorted()).toEqual([
+      `content/refs.md:10:1: attribute href on <a> is not allowed: ${LINK}`,
+      `content/refs.md:7:1: URL "data:text/html,x" is not allowed: ${LINK}`,
+    ]);
+    expect(outcome).toBe(1);
+    expect(html).toBe('');
+  });
+
   it('a page changed after the check before the build passed it is checked again (what passed was other text)', async () => {
     const passed = '# Home\n\nNothing to see.\n';
     const { outcome, errors, html } = await astroOnly(

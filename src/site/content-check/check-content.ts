@@ -205,7 +205,8 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
   // ESM is top-level only; components it declares may be used above it.
   for (const node of tree.children ?? []) if (node.type === 'mdxjsEsm') checkEsm(node, check);
 
-  const definitions = new Map<string, MdNode>();
+  // Every definition of an identifier: Markdown uses the first, so none may be left unchecked.
+  const definitions = new Map<string, MdNode[]>();
   const imageReferences = new Set<string>();
   const linkReferences = new Set<string>();
   const visit = (node: MdNode) => {
@@ -226,7 +227,7 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
         checkLinkUrl(node, 'image', report);
         break;
       case 'definition':
-        if (node.identifier) definitions.set(node.identifier, node);
+        if (node.identifier) definitions.set(node.identifier, [...(definitions.get(node.identifier) ?? []), node]);
         checkLocalUrl(node, options.file, report);
         // A script URL is refused wherever it is; a data: URL by the references to it (below).
         if (node.url && isScriptUrl(node.url)) checkLinkUrl(node, 'link', report);
@@ -251,16 +252,14 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
   };
   visit(tree);
   for (const id of imageReferences) {
-    const definition = definitions.get(id);
-    if (definition) {
+    for (const definition of definitions.get(id) ?? []) {
       checkImageFile(definition, report);
       checkLinkUrl(definition, 'image', report, true);
     }
   }
   // A definition is an image's address or a link's target depending on what refers to it.
   for (const id of linkReferences) {
-    const definition = definitions.get(id);
-    if (definition) checkLinkUrl(definition, 'link', report, true);
+    for (const definition of definitions.get(id) ?? []) checkLinkUrl(definition, 'link', report, true);
   }
   return result;
 }

@@ -93,7 +93,9 @@ export function isForbiddenDataAttribute(element: string, attribute: string, val
 
 /** A URL attribute in HTML source: the element's name, the attribute's and its value (quoted or not). */
 const HTML_URL_ATTRIBUTE = /<\s*([a-z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>?/gi;
-const ATTRIBUTE = /[\s/"']([a-z][\w:.-]*)\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+)/gi;
+// The character before a name is looked behind, not taken: a browser reads `title="t"href=…` as
+// two attributes, the quote ending one value and starting the next name.
+const ATTRIBUTE = /(?<=[\s/"'])([a-z][\w:.-]*)\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+)/gi;
 
 /** Every attribute of raw HTML whose value is a `data:` URL it may not hold, as `<a href>`. */
 export function* forbiddenDataAttributesInHtml(html: string): Generator<{ element: string; attribute: string }> {
