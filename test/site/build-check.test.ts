@@ -116,6 +116,20 @@ describe('the build refuses what the check refuses, on its own tree', () => {
     expect(html).toBe('');
   });
 
+  it('a data: URL an SVG animation sets as a link target (to, values) is refused as the href itself would be', async () => {
+    const { outcome, errors, html } = await astroOnly({
+      'content/index.md': '# Home\n',
+      'content/anim.md': '---\ntitle: Anim\n---\n\n<svg><a><set attributeName="href" to="data:text/html,x"/><text y="20">c</text></a></svg>\n\n<svg><a><animate attributeName="href" values="#a; DATA:text/html,y" dur="1s"/><text y="20">d</text></a></svg>\n',
+    });
+    const LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
+    expect(errors.toSorted()).toEqual([
+      `content/anim.md:5:9: attribute to on <set> is not allowed: ${LINK}`,
+      `content/anim.md:7:9: attribute values on <animate> is not allowed: ${LINK}`,
+    ]);
+    expect(outcome).toBe(1);
+    expect(html).toBe('');
+  });
+
   it('a page changed after the check before the build passed it is checked again (what passed was other text)', async () => {
     const passed = '# Home\n\nNothing to see.\n';
     const { outcome, errors, html } = await astroOnly(

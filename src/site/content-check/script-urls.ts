@@ -43,6 +43,13 @@ export function isScriptUrl(url: string): boolean {
  * `href` props (Card, Tile, Tooltip) are link targets too.
  */
 const LINK_TARGET_ATTRIBUTES = new Set(['href', 'xlink:href', 'xlinkhref', 'action', 'formaction', 'src', 'data', 'ping']);
+/**
+ * SVG animation elements and the attributes whose values they set another attribute to: `<set
+ * attributeName="href" to="data:…">` inside an `<a>` makes that link's target, so a data: URL
+ * there is refused as in the href itself.
+ */
+const ANIMATION_ELEMENTS = new Set(['set', 'animate', 'animatemotion', 'animatetransform']);
+const ANIMATION_VALUES = new Set(['to', 'from', 'by', 'values']);
 /** Of those, the ones that are media on these elements (an image, not a page): `data:image/…` stays allowed. */
 const MEDIA_SRC_ELEMENTS = new Set(['img', 'image', 'video', 'audio', 'source', 'track', 'input']);
 
@@ -80,6 +87,7 @@ export function isForbiddenImageUrl(url: string): boolean {
  */
 export function urlAttributeKind(element: string, attribute: string): 'link' | 'media' | undefined {
   const name = attribute.toLowerCase();
+  if (ANIMATION_ELEMENTS.has(element.toLowerCase()) && ANIMATION_VALUES.has(name)) return 'link';
   if (!LINK_TARGET_ATTRIBUTES.has(name)) return undefined;
   return (name === 'src' || name === 'data') && MEDIA_SRC_ELEMENTS.has(element.toLowerCase()) ? 'media' : 'link';
 }
@@ -87,8 +95,10 @@ export function urlAttributeKind(element: string, attribute: string): 'link' | '
 /** True when `value` of `attribute` on `element` holds a `data:` URL it may not hold (see urlAttributeKind). */
 export function isForbiddenDataAttribute(element: string, attribute: string, value: string): boolean {
   const kind = urlAttributeKind(element, attribute);
-  if (!kind || !isDataUrl(value)) return false;
-  return kind === 'link' || isForbiddenImageUrl(value);
+  if (!kind) return false;
+  // An animation's `values` is a list (`;`, spelled as an entity too): any item may be the one set.
+  const urls = attribute.toLowerCase() === 'values' ? value.split(/;|&#0*59;?|&#x0*3b;?|&semi;/i) : [value];
+  return urls.some((url) => isDataUrl(url) && (kind === 'link' || isForbiddenImageUrl(url)));
 }
 
 /** A URL attribute in HTML source: the element's name, the attribute's and its value (quoted or not). */
