@@ -4,7 +4,7 @@
 // Sound only because nothing ever writes into these files in place: every writer of a content
 // root replaces a file by a new one (atomic-write.ts renames; git's checkout unlinks, then
 // creates), and builds are never changed once written (docs/decisions.md#fast-redeploys).
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -43,6 +43,9 @@ export async function linkFile(source: string, dest: string): Promise<void> {
   });
 }
 
+/** Whether an open directory can be reached by path (Linux's /proc), for removeTree. */
+const OPEN_DIRS = existsSync('/proc/self/fd');
+
 /**
  * Removes a directory tree (or a file) one entry at a time, for removals nobody waits for: a
  * deployment's snapshot, a replaced content root, pruned builds. Node's recursive `rm` starts every
@@ -53,8 +56,8 @@ export async function linkFile(source: string, dest: string): Promise<void> {
  *
  * Like Node's `rm`, it never follows a symbolic link, `target` itself included (a link is removed,
  * not what it points at). Each directory is opened without following a link and its entries are
- * reached through that open directory (/proc/self/fd on Linux), so a directory replaced by a link
- * while the removal runs is not entered either.
+ * reached through that open directory (/proc/self/fd, where mounted), so a directory replaced by
+ * a link while the removal runs is not entered either.
  */
 export async function removeTree(target: string): Promise<void> {
   const handle = await fs.open(target, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
@@ -66,7 +69,7 @@ export async function removeTree(target: string): Promise<void> {
   if (handle === null) return;
   if (!handle) return fs.rm(target, { force: true });
   try {
-    const dir = process.platform === 'linux' ? `/proc/self/fd/${handle.fd}` : target;
+    const dir = OPEN_DIRS ? `/proc/self/fd/${handle.fd}` : target;
     for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
       const child = path.join(dir, entry.name);
       if (entry.isDirectory()) await removeTree(child);
