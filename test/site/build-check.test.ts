@@ -31,6 +31,9 @@ async function astroOnly(files: Record<string, string>, allowCode = false, check
   }
 }
 
+
+/** The reason the check gives for a data: URL as a link target (content-check/script-urls.ts). */
+const DATA_LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
 describe('the build refuses what the check refuses, on its own tree', () => {
   it('an expression in a GFM table cell, inside what another parser reads as a code span (MDX)', async () => {
     const { outcome, errors, html } = await astroOnly({
@@ -90,14 +93,13 @@ describe('the build refuses what the check refuses, on its own tree', () => {
       'content/index.mdx': '# Home\n\n[a](DaTa:text/html,<b>x</b>)\n\n<a href="  &#100;ata:text/html,x">b</a>\n\n<Card title="c" href=" data:image/svg+xml,<svg/>">d</Card>\n',
       'content/plain.md': '---\ntitle: Plain\n---\n\n<data:text/html,x>\n\n| a |\n|---|\n| <a href="&#x64;ata:text/html,x">y</a> |\n',
     });
-    const LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
     expect(outcome).toBe(1);
     expect(errors.toSorted()).toEqual([
-      `content/index.mdx:3:1: URL "DaTa:text/html,<b>x</b>" is not allowed: ${LINK}`,
-      `content/index.mdx:5:1: attribute href on <a> is not allowed: ${LINK}`,
-      `content/index.mdx:7:1: attribute href on <Card> is not allowed: ${LINK}`,
-      `content/plain.md:5:1: URL "data:text/html,x" is not allowed: ${LINK}`,
-      `content/plain.md:9:3: attribute href on <a> is not allowed: ${LINK}`,
+      `content/index.mdx:3:1: URL "DaTa:text/html,<b>x</b>" is not allowed: ${DATA_LINK}`,
+      `content/index.mdx:5:1: attribute href on <a> is not allowed: ${DATA_LINK}`,
+      `content/index.mdx:7:1: attribute href on <Card> is not allowed: ${DATA_LINK}`,
+      `content/plain.md:5:1: URL "data:text/html,x" is not allowed: ${DATA_LINK}`,
+      `content/plain.md:9:3: attribute href on <a> is not allowed: ${DATA_LINK}`,
     ]);
     expect(html).toBe('');
   });
@@ -107,10 +109,9 @@ describe('the build refuses what the check refuses, on its own tree', () => {
       'content/index.md': '# Home\n',
       'content/refs.md': '---\ntitle: Refs\n---\n\n[a][ref]\n\n[ref]: data:text/html,x\n[ref]: https://example.com/\n\n<div><a title="t"href="data:text/html,y">b</a></div>\n',
     });
-    const LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
     expect(errors.toSorted()).toEqual([
-      `content/refs.md:10:1: attribute href on <a> is not allowed: ${LINK}`,
-      `content/refs.md:7:1: URL "data:text/html,x" is not allowed: ${LINK}`,
+      `content/refs.md:10:1: attribute href on <a> is not allowed: ${DATA_LINK}`,
+      `content/refs.md:7:1: URL "data:text/html,x" is not allowed: ${DATA_LINK}`,
     ]);
     expect(outcome).toBe(1);
     expect(html).toBe('');
@@ -121,10 +122,9 @@ describe('the build refuses what the check refuses, on its own tree', () => {
       'content/index.md': '# Home\n',
       'content/anim.md': '---\ntitle: Anim\n---\n\n<svg><a><set attributeName="href" to="data:text/html,x"/><text y="20">c</text></a></svg>\n\n<svg><a><animate attributeName="href" values="#a; DATA:text/html,y" dur="1s"/><text y="20">d</text></a></svg>\n',
     });
-    const LINK = 'a data: URL as a link target opens a page of its own (HTML, or SVG that runs script) on the site; link to a page, a file in the content root or an https address instead';
     expect(errors.toSorted()).toEqual([
-      `content/anim.md:5:9: attribute to on <set> is not allowed: ${LINK}`,
-      `content/anim.md:7:9: attribute values on <animate> is not allowed: ${LINK}`,
+      `content/anim.md:5:9: attribute to on <set> is not allowed: ${DATA_LINK}`,
+      `content/anim.md:7:9: attribute values on <animate> is not allowed: ${DATA_LINK}`,
     ]);
     expect(outcome).toBe(1);
     expect(html).toBe('');
