@@ -17,7 +17,7 @@ import { imagePathsPlugin } from './markdown/image-paths.ts';
 import { codeBlockTransformers } from './markdown/code-blocks.ts';
 import { richBlocksPlugin } from './markdown/rich-blocks.ts';
 import { MDX_OPTIONS } from './markdown/static-mdx.ts';
-import { contentCheckPlugin, type ContentGuard } from './content-check/build-check.ts';
+import { contentCheckPlugin, priorCheck, type ContentGuard } from './content-check/build-check.ts';
 import { readCheckedFile } from './content-check/checked-files.ts';
 import { vendorAssets } from './components/mintlify/vendor.ts';
 
@@ -30,6 +30,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
   const layout = contentLayout(settings.contentRoot);
   // Only a build with code loads React and the code plugins (code/integration.ts).
   const code = settings.allowCode ? await (await import('./code/integration.ts')).codeIntegrations(settings.contentRoot) : [];
+  const prior = priorCheck(settings.contentRoot, settings.allowCode, settings.allowCode ? new Set() : readCheckedFile(settings.buildRoot));
   return {
     root: settings.buildRoot,
     srcDir: siteSrcDir,
@@ -48,7 +49,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
       // set of features and the content check first, for every file the build compiles.
       processor: satteri({
         features: { ...MARKDOWN_FEATURES },
-        mdastPlugins: [contentCheckPlugin(settings.contentRoot, settings.allowCode, guard, settings.allowCode ? new Set() : readCheckedFile(settings.buildRoot)), componentPropsPlugin(), imagePathsPlugin(settings.contentRoot), snippetImportsPlugin(settings.contentRoot, settings.allowCode), snippetMdastPlugin(settings.contentRoot)],
+        mdastPlugins: [contentCheckPlugin(guard, prior), componentPropsPlugin((ctx) => prior(ctx).dropsProps), imagePathsPlugin(settings.contentRoot), snippetImportsPlugin(settings.contentRoot, settings.allowCode, (ctx) => prior(ctx).hasEsm), snippetMdastPlugin(settings.contentRoot)],
         hastPlugins: [snippetHastPlugin(settings.contentRoot), richBlocksPlugin()],
       }),
       // Mermaid blocks are drawn in the browser (rich-blocks.ts); math is Sätteri's (never highlighted).

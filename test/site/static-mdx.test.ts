@@ -6,10 +6,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseExpressionAt } from 'acorn';
 import { mdxToJs } from 'satteri';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILDS_DIR, WORKER, buildOutDir, makeBuildRoot, workerEnv } from '../../src/site/build.ts';
-import { NotStatic, moduleToTree } from '../../src/site/markdown/static-mdx.ts';
+import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
+import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest, writeCheckedFile } from '../../src/site/content-check/checked-files.ts';
+import { NotStatic, moduleToTree } from '../../src/site/markdown/static-mdx-module.ts';
 import { article, listFiles, makeContentRoot } from './helpers.ts';
 
 const FIXTURE = path.resolve('test/fixtures/components');
@@ -29,10 +32,12 @@ const roots: string[] = [];
 /**
  * One cold build process of build-worker.ts, as build.ts starts one (no sandbox): the content root
  * as it is, without the check before the build (the build's own check runs on every file).
+ * `checked`: digests handed to the build as if the check before it had passed them (checked-files.ts).
  */
-async function coldBuild(contentRoot: string, staticMdx: boolean): Promise<ColdBuild> {
+async function coldBuild(contentRoot: string, staticMdx: boolean, checked: string[] = []): Promise<ColdBuild> {
   const buildRoot = await makeBuildRoot(BUILDS_DIR);
   roots.push(buildRoot);
+  if (checked.length) await writeCheckedFile(buildRoot, checked);
   const env = { ...workerEnv(buildRoot, contentRoot, buildOutDir(buildRoot)), ...(staticMdx ? {} : { FOLIO_STATIC_MDX: '0' }) };
   const child = spawn(process.execPath, [WORKER], { cwd: buildRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -216,9 +221,41 @@ describe('literal props that look like markup, slots or the tree itself', () => 
   });
 });
 
+describe('props a built-in component does not take', () => {
+  it('are removed where the check before the build found them, and only such pages are walked for them', async () => {
+    const page = (name: string) => `---\ntitle: ${name}\n---\n<Card title="${name}" foo="from-${name}">text</Card>\n`;
+    const root = makeContentRoot({ 'content/a.mdx': page('a'), 'content/b.mdx': page('b'), 'content/c.mdx': page('c') });
+    roots.push(root);
+    const digest = (name: string) => checkedDigest(page(name), { file: `content/${name}.mdx`, kind: 'page' });
+    // a: passed, with the mark the check writes for such props. b: claimed to have passed without
+    // them (what the check writes for a page that has none), so the build trusts it and skips the
+    // walk. c: not checked before, so walked.
+    const build = await coldBuild(root, true, [digest('a'), `${DROPS_PROPS_PREFIX}${digest('a')}`, digest('b')]);
+    expect(build.code, build.stderr).toBe(0);
+    const kept = (name: string) => build.store.includes(`\\"foo\\":\\"from-${name}\\"`);
+    expect(kept('a')).toBe(false);
+    expect(kept('b')).toBe(true);
+    expect(kept('c')).toBe(false);
+  }, 120_000);
+
+  it('are what the check before the build marks a page for (as it marks a page with import or export statements)', async () => {
+    const marked = '<Card title="a" foo="x">text</Card>\n';
+    const clean = '<Card title="b">text</Card>\n\n```js\nimport x from "y";\n```\n';
+    const esm = 'export const v = "c";\n\n<Card title={v}>text</Card>\n';
+    const root = makeContentRoot({ 'content/a.mdx': marked, 'content/b.mdx': clean, 'content/c.mdx': esm });
+    roots.push(root);
+    const { checked, warnings } = await checkContentRoot(root);
+    const a = checkedDigest(marked, { file: 'content/a.mdx', kind: 'page' });
+    const b = checkedDigest(clean, { file: 'content/b.mdx', kind: 'page' });
+    const c = checkedDigest(esm, { file: 'content/c.mdx', kind: 'page' });
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringContaining('<Card> has no prop "foo"')]);
+    expect(checked.toSorted()).toEqual([a, b, c, `${DROPS_PROPS_PREFIX}${a}`, `${HAS_ESM_PREFIX}${c}`].toSorted());
+  });
+});
+
 describe('reading a compiled page as data', () => {
-  /** What Sätteri writes for `source` as @astrojs/mdx asks it to (create-processor.js), without Folio's checks. */
-  const compiled = (source: string) => `${mdxToJs(source, { optimizeStatic: { component: 'Fragment', prop: 'set:html' }, jsxImportSource: 'astro', elementAttributeNameCase: 'html' }).code}
+  /** What Sätteri writes for `source` as @astrojs/mdx asks it to and edits it (create-processor.js), without Folio's checks. */
+  const compiled = (source: string) => `${mdxToJs(source, { optimizeStatic: { component: 'Fragment', prop: 'set:html' }, jsxImportSource: 'astro', elementAttributeNameCase: 'html' }).code.replace(/^export default MDXContent;\s*$/m, '')}
 export const frontmatter = {"title":"T"};
 export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
 
@@ -253,5 +290,48 @@ export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
     ]) {
       expect(() => moduleToTree(compiled(source)), source).toThrow(NotStatic);
     }
+  });
+
+  /** The title prop `<Card>` gets when the module writes `literal` for it. */
+  const titleOf = (literal: string) => {
+    const module = compiled('<Card title="x" />').replace('title: "x"', `title: ${literal}`);
+    const { tree } = moduleToTree(module);
+    expect(tree.n).toEqual(['Card']);
+    return tree.p.title;
+  };
+
+  it('reads every form of literal as JavaScript does (acorn is the reference here)', () => {
+    for (const literal of [
+      String.raw`"a\"b\\c\/d"`, String.raw`'it\'s "quoted"'`, String.raw`"tab\there"`, '"raw\ttab"', "'single \\' quote'",
+      String.raw`"\u00e9\u{1F600}\x41\v\0\b\f"`, '"a\\\nb"', '`two\nlines\r\nhere`', '`escaped \\${not} a substitution $ {}`',
+      '"é ☃ 😀 \\u2028"', '"raw:\u2028 and \u2029"', '""', "''", '``',
+      '2', '-1.5', '1e3', '0', '2.5E-2', 'true', 'false', 'null',
+    ]) {
+      const node = parseExpressionAt(literal, 0, { ecmaVersion: 'latest' }) as unknown as { type: string; value?: unknown; quasis?: Array<{ value: { cooked: string } }>; operator?: string; argument?: { value: number } };
+      const expected = node.type === 'TemplateLiteral' ? node.quasis![0]!.value.cooked : node.type === 'UnaryExpression' ? -node.argument!.value : node.value;
+      expect(titleOf(literal), literal).toStrictEqual(expected);
+    }
+  });
+
+  it('leaves any other value to the MDX path: substitutions, other numbers, names, comments, operators', () => {
+    for (const literal of ['`a${b}`', '"\\1"', '0x10', '1_000', '10n', '.5', '5.', 'undefined', 'NaN', '"a" /* c */', '"a" + "b"', '1e999', "'a\nb'", '[1, , 2]', '{ a }', '{ ["a"]: 1 }', '{ __proto__: 1 }', '{ a: 1, a: 2 }']) {
+      expect(() => titleOf(literal), literal).toThrow(NotStatic);
+    }
+  });
+
+  it('leaves a module that is not exactly what Sätteri writes to the MDX path', () => {
+    const page = compiled('<Card title="x" />');
+    for (const changed of [
+      page.replace('function MDXContent(props = {}) {', 'function MDXContent(props = {}) {\n    globalThis.x = 1;'),
+      page.replace('return _jsx(', 'alert(1);\n    return _jsx('),
+      page.replace('"astro/jsx-runtime"', '"./x.js"'),
+      `${page}\nexport const x = 1;`,
+      `${page}\nconsole.log(1);`,
+      page.replace('export const frontmatter = {', 'export const frontmatter = {a: 1, '),
+      page.replace('_jsx(Card', '_jsx(window.Card'),
+    ]) {
+      expect(() => moduleToTree(changed), changed).toThrow(NotStatic);
+    }
+    expect(moduleToTree(page).frontmatter).toEqual({ title: 'T' });
   });
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { MdastPluginEntry, PluginFactoryContext } from 'satteri';
 import { analyzeTree, compiledSource, formatProblem, frontmatterProblems, type CheckOptions, type MdNode, type Problem, type SourceShift } from './check-content.ts';
 import { contentLayout } from '../layout.ts';
-import { checkedDigest } from './checked-files.ts';
+import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest } from './checked-files.ts';
 
 /** What the checks inside one build refused; the build fails when it holds any. */
 export interface ContentGuard {
@@ -51,20 +51,49 @@ function sourceOf(fileURL: URL | undefined, options: CheckOptions, source: strin
   return { shift: { lines: 0, firstColumns: 0 } };
 }
 
+/** What the check before this build knew of the file a compile reads, worked out once per compile. */
+export interface PriorCheck {
+  options: CheckOptions;
+  /** The file's text and where the compiled source sits in it (positions in problems count from there). */
+  source: FileSource;
+  /** The check before the build passed this exact text: the build's check need not walk it again. */
+  passed: boolean;
+  /** ...and found props a built-in component does not take (only then does component-props.ts walk it). */
+  dropsProps: boolean;
+  /** ...and found import or export statements (only then does snippet-imports.ts walk it). */
+  hasEsm: boolean;
+}
+
 /**
- * `checked`: digests of the files the check before this build passed (checked-files.ts); a file
- * whose text is one of them is not walked again. Empty for builds with code.
+ * The PriorCheck of each compile (one Sätteri plugin context per compile, shared by its plugins).
+ * `checked`: digests of the files the check before this build passed (checked-files.ts); empty for
+ * builds with code, which check everything again.
  */
-export function contentCheckPlugin(contentRoot: string, allowCode: boolean, guard: ContentGuard, checked: ReadonlySet<string> = new Set()): MdastPluginEntry {
+export function priorCheck(contentRoot: string, allowCode: boolean, checked: ReadonlySet<string> = new Set()): (ctx: PluginFactoryContext) => PriorCheck {
   const { snippetsDir } = contentLayout(contentRoot);
+  const known = new WeakMap<PluginFactoryContext, PriorCheck>();
+  return (ctx) => {
+    let prior = known.get(ctx);
+    if (!prior) {
+      const options: CheckOptions = { ...describe(contentRoot, snippetsDir, ctx.fileURL), format: ctx.sourceFormat === 'mdx' ? 'mdx' : 'md', allowCode };
+      const source = sourceOf(ctx.fileURL, options, ctx.source);
+      const digest = !allowCode && source.text !== undefined ? checkedDigest(source.text, options) : undefined;
+      const passed = digest !== undefined && checked.has(digest);
+      prior = { options, source, passed, dropsProps: !passed || checked.has(`${DROPS_PROPS_PREFIX}${digest}`), hasEsm: !passed || checked.has(`${HAS_ESM_PREFIX}${digest}`) };
+      known.set(ctx, prior);
+    }
+    return prior;
+  };
+}
+
+/** The check inside the build, on every Markdown and MDX file it compiles; `prior` says what is known already. */
+export function contentCheckPlugin(guard: ContentGuard, prior: (ctx: PluginFactoryContext) => PriorCheck): MdastPluginEntry {
   return (ctx: PluginFactoryContext) => ({
     name: 'folio-content-check',
     options: { position: true },
     before(root) {
-      const options: CheckOptions = { ...describe(contentRoot, snippetsDir, ctx.fileURL), format: ctx.sourceFormat === 'mdx' ? 'mdx' : 'md', allowCode };
-      const { text, shift } = sourceOf(ctx.fileURL, options, ctx.source);
-      const passed = !allowCode && text !== undefined && checked.has(checkedDigest(text, options));
-      const problems = passed ? [] : analyzeTree(root as unknown as MdNode, options, shift).problems;
+      const { options, source, passed } = prior(ctx);
+      const problems = passed ? [] : analyzeTree(root as unknown as MdNode, options, source.shift).problems;
       // The frontmatter Astro read (an MDX `layout` would be imported as a module).
       const frontmatter = (ctx.data as { astro?: { frontmatter?: Record<string, unknown> } }).astro?.frontmatter;
       if (frontmatter) problems.unshift(...frontmatterProblems(frontmatter, options.file));

@@ -78,9 +78,13 @@ export interface ContentAnalysis {
   exports: Record<string, unknown>;
   /** `{name}` placeholders of a snippet body. */
   placeholders: string[];
+  /** A built-in component has a prop it does not take (a warning; the build removes it, component-props.ts). */
+  dropsProps: boolean;
+  /** The file has import or export statements (the build rewrites those of content, snippet-imports.ts). */
+  hasEsm: boolean;
 }
 
-const emptyAnalysis = (problems: Problem[] = []): ContentAnalysis => ({ problems, warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [] });
+const emptyAnalysis = (problems: Problem[] = []): ContentAnalysis => ({ problems, warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [], dropsProps: false, hasEsm: false });
 
 /** Formats a problem the way build logs and API errors show it. */
 export function formatProblem(p: Problem): string {
@@ -203,7 +207,11 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
   const report: Report = (at, message) => result.problems.push({ file: options.file, ...place(at), message });
   const check: Check = { options, result, report, place, declared: new Set(), hydrated: new Set(), snippetComponents: new Set(), constants: new Set() };
   // ESM is top-level only; components it declares may be used above it.
-  for (const node of tree.children ?? []) if (node.type === 'mdxjsEsm') checkEsm(node, check);
+  for (const node of tree.children ?? []) {
+    if (node.type !== 'mdxjsEsm') continue;
+    result.hasEsm = true;
+    checkEsm(node, check);
+  }
 
   // Every definition of an identifier: Markdown uses the first, so none may be left unchecked.
   const definitions = new Map<string, MdNode[]>();
@@ -533,6 +541,7 @@ function checkElement(node: MdNode, check: Check) {
       // Mintlify's components drop props they do not read (<Frame border shadow> renders), so a
       // real repository's extra props are a warning, and the build removes them before rendering
       // (component-props.ts). Their values are still checked below: an expression is still code.
+      result.dropsProps = true;
       const props = Object.keys(spec.props);
       const suggestion = nearest(attrName, props);
       result.warnings.push({ file: options.file, ...check.place(node), message: `<${name}> has no prop "${attrName}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}; it is ignored; its props: ${props.length ? props.join(', ') : 'none'}` });

@@ -9,7 +9,7 @@ import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snip
 import { pageHref } from '../page-rules.ts';
 import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
 import { checkOpenApiIsolated, openApiFrontmatter } from '../openapi/check.ts';
-import { checkedDigest } from './checked-files.ts';
+import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest } from './checked-files.ts';
 import { navigationSources } from '../openapi/sources.ts';
 
 export interface ContentRootReport {
@@ -188,7 +188,7 @@ export function checkSnippetImports(file: string, imports: SnippetImport[], expo
 /** Analyzes one page or snippet; records in `openApiPages` a page whose frontmatter names an OpenAPI operation. */
 async function analyzeFile(root: string, file: string, layout: ContentLayout, options: CheckRootOptions, checked: string[], openApiPages: Set<string>): Promise<ContentAnalysis> {
   const kind = file.startsWith(`${layout.snippetsDir}/`) ? 'snippet' : 'page';
-  const refused = (reason: string): ContentAnalysis => ({ problems: [{ file, line: 1, column: 1, message: `this ${kind} is ${reason}` }], warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [] });
+  const refused = (reason: string): ContentAnalysis => ({ problems: [{ file, line: 1, column: 1, message: `this ${kind} is ${reason}` }], warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [], dropsProps: false, hasEsm: false });
   const abs = path.join(root, file);
   const { size } = await fs.stat(abs);
   if (size > MAX_CONTENT_BYTES) return refused(tooLarge(size));
@@ -196,7 +196,12 @@ async function analyzeFile(root: string, file: string, layout: ContentLayout, op
     const text = await fs.readFile(abs, 'utf8');
     if (kind === 'page' && openApiFrontmatter(text) !== undefined) openApiPages.add(file);
     const analysis = await analyzeIsolated(text, { file, kind, allowCode: options.allowCode, snippetsDir: layout.snippetsDir });
-    if (!analysis.problems.length) checked.push(checkedDigest(text, { file, kind }));
+    if (!analysis.problems.length) {
+      const digest = checkedDigest(text, { file, kind });
+      checked.push(digest);
+      if (analysis.dropsProps) checked.push(`${DROPS_PROPS_PREFIX}${digest}`);
+      if (analysis.hasEsm) checked.push(`${HAS_ESM_PREFIX}${digest}`);
+    }
     return analysis;
   } catch (error) {
     if (!(error instanceof ContentTooComplexError)) throw error;

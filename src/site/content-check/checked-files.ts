@@ -13,6 +13,14 @@ import type { CheckOptions } from './check-content.ts';
 /** Marks the digests of OpenAPI documents (src/site/openapi/load.ts) among those of pages and snippets. */
 export const OPENAPI_DIGEST_PREFIX = 'openapi:';
 
+/**
+ * Mark, again, the digest of a file that passed with props a built-in component does not take, or
+ * with import or export statements: only such a file needs the build's walk that removes those
+ * props (component-props.ts) or rewrites those statements (snippet-imports.ts); the others skip it.
+ */
+export const DROPS_PROPS_PREFIX = 'drops-props:';
+export const HAS_ESM_PREFIX = 'has-esm:';
+
 /** The file in a build's root that lists the digests (written by the parent before the build starts). */
 export const CHECKED_FILE = 'checked-content.json';
 

@@ -30,9 +30,11 @@ function declaredNames(source: string): string[] {
   });
 }
 
-export function componentPropsPlugin(): MdastPluginEntry {
+/** `needed`: whether a compile's file may have such props (the check before the build knows; build-check.ts). */
+export function componentPropsPlugin(needed: (ctx: PluginFactoryContext) => boolean): MdastPluginEntry {
   return (ctx: PluginFactoryContext) => {
-    if (ctx.sourceFormat !== 'mdx') return null;
+    // Most pages have none: skipping them skips Sätteri's reading of every element for the visitors below.
+    if (ctx.sourceFormat !== 'mdx' || !needed(ctx)) return null;
     const declared = new Set<string>();
     const dropUnknownProps = (node: Readonly<Element>, c: MdastVisitorContext) => {
       const spec = node.name ? COMPONENTS[node.name] : undefined;

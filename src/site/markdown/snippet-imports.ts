@@ -38,13 +38,15 @@ function snippetExports(contentRoot: string, snippetsDir: string, key: string): 
   return analyzeContent(fs.readFileSync(file, 'utf8'), { file: snippetFile(key, snippetsDir), kind: 'snippet', snippetsDir }).exports;
 }
 
-export function snippetImportsPlugin(contentRoot: string, allowCode: boolean): MdastPluginEntry {
+/** `needed`: whether a compile's file may have import or export statements (the check before the build knows; build-check.ts). */
+export function snippetImportsPlugin(contentRoot: string, allowCode: boolean, needed: (ctx: PluginFactoryContext) => boolean): MdastPluginEntry {
   const { snippetsDir } = contentLayout(contentRoot);
   return (ctx: PluginFactoryContext) => {
     if (allowCode || ctx.sourceFormat !== 'mdx' || !ctx.fileURL || ctx.fileURL.protocol !== 'file:') return null;
     // Without an import or export there is nothing to rewrite: most pages skip the walk over every
-    // element (this test matches a superset of MDX's ESM lines, which start a line).
-    if (!HAS_ESM.test(ctx.source)) return null;
+    // element (this test matches a superset of MDX's ESM lines, which start a line, and so also
+    // an `import` line of a code block, which the check before the build tells apart).
+    if (!HAS_ESM.test(ctx.source) || !needed(ctx)) return null;
     const importer = path.relative(contentRoot, fileURLToPath(ctx.fileURL)).split(path.sep).join('/');
     /** Local component name → snippet key. */
     const components = new Map<string, string>();
