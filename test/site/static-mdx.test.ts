@@ -221,6 +221,23 @@ describe('literal props that look like markup, slots or the tree itself', () => 
   });
 });
 
+describe('a component named as the module names its own parts', () => {
+  it('fails the build on the static path as on the MDX path, naming the missing component', async () => {
+    // The check takes `<_Fragment>` for an element; MDX takes it for a component the map lacks.
+    const root = makeContentRoot({
+      'docs.json': JSON.stringify({ name: 'Names' }),
+      'content/index.mdx': '# Home\n\n<_Fragment>hidden</_Fragment>\n\n<Card title="x">t</Card>\n',
+    });
+    roots.push(root);
+    const asData = await coldBuild(root, true);
+    const asModules = await coldBuild(root, false);
+    for (const build of [asData, asModules]) {
+      expect(build.code, build.stderr).not.toBe(0);
+      expect(`${build.stdout}\n${build.stderr}`).toContain('Expected component `_Fragment` to be defined');
+    }
+  }, 300_000);
+});
+
 describe('props a built-in component does not take', () => {
   it('are removed where the check before the build found them, and only such pages are walked for them', async () => {
     const page = (name: string) => `---\ntitle: ${name}\n---\n<Card title="${name}" foo="from-${name}">text</Card>\n`;
@@ -290,6 +307,27 @@ export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
     ]) {
       expect(() => moduleToTree(compiled(source)), source).toThrow(NotStatic);
     }
+  });
+
+  it('leaves a page to the MDX path where a component of its own has a name the module binds itself', () => {
+    // MDX reads `<_Fragment>` as a component (`const { _Fragment } = props.components`), which hides
+    // the runtime's `_Fragment` in the whole content function: run, the module fails on the missing
+    // component (the root `_jsxs(_Fragment, …)` is that component too), so the page may not render
+    // as a fragment. `<_components>` beside a paragraph with a component declares `_components`
+    // twice (a syntax error), and `<Object />` leaves `Object.assign` reading a const before it is set.
+    for (const source of [
+      '<_Fragment>hi</_Fragment>\n\n<Card title="x" />',
+      '<_jsx>hi</_jsx>',
+      '<_jsxs>hi</_jsxs>\n\n<Card />\n\n<Card />',
+      'a <Card /> b\n\n<_components>x</_components>',
+      'a <Card /> b\n\n<_components.p>x</_components.p>',
+      'a <Card /> b\n\n<Object />',
+      '<_missingMdxReference />',
+    ]) {
+      expect(() => moduleToTree(compiled(source)), source).toThrow(NotStatic);
+    }
+    // A component the module does not shadow anything with stays data.
+    expect(moduleToTree(compiled('<Fragment>hi</Fragment>\n\n<Card title="x" />')).tree.t).toBe('f');
   });
 
   /** The title prop `<Card>` gets when the module writes `literal` for it. */

@@ -20,7 +20,8 @@
 // element the map may replace or a component the page names, and literal props: strings (quoted
 // either way, or a template without substitutions), decimal numbers (with a minus), true, false,
 // null, arrays and plain objects. Anything else (an operator, a variable, a comment, a
-// substitution, another statement, other text around the boilerplate) is NotStatic: the page then
+// substitution, another statement, other text around the boilerplate, a component named as one of
+// the module's own names) is NotStatic: the page then
 // takes the MDX module path, where it is compiled, checked and refused exactly as before.
 import type { StaticNode, StaticPage, StaticValue } from './static-mdx.ts';
 
@@ -39,6 +40,13 @@ const MISSING_REFERENCE = `function _missingMdxReference(id, component) {
 }`;
 
 const JSX_RUNTIME = 'astro/jsx-runtime';
+/**
+ * Names the module binds or reads itself. A page's component may have one of these names (MDX reads
+ * `<_Fragment>`, `<_components>` or `<Object />` as components): its `const` would then hide the
+ * runtime's name in the whole content function, or declare one twice, and the names would no longer
+ * mean what this reader takes them to mean.
+ */
+const MODULE_NAMES = new Set(['props', '_components', 'Object', '_createMdxContent', 'MDXContent', '_missingMdxReference']);
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/y;
 /** A decimal literal as JSON writes numbers (no leading zeros, no separators, hex or bigint). */
 const NUMBER = /(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![A-Za-z0-9_$.])/y;
@@ -255,7 +263,9 @@ class Reader {
     this.expect('{');
     do {
       const imported = this.identifier();
-      runtime.set(this.eat('as') ? this.identifier() : imported, imported);
+      const local = this.eat('as') ? this.identifier() : imported;
+      if (runtime.has(local) || MODULE_NAMES.has(local)) this.fail(`an import of ${local}, a name bound already`);
+      runtime.set(local, imported);
     } while (this.eat(','));
     this.expect('}');
     this.expect('from');
@@ -296,11 +306,13 @@ class Reader {
   }
 
   /** `{ A, B: C }` then `= props.components || {};` or `= _components;`: local name → key of the map. */
-  componentNames(components: Map<string, string>, haveOverridable: boolean): void {
+  componentNames(scope: Scope, haveOverridable: boolean): void {
     this.expect('{');
     do {
       const key = this.identifier();
-      components.set(this.eat(':') ? this.identifier() : key, key);
+      const local = this.eat(':') ? this.identifier() : key;
+      if (scope.runtime.has(local) || MODULE_NAMES.has(local) || scope.components.has(local)) this.fail(`a component named ${local}, a name the module binds itself`);
+      scope.components.set(local, key);
     } while (this.eat(','));
     this.expect('}');
     this.expect('=');
@@ -345,7 +357,7 @@ class Reader {
           scope.overridable = this.overridableElements();
           haveOverridable = true;
         } else {
-          this.componentNames(scope.components, haveOverridable);
+          this.componentNames(scope, haveOverridable);
         }
       } else if (this.eat('if')) {
         this.missingReferenceCheck();
