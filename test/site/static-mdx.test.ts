@@ -315,6 +315,7 @@ export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
     // component (the root `_jsxs(_Fragment, …)` is that component too), so the page may not render
     // as a fragment. `<_components>` beside a paragraph with a component declares `_components`
     // twice (a syntax error), and `<Object />` leaves `Object.assign` reading a const before it is set.
+    // `<__proto__ />` reads the map's prototype, which the module renders and the renderer cannot.
     for (const source of [
       '<_Fragment>hi</_Fragment>\n\n<Card title="x" />',
       '<_jsx>hi</_jsx>',
@@ -323,9 +324,16 @@ export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
       'a <Card /> b\n\n<_components.p>x</_components.p>',
       'a <Card /> b\n\n<Object />',
       '<_missingMdxReference />',
+      // Read from the map by destructuring, these are every object's own (Object.prototype's).
+      '<__proto__ />\n\n<Card title="x" />',
+      '<__defineGetter__ />',
     ]) {
       expect(() => moduleToTree(compiled(source)), source).toThrow(NotStatic);
     }
+    // Nor does the module's own map of elements hold a `__proto__` (that key would set its prototype).
+    const elements = compiled('a <Card /> b');
+    expect(moduleToTree(elements).tree.t).toBe('o');
+    expect(() => moduleToTree(elements.replace('{ p: "p" }', '{ __proto__: "__proto__" }').replace('_components.p', '_components.__proto__'))).toThrow(NotStatic);
     // A component the module does not shadow anything with stays data.
     expect(moduleToTree(compiled('<Fragment>hi</Fragment>\n\n<Card title="x" />')).tree.t).toBe('f');
   });

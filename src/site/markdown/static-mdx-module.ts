@@ -286,6 +286,8 @@ class Reader {
     if (!this.eat('}')) {
       do {
         const name = this.identifier();
+        // In an object literal this key sets the prototype: `_components.__proto__` would not be the element.
+        if (name === '__proto__') this.fail('a replaceable element named __proto__');
         this.expect(':');
         if (this.peek() !== '"' || this.string() !== name) this.fail('a replaceable element other than itself');
         names.add(name);
@@ -312,6 +314,8 @@ class Reader {
       const key = this.identifier();
       const local = this.eat(':') ? this.identifier() : key;
       if (scope.runtime.has(local) || MODULE_NAMES.has(local) || scope.components.has(local)) this.fail(`a component named ${local}, a name the module binds itself`);
+      // Destructuring reads `__proto__` and the like from any object, which the renderer (own keys only) does not.
+      if (key in Object.prototype) this.fail(`a component named ${key}, a property of every object`);
       scope.components.set(local, key);
     } while (this.eat(','));
     this.expect('}');
