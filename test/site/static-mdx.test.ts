@@ -340,7 +340,7 @@ export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
 
   /** The title prop `<Card>` gets when the module writes `literal` for it. */
   const titleOf = (literal: string) => {
-    const module = compiled('<Card title="x" />').replace('title: "x"', `title: ${literal}`);
+    const module = compiled('<Card title="x" />').replace('title: "x"', () => `title: ${literal}`);
     const { tree } = moduleToTree(module);
     expect(tree.n).toEqual(['Card']);
     return tree.p.title;
@@ -351,6 +351,7 @@ export function getHeadings() { return [{"depth":2,"slug":"a","text":"A"}]; }`;
       String.raw`"a\"b\\c\/d"`, String.raw`'it\'s "quoted"'`, String.raw`"tab\there"`, '"raw\ttab"', "'single \\' quote'",
       String.raw`"\u00e9\u{1F600}\x41\v\0\b\f"`, '"a\\\nb"', '`two\nlines\r\nhere`', '`escaped \\${not} a substitution $ {}`',
       '"é ☃ 😀 \\u2028"', '"raw:\u2028 and \u2029"', '""', "''", '``',
+      String.raw`'$$ $& $\' $1 $\`'`,
       '2', '-1.5', '1e3', '0', '2.5E-2', 'true', 'false', 'null',
     ]) {
       const node = parseExpressionAt(literal, 0, { ecmaVersion: 'latest' }) as unknown as { type: string; value?: unknown; quasis?: Array<{ value: { cooked: string } }>; operator?: string; argument?: { value: number } };
