@@ -21,8 +21,8 @@
 // either way, or a template without substitutions), decimal numbers (with a minus), true, false,
 // null, arrays and plain objects. Anything else (an operator, a variable, a comment, a
 // substitution, another statement, other text around the boilerplate, a component named as one of
-// the module's own names) is NotStatic: the page then
-// takes the MDX module path, where it is compiled, checked and refused exactly as before.
+// the module's own names) is NotStatic: the page then takes the MDX module path, where it is
+// compiled, checked and refused exactly as before.
 import type { StaticNode, StaticPage, StaticValue } from './static-mdx.ts';
 
 /** Not a static page: the reason, for tests and for the reader. */
