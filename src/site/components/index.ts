@@ -3,8 +3,6 @@
 import ApiMethod from './ApiMethod.astro';
 import Callout from './Callout.astro';
 import Snippet from './Snippet.astro';
-import Accordion from './mintlify/Accordion.astro';
-import AccordionGroup from './mintlify/AccordionGroup.astro';
 import Badge from './mintlify/Badge.astro';
 import Card from './mintlify/Card.astro';
 import CodeGroup from './mintlify/CodeGroup.astro';
@@ -12,7 +10,6 @@ import Color from './mintlify/Color.astro';
 import ColorItem from './mintlify/ColorItem.astro';
 import ColorRow from './mintlify/ColorRow.astro';
 import Column from './mintlify/Column.astro';
-import Columns from './mintlify/Columns.astro';
 import Expandable from './mintlify/Expandable.astro';
 import Frame from './mintlify/Frame.astro';
 import GitHubRepo from './mintlify/GitHubRepo.astro';
@@ -23,8 +20,6 @@ import Panel from './mintlify/Panel.astro';
 import Prompt from './mintlify/Prompt.astro';
 import RequestExample from './mintlify/RequestExample.astro';
 import ResponseExample from './mintlify/ResponseExample.astro';
-import Step from './mintlify/Step.astro';
-import Steps from './mintlify/Steps.astro';
 import Tab from './mintlify/Tab.astro';
 import Tabs from './mintlify/Tabs.astro';
 import Tile from './mintlify/Tile.astro';
@@ -35,7 +30,7 @@ import TreeFolder from './mintlify/TreeFolder.astro';
 import Update from './mintlify/Update.astro';
 import View from './mintlify/View.astro';
 import Visibility from './mintlify/Visibility.astro';
-import { Check, Danger, Info, Note, ParamField, ResponseField, Tip, Warning } from './mintlify/variants.ts';
+import { Accordion, AccordionGroup, Check, Columns, Danger, Info, Note, ParamField, ResponseField, Step, Steps, Tip, Warning } from './mintlify/html-components.ts';
 import './mintlify/components.css';
 
 // MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.

@@ -5,27 +5,35 @@
 // the page's HTML is byte for byte what the MDX path gives (test/site/static-mdx.test.ts).
 import { Fragment, jsx } from 'astro/jsx-runtime';
 import { Renderer } from 'astro/runtime/server/index.js';
+import { MARKUP, expandMarkup, type Markup } from '../components/mintlify/html-components.ts';
 import type { StaticMdxMetadata, StaticNode, StaticValue } from './static-mdx.ts';
 
 type Components = Record<string, unknown>;
 
-function build(value: StaticValue, components: Components): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => build(v, components));
-  if ('o' in value) return buildProps(value.o, components);
-  return buildNode(value, components);
+/** What a page is rendered with: the components map, and the page's path (named in components' warnings). */
+interface Page {
+  components: Components;
+  path: string;
 }
 
-function buildProps(props: Record<string, StaticValue>, components: Components): Record<string, unknown> {
+function build(value: StaticValue, page: Page): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => build(v, page));
+  if ('o' in value) return buildProps(value.o, page);
+  return buildNode(value, page);
+}
+
+function buildProps(props: Record<string, StaticValue>, page: Page): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // The compile never writes a `__proto__` key (static-mdx.ts); skipping it here too keeps any tree data only.
-  for (const [key, v] of Object.entries(props)) if (key !== '__proto__') out[key] = build(v, components);
+  for (const [key, v] of Object.entries(props)) if (key !== '__proto__') out[key] = build(v, page);
   return out;
 }
 
-function buildNode(node: StaticNode, components: Components): unknown {
+function buildNode(node: StaticNode, page: Page): unknown {
+  const { components } = page;
   // Children first, as the module's nested calls evaluate them (jsx() moves their slots).
-  const props = buildProps(node.p, components);
+  const props = buildProps(node.p, page);
   if (node.t === 'e') return jsx(node.n as string, props);
   if (node.t === 'f') return jsx(Fragment, props);
   // `_components.p` of MDX: the map's own `p` if it has one, else the element.
@@ -35,12 +43,15 @@ function buildNode(node: StaticNode, components: Components): unknown {
   for (const part of path.slice(1)) type = type && (typeof type === 'object' || typeof type === 'function') && Object.hasOwn(type, part) ? (type as Record<string, unknown>)[part] : undefined;
   // The module's own error (_missingMdxReference) for a component the map lacks.
   if (!type) throw new Error(`Expected component \`${path.join('.')}\` to be defined: you likely forgot to import, pass, or provide it.`);
+  // A component written as markup (html-components.ts) is put into the page as its markup, with no component instance.
+  if (typeof type === 'function' && MARKUP in type) return expandMarkup(type[MARKUP] as Markup, props, page.path);
   return jsx(type, props);
 }
 
 /** The page's Content component, as @astrojs/mdx exports it from a page module. */
 function staticContent(tree: StaticNode, file: string) {
-  const Content = (props: { components?: Components } = {}) => build(tree, { Fragment, ...props.components });
+  // `page`: the page's path, which page.astro passes (an MDX module's Content ignores it).
+  const Content = (props: { components?: Components; page?: string } = {}) => build(tree, { components: { Fragment, ...props.components }, path: props.page ?? '' });
   Object.assign(Content, { [Symbol.for('mdx-component')]: true, [Symbol.for('astro.needsHeadRendering')]: true, moduleId: file });
   // Rendered by Astro's JSX renderer, as __astro_tag_component__ marks an MDX module's Content.
   Object.defineProperty(Content, Renderer, { value: 'astro:jsx', enumerable: false, writable: false });

@@ -3,19 +3,43 @@
 // not in a component's template, so the components render them to HTML with Astro's own renderer.
 // Titles and icons are rendered by these functions rather than by nested components: a page of
 // cards, steps and tabs has dozens of them, and each component instance costs render time.
-import { renderJSX } from 'astro/runtime/server/index.js';
+import { markHTMLString, renderJSX } from 'astro/runtime/server/index.js';
 import { escapeHtml } from './html-parts.ts';
 import { iconHtml } from './icons.ts';
+
+/**
+ * What a component's markup is made of, in order: HTML it wrote (`html()`), a JSX node from a prop
+ * (rendered where it stands) and, in components.ts, the component's children. Rendering the parts
+ * needs the page being rendered only for the nodes.
+ */
+export type MarkupPart = ReturnType<typeof html> | { node: unknown } | typeof CHILDREN;
+/** Where a component's children go among its parts (html-components.ts puts them there). */
+export const CHILDREN = Symbol('children');
+
+/** HTML the component wrote (from its own strings and escaped values), kept as it is. */
+export const html = (s: string) => markHTMLString(s) as unknown as { readonly html: true };
 
 /** The HTML of a JSX node, rendered in the page being built (`result` is the component's `$$result`). */
 export async function markupHtml(result: unknown, node: unknown): Promise<string> {
   return String(await renderJSX(result as Parameters<typeof renderJSX>[0], node));
 }
 
+/** Parts as one HTML string (no children among them), rendered in the page being built. */
+async function partsHtml(result: unknown, parts: MarkupPart[]): Promise<string> {
+  let out = '';
+  for (const part of parts) out += typeof part === 'object' && part !== null && 'node' in part ? await markupHtml(result, part.node) : String(part as unknown);
+  return out;
+}
+
+/** A text prop as parts: a string or number as escaped text, markup as that markup. */
+export function textParts(value: unknown): MarkupPart[] {
+  if (value === undefined || value === null || value === false) return [];
+  return [typeof value === 'object' ? { node: value } : html(escapeHtml(String(value)))];
+}
+
 /** A text prop as HTML: a string or number as escaped text, markup as that markup. */
 export async function textHtml(result: unknown, value: unknown): Promise<string> {
-  if (value === undefined || value === null || value === false) return '';
-  return typeof value === 'object' ? markupHtml(result, value) : escapeHtml(String(value));
+  return partsHtml(result, textParts(value));
 }
 
 export interface IconOptions {
@@ -28,14 +52,20 @@ export interface IconOptions {
 }
 
 /**
- * An icon prop as HTML: a Font Awesome or Lucide name, an image URL or path, or markup, in a
+ * An icon prop as parts: a Font Awesome or Lucide name, an image URL or path, or markup, in a
  * `span.mint-icon-wrap` hidden from assistive technology (icons here are decoration). `page` names
  * the page in the warning for an unknown name.
  */
-export async function iconWrapHtml(result: unknown, icon: unknown, page: string, options: IconOptions = {}): Promise<string> {
-  if (icon === undefined || icon === null || icon === '' || icon === false) return '';
-  const inner = typeof icon === 'string' ? iconHtml(icon, options.iconType, page, options.iconLibrary) : await markupHtml(result, icon);
+export function iconParts(icon: unknown, page: string, options: IconOptions = {}): MarkupPart[] {
+  if (icon === undefined || icon === null || icon === '' || icon === false) return [];
   const { className, color, size } = options;
   const style = [color ? `color: ${color}` : '', size !== undefined && size !== '' ? `--mint-icon-size: ${Number(size) ? `${Number(size)}px` : size}` : ''].filter(Boolean).join('; ');
-  return `<span class="${escapeHtml(['mint-icon-wrap', className].filter(Boolean).join(' '))}"${style ? ` style="${escapeHtml(style)}"` : ''} aria-hidden="true">${inner}</span>`;
+  const open = `<span class="${escapeHtml(['mint-icon-wrap', className].filter(Boolean).join(' '))}"${style ? ` style="${escapeHtml(style)}"` : ''} aria-hidden="true">`;
+  if (typeof icon === 'string') return [html(`${open}${iconHtml(icon, options.iconType, page, options.iconLibrary)}</span>`)];
+  return [html(open), { node: icon }, html('</span>')];
+}
+
+/** An icon prop as HTML (iconParts, rendered in the page being built). */
+export async function iconWrapHtml(result: unknown, icon: unknown, page: string, options: IconOptions = {}): Promise<string> {
+  return partsHtml(result, iconParts(icon, page, options));
 }

@@ -1,0 +1,149 @@
+// The components a page of Mintlify content uses most, written as a function of their props that
+// returns their markup around their children (MarkupPart[], markup.ts) instead of as .astro files.
+// An MDX page kept as data (static-mdx-render.ts) puts that markup straight into the page's JSX,
+// with no Astro component instance at all; a page compiled as an MDX module renders each as one
+// Astro component made from the same function (htmlComponent). Both give the same HTML, byte for
+// byte (test/site/static-mdx.test.ts). A page of components has dozens of them, and each Astro
+// component instance cost render time: about 0.7 s on 1,000 pages of components
+// (`npm run bench:build`; docs/decisions.md#mintlify-components).
+import { Fragment, jsx } from 'astro/jsx-runtime';
+import { createComponent, escapeHTML, renderJSX, renderSlot, renderTemplate } from 'astro/runtime/server/index.js';
+import { CHILDREN, html, iconParts, textParts, type MarkupPart } from './markup.ts';
+
+type Props = Record<string, unknown>;
+/** A component's markup: its props and the page's path (named in warnings) to parts. */
+export type Markup = (props: Props, page: string) => MarkupPart[];
+
+/** Marks a component made by htmlComponent; its value is the component's markup. */
+export const MARKUP = Symbol.for('folio.markup');
+
+interface AstroResult {
+  createAstro(props: Props, slots: Props): { url: URL };
+}
+
+/** The Astro component of `markup`, for pages compiled as MDX modules (and shown as `name` in Astro's messages). */
+export function htmlComponent(name: string, markup: Markup) {
+  const factory = createComponent((result: AstroResult, props: Props | undefined, slots: Record<string, unknown> | undefined) => {
+    const page = result.createAstro(props ?? {}, slots ?? {}).url.pathname;
+    const expressions = markup(props ?? {}, page).map((part) => {
+      if (part === CHILDREN) return slots?.default ? renderSlot(result as never, slots.default as never) : '';
+      return typeof part === 'object' && 'node' in part ? renderJSX(result as never, part.node) : part;
+    });
+    return renderTemplate(Object.assign(['', ...expressions.map(() => '')], { raw: [] }) as unknown as TemplateStringsArray, ...expressions);
+  });
+  Object.defineProperty(factory, 'name', { value: name });
+  return Object.assign(factory, { [MARKUP]: markup });
+}
+
+/** The JSX a page kept as data renders for a component with markup (static-mdx-render.ts). */
+export function expandMarkup(markup: Markup, props: Props, page: string): unknown {
+  return jsx(Fragment, { children: markup(props, page).map((part) => (part === CHILDREN ? props.children : typeof part === 'object' && 'node' in part ? part.node : part)) });
+}
+
+/** ` name="value"` as Astro writes an attribute: nothing for undefined, null or false, the bare name for true. */
+function attr(name: string, value: unknown): string {
+  if (value === undefined || value === null || value === false) return '';
+  if (value === true) return ` ${name}`;
+  return ` ${name}="${escapeHTML(String(value))}"`;
+}
+/** Astro's class:list: the names that are set, joined by spaces. */
+const classes = (...names: unknown[]) => names.filter(Boolean).join(' ');
+/** A value written as text in a template (`{value}`), escaped as Astro escapes it. */
+const text = (value: unknown) => html(escapeHTML(String(value)));
+
+const CALLOUT_ICONS: Record<string, string> = { note: 'circle-info', tip: 'lightbulb', info: 'circle-info', warning: 'triangle-exclamation', check: 'check', danger: 'circle-exclamation' };
+
+/** Mintlify's callouts (Note, Tip, Info, Warning, Check, Danger): an aside with the kind's icon and colour. */
+const calloutBox = (kind: string): Markup => ({ icon, iconType, iconLibrary, color }, page) => [
+  html(`<aside${attr('class', classes('callout', `callout-${kind}`, 'mint-callout'))} role="note"${attr('aria-label', kind.charAt(0).toUpperCase() + kind.slice(1))}${attr('style', color ? `--callout-color: ${String(color)}` : undefined)}>`),
+  ...iconParts(icon ?? CALLOUT_ICONS[kind], page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-callout-icon' }),
+  html('<div class="callout-body">'),
+  CHILDREN,
+  html('</div></aside>'),
+];
+export const Note = htmlComponent('Note', calloutBox('note'));
+export const Tip = htmlComponent('Tip', calloutBox('tip'));
+export const Info = htmlComponent('Info', calloutBox('info'));
+export const Warning = htmlComponent('Warning', calloutBox('warning'));
+export const Check = htmlComponent('Check', calloutBox('check'));
+export const Danger = htmlComponent('Danger', calloutBox('danger'));
+
+/** One API field (ParamField, ResponseField): name, where it goes, type, labels and its description. */
+function field(kind: 'param' | 'response', props: Props, name: unknown, location: string | undefined): MarkupPart[] {
+  const { type, required, optional, deprecated, placeholder, pre, post, hidden } = props;
+  if (hidden) return [];
+  const defaultValue = props.default;
+  const labels = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((l) => `<span class="mint-field-label">${escapeHTML(String(l))}</span>`).join('');
+  const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const id = props.id ?? (typeof name === 'string' ? `${kind}-${[location, name].filter(Boolean).join('-')}`.toLowerCase().replace(/[^a-z0-9_-]+/g, '-') : undefined);
+  return [
+    html(`<div${attr('class', classes('mint-field', `mint-${kind}-field`, deprecated && 'mint-field-deprecated'))}${attr('id', id)}><div class="mint-field-head">${labels(pre)}<code class="mint-field-name">`),
+    ...textParts(name),
+    html(`</code>${location ? `<span class="mint-field-location">${escapeHTML(location)}</span>` : ''}`),
+    ...(type !== undefined ? [html('<span class="mint-field-type">'), ...textParts(type), html('</span>')] : []),
+    html(`${required ? '<span class="mint-field-required">required</span>' : ''}${optional ? '<span class="mint-field-optional">optional</span>' : ''}${deprecated ? '<span class="mint-field-deprecated-label">deprecated</span>' : ''}`),
+    ...(defaultValue !== undefined ? [html('<span class="mint-field-default">default: <code>'), text(shown(defaultValue)), html('</code></span>')] : []),
+    ...(placeholder !== undefined ? [html('<span class="mint-field-placeholder">example: <code>'), typeof placeholder === 'object' && placeholder !== null ? { node: placeholder } : text(placeholder), html('</code></span>')] : []),
+    html(`${labels(post)}</div><div class="mint-field-body">`),
+    CHILDREN,
+    html('</div></div>'),
+  ];
+}
+
+const LOCATIONS = ['query', 'path', 'body', 'header'] as const;
+
+/** A request parameter: `query`, `path`, `body` or `header` names it and says where it goes. */
+export const ParamField = htmlComponent('ParamField', (props) => {
+  const location = LOCATIONS.find((l) => props[l] !== undefined);
+  return field('param', { ...props, placeholder: props.placeholder ?? props.initialValue }, location ? props[location] : props.name, location);
+});
+
+/** A field of an API response (Mintlify's `defaultOpen` has nothing to open here). */
+export const ResponseField = htmlComponent('ResponseField', (props) => field('response', props, props.name, typeof props.location === 'string' ? props.location : undefined));
+
+/** Numbered steps: an ordered list; each <Step> is one item. */
+export const Steps = htmlComponent('Steps', ({ className, titleSize }) => [html(`<ol${attr('class', classes('mint-steps', className))}${attr('data-title-size', titleSize)}>`), CHILDREN, html('</ol>')]);
+
+/**
+ * One step: its number (or icon) on the rail, then title and content. `stepNumber` sets the number
+ * shown (and those of the steps after it).
+ */
+export const Step = htmlComponent('Step', ({ title, icon, iconType, iconLibrary, stepNumber, titleSize = 'p', id }, page) => {
+  const Title = titleSize === 'h2' || titleSize === 'h3' ? titleSize : 'p';
+  const number = Number(stepNumber);
+  const numbered = Number.isInteger(number);
+  return [
+    html(`<li class="mint-step"${attr('id', id)}${attr('value', numbered ? number : undefined)}${attr('style', numbered ? `counter-set: mint-step ${number}` : undefined)}><span${attr('class', classes('mint-step-marker', icon !== undefined && 'mint-step-marker-icon'))} aria-hidden="true">`),
+    ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
+    html('</span><div class="mint-step-body">'),
+    ...(title !== undefined ? [html(`<${Title} class="mint-step-title">`), ...textParts(title), html(`</${Title}>`)] : []),
+    html('<div class="mint-step-content">'),
+    CHILDREN,
+    html('</div></div></li>'),
+  ];
+});
+
+/** Accordions stacked as one block. */
+export const AccordionGroup = htmlComponent('AccordionGroup', ({ className }) => [html(`<div${attr('class', classes('mint-accordion-group', className))}>`), CHILDREN, html('</div>')]);
+
+/** An accordion: a <details> element, so it opens and closes by click and keyboard with no script. */
+export const Accordion = htmlComponent('Accordion', ({ title, description, defaultOpen, icon, iconType, iconLibrary, id }, page) => {
+  const anchor = id ?? (typeof title === 'string' ? title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') : undefined);
+  return [
+    html(`<details class="mint-accordion"${attr('id', anchor || undefined)}${attr('open', defaultOpen || undefined)}><summary class="mint-accordion-summary">`),
+    ...iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-accordion-icon' }),
+    html('<span class="mint-accordion-heading"><span class="mint-accordion-title">'),
+    ...textParts(title),
+    html('</span>'),
+    ...(description !== undefined ? [html('<span class="mint-accordion-description">'), ...textParts(description), html('</span>')] : []),
+    html('</span></summary><div class="mint-accordion-body">'),
+    CHILDREN,
+    html('</div></details>'),
+  ];
+});
+
+/** Mintlify's CardGroup and Columns: children side by side in `cols` columns (one on narrow screens). */
+export const Columns = htmlComponent('Columns', ({ cols, className }) => {
+  const count = Math.min(6, Math.max(1, Math.floor(Number(cols ?? 2)) || 2));
+  return [html(`<div${attr('class', classes('mint-columns', className))}${attr('style', `--mint-cols: ${count}`)}>`), CHILDREN, html('</div>')];
+});
