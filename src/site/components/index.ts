@@ -3,8 +3,6 @@
 import ApiMethod from './ApiMethod.astro';
 import Callout from './Callout.astro';
 import Snippet from './Snippet.astro';
-import Badge from './mintlify/Badge.astro';
-import Card from './mintlify/Card.astro';
 import CodeGroup from './mintlify/CodeGroup.astro';
 import Color from './mintlify/Color.astro';
 import ColorItem from './mintlify/ColorItem.astro';
@@ -13,14 +11,12 @@ import Column from './mintlify/Column.astro';
 import Expandable from './mintlify/Expandable.astro';
 import Frame from './mintlify/Frame.astro';
 import GitHubRepo from './mintlify/GitHubRepo.astro';
-import Icon from './mintlify/Icon.astro';
 import Latex from './mintlify/Latex.astro';
 import Mermaid from './mintlify/Mermaid.astro';
 import Panel from './mintlify/Panel.astro';
 import Prompt from './mintlify/Prompt.astro';
 import RequestExample from './mintlify/RequestExample.astro';
 import ResponseExample from './mintlify/ResponseExample.astro';
-import Tab from './mintlify/Tab.astro';
 import Tabs from './mintlify/Tabs.astro';
 import Tile from './mintlify/Tile.astro';
 import Tooltip from './mintlify/Tooltip.astro';
@@ -30,7 +26,7 @@ import TreeFolder from './mintlify/TreeFolder.astro';
 import Update from './mintlify/Update.astro';
 import View from './mintlify/View.astro';
 import Visibility from './mintlify/Visibility.astro';
-import { Accordion, AccordionGroup, Check, Columns, Danger, Info, Note, ParamField, ResponseField, Step, Steps, Tip, Warning } from './mintlify/html-components.ts';
+import { Accordion, AccordionGroup, Badge, Card, Check, Columns, Danger, Icon, Info, Note, ParamField, ResponseField, Step, Steps, Tab, Tip, Warning } from './mintlify/html-components.ts';
 import './mintlify/components.css';
 
 // MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.

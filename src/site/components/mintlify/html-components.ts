@@ -37,14 +37,21 @@ export function htmlComponent(name: string, markup: Markup) {
 
 /** The JSX a page kept as data renders for a component with markup (static-mdx-render.ts). */
 export function expandMarkup(markup: Markup, props: Props, page: string): unknown {
-  return jsx(Fragment, { children: markup(props, page).map((part) => (part === CHILDREN ? props.children : typeof part === 'object' && 'node' in part ? part.node : part)) });
+  // The props an Astro component gets from JSX: Astro's renderer takes `children` and any object
+  // with `$$slot` as slots, which the markup never shows (its jsx.js, renderJSXVNode).
+  const own: Props = {};
+  for (const [key, value] of Object.entries(props)) if (key !== 'children' && !(value && typeof value === 'object' && '$$slot' in value && (value as Props).$$slot)) own[key] = value;
+  return jsx(Fragment, { children: markup(own, page).map((part) => (part === CHILDREN ? props.children : typeof part === 'object' && 'node' in part ? part.node : part)) });
 }
 
-/** ` name="value"` as Astro writes an attribute: nothing for undefined, null or false, the bare name for true. */
+/**
+ * ` name="value"` as Astro writes an attribute: nothing for undefined, null or false, the bare name
+ * for true, and in a value `&` and `"` escaped (all a quoted attribute value needs).
+ */
 function attr(name: string, value: unknown): string {
   if (value === undefined || value === null || value === false) return '';
   if (value === true) return ` ${name}`;
-  return ` ${name}="${escapeHTML(String(value))}"`;
+  return ` ${name}="${String(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
 }
 /** Astro's class:list: the names that are set, joined by spaces. */
 const classes = (...names: unknown[]) => names.filter(Boolean).join(' ');
@@ -147,3 +154,54 @@ export const Columns = htmlComponent('Columns', ({ cols, className }) => {
   const count = Math.min(6, Math.max(1, Math.floor(Number(cols ?? 2)) || 2));
   return [html(`<div${attr('class', classes('mint-columns', className))}${attr('style', `--mint-cols: ${count}`)}>`), CHILDREN, html('</div>')];
 });
+
+/**
+ * A card: title, icon (or image on top), text, and a link when it has an href (the whole card is
+ * the link). Its attributes stand in the order Astro writes them on an element whose tag is chosen
+ * at render time: class last.
+ */
+export const Card = htmlComponent('Card', ({ title, icon, iconType, iconLibrary, color, href, horizontal, img, cta, arrow }, page) => {
+  const tag = href ? 'a' : 'div';
+  const external = typeof href === 'string' && /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(href);
+  return [
+    html(`<${tag}${attr('href', href)}${attr('style', color ? `--mint-accent: ${String(color)}` : undefined)}${attr('rel', external ? 'noopener noreferrer' : undefined)}${attr('class', classes('mint-card', horizontal && 'mint-card-horizontal', href && 'mint-card-link'))}>`),
+    html(img ? `<img class="mint-card-img"${attr('src', img)} alt="">` : ''),
+    ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-card-icon' }) : []),
+    html('<div class="mint-card-body">'),
+    ...(title !== undefined ? [html('<p class="mint-card-title">'), ...textParts(title), html('</p>')] : []),
+    html('<div class="mint-card-content">'),
+    CHILDREN,
+    html('</div>'),
+    ...(cta !== undefined ? [html('<span class="mint-card-cta">'), ...textParts(cta), html(' <span aria-hidden="true">→</span></span>')] : []),
+    html(`</div>${arrow ? '<span class="mint-card-arrow" aria-hidden="true">↗</span>' : ''}</${tag}>`),
+  ];
+});
+
+/** One panel of <Tabs>: Tabs reads its title (and icon) from here to build the tab list. */
+export const Tab = htmlComponent('Tab', ({ title = 'Tab', icon, iconType, iconLibrary, id }, page) => [
+  html(`<div class="mint-tab-panel"${attr('data-mint-tab', String(title))}${attr('data-mint-tab-id', id)}>`),
+  ...(icon !== undefined ? [html('<template class="mint-tab-icon">'), ...iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }), html('</template>')] : []),
+  CHILDREN,
+  html('</div>'),
+]);
+
+const BADGE_COLORS = ['gray', 'blue', 'green', 'yellow', 'orange', 'red', 'purple', 'white', 'surface', 'white-destructive', 'surface-destructive'];
+
+/** An inline label: colour, size, shape, icon, outline (stroke) and disabled look. */
+export const Badge = htmlComponent('Badge', ({ color = 'gray', size = 'md', shape = 'rounded', icon, iconType, iconLibrary, stroke, disabled, className }, page) => {
+  const named = BADGE_COLORS.includes(color as string);
+  const sized = ['xs', 'sm', 'md', 'lg'].includes(size as string) ? size : 'md';
+  return [
+    html(`<span${attr('class', classes('mint-badge', named && `mint-badge-${String(color)}`, `mint-badge-${String(sized)}`, shape === 'pill' && 'mint-badge-pill', stroke && 'mint-badge-stroke', disabled && 'mint-badge-disabled', className))}${attr('style', named ? undefined : `--mint-badge: ${String(color)}`)}${attr('aria-disabled', disabled ? 'true' : undefined)}>`),
+    ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
+    CHILDREN,
+    html('</span>'),
+  ];
+});
+
+/**
+ * Mintlify's <Icon>, and the icon of every other component: a Font Awesome or Lucide name, an
+ * image URL or path, or markup written in the page (icon={<svg …/>}), which the content check passed.
+ */
+export const Icon = htmlComponent('Icon', ({ icon, name, iconType, iconLibrary, color, size, className }, page) =>
+  iconParts(icon ?? name, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, color: color as string | undefined, size: size as number | string | undefined, className: className as string | undefined }));
