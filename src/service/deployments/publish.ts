@@ -4,8 +4,8 @@
 // earlier build (docs/decisions.md#continuous-deployment). This is the data dir's way to keep builds
 // (build-storage.ts); object storage has its own (object-storage/builds.ts).
 import { readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
-import { removeTree } from '../../site/link-tree.ts';
 import path from 'node:path';
+import { removeTree } from '../../site/link-tree.ts';
 import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
 import type { BuildStorage, LiveBuilds } from '../build-storage.ts';
 import type { DeploymentRecord, Store } from '../store.ts';

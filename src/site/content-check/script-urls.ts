@@ -32,8 +32,7 @@ export function containsScriptUrl(text: string): boolean {
 
 /** True when the URL `url` itself (a link's or an image's) would run script: its scheme is javascript: or vbscript:. */
 export function isScriptUrl(url: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /^(?:javascript|vbscript):/i.test(asBrowserReadsIt(url).replace(/^[\x00-\x20]+/, ''));
+  return /^(?:javascript|vbscript):/i.test(urlAsRead(url));
 }
 
 /**

@@ -19,10 +19,10 @@ export function compileWarning(file: string, line: string): void {
 }
 
 /**
- * Runs `compile` on `file` with its warnings held; they are logged when `keep(result)` says the
- * result is used, and dropped when it is not or `compile` throws (the file is compiled again).
+ * Runs `compile` on `file` with its warnings held; they are logged when it returns (its result is
+ * used), and dropped when it throws (the file is compiled again).
  */
-export async function withHeldWarnings<T>(file: string, compile: () => Promise<T>, keep: (result: T) => boolean): Promise<T> {
+export async function withHeldWarnings<T>(file: string, compile: () => Promise<T>): Promise<T> {
   const key = path.resolve(file);
   const lines: string[] = [];
   held.set(key, lines);
@@ -32,6 +32,6 @@ export async function withHeldWarnings<T>(file: string, compile: () => Promise<T
   } finally {
     held.delete(key);
   }
-  if (keep(result)) for (const line of lines) console.warn(line);
+  for (const line of lines) console.warn(line);
   return result;
 }

@@ -10,7 +10,7 @@
 //   }
 //   function MDXContent(props = {}) { … }            (this exact text)
 //   function _missingMdxReference(id, component) { … } (this exact text, when components are used)
-//   export const frontmatter = {…};                    (JSON, as create-processor.js writes it)
+//   export const frontmatter = {…};                    (JSON, as @astrojs/mdx's processor writes it)
 //   export function getHeadings() { return […]; }      (JSON)
 //
 // It is read in one pass over the text by the small grammar below, not by a general JavaScript
@@ -90,14 +90,6 @@ class Reader {
     if (!this.eat(token)) this.fail(`expected ${token}`);
   }
 
-  /** `text` exactly as it stands (the boilerplate), after any space. */
-  eatExact(text: string): boolean {
-    this.skipSpace();
-    if (!this.text.startsWith(text, this.i)) return false;
-    this.i += text.length;
-    return true;
-  }
-
   identifier(): string {
     this.skipSpace();
     IDENTIFIER.lastIndex = this.i;
@@ -117,7 +109,7 @@ class Reader {
     return this.i === this.text.length;
   }
 
-  /** The rest of the line, which must end in `end` (create-processor.js writes its exports on one line each). */
+  /** The rest of the line, which must end in `end` (@astrojs/mdx's processor writes each export on one line). */
   lineEndingIn(end: string): string {
     this.skipSpace();
     const newline = this.text.indexOf('\n', this.i);
@@ -431,9 +423,9 @@ export function moduleToTree(code: string): StaticPage {
   const reader = new Reader(code);
   const tree = reader.content(reader.runtimeImport());
   if (!isNode(tree)) return reader.fail('a content function that does not return an element');
-  if (!reader.eatExact(MDX_CONTENT)) reader.fail('another MDXContent');
-  reader.eatExact(MISSING_REFERENCE);
-  // create-processor.js writes both with JSON.stringify, each on a line of its own.
+  if (!reader.eat(MDX_CONTENT)) reader.fail('another MDXContent');
+  reader.eat(MISSING_REFERENCE);
+  // @astrojs/mdx's processor writes both with JSON.stringify, each on a line of its own.
   reader.expect('export');
   reader.expect('const');
   reader.expect('frontmatter');

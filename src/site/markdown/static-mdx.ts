@@ -121,7 +121,7 @@ async function staticRenderFunction(config: AstroConfig) {
     try {
       const file = path.resolve(fileURLToPath(config.root), entry.filePath);
       // A page that falls back is compiled again on the MDX path, which logs its warnings then.
-      const { tree, headings, frontmatter } = await withHeldWarnings(file, () => compileFile(renderer, file), () => true);
+      const { tree, headings, frontmatter } = await withHeldWarnings(file, () => compileFile(renderer, file));
       return { html: '', metadata: { headings, frontmatter, imagePaths: [], folioStaticMdx: JSON.stringify(tree) } };
     } catch {
       // Not data, or refused by the content check: the MDX path compiles it again and reports

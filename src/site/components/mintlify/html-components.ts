@@ -4,10 +4,9 @@
 // with no Astro component instance at all; a page compiled as an MDX module renders each as one
 // Astro component made from the same function (htmlComponent). Both give the same HTML, byte for
 // byte (test/site/static-mdx.test.ts). A page of components has dozens of them, and each Astro
-// component instance cost render time: about 0.7 s on 1,000 pages of components
-// (`npm run bench:build`; docs/decisions.md#mintlify-components).
+// component instance cost render time (docs/decisions.md#mintlify-components).
 import { Fragment, jsx } from 'astro/jsx-runtime';
-import { createComponent, escapeHTML, renderJSX, renderSlot, renderTemplate } from 'astro/runtime/server/index.js';
+import { addAttribute, createComponent, escapeHTML, renderJSX, renderSlot, renderTemplate } from 'astro/runtime/server/index.js';
 import { CHILDREN, html, iconParts, textParts, type MarkupPart } from './markup.ts';
 
 type Props = Record<string, unknown>;
@@ -37,24 +36,15 @@ export function htmlComponent(name: string, markup: Markup) {
 
 /** The JSX a page kept as data renders for a component with markup (static-mdx-render.ts). */
 export function expandMarkup(markup: Markup, props: Props, page: string): unknown {
-  // The props an Astro component gets from JSX: Astro's renderer takes `children` and any object
-  // with `$$slot` as slots, which the markup never shows (its jsx.js, renderJSXVNode).
+  // The props an Astro component gets from JSX on the MDX path: Astro's JSX renderer takes
+  // `children` and any object prop with `$$slot` as slots, which the markup never shows.
   const own: Props = {};
   for (const [key, value] of Object.entries(props)) if (key !== 'children' && !(value && typeof value === 'object' && '$$slot' in value && (value as Props).$$slot)) own[key] = value;
   return jsx(Fragment, { children: markup(own, page).map((part) => (part === CHILDREN ? props.children : typeof part === 'object' && 'node' in part ? part.node : part)) });
 }
 
-/**
- * ` name="value"` as Astro writes an attribute: nothing for undefined, null or false, the bare name
- * for true, and in a value `&` and `"` escaped (all a quoted attribute value needs).
- */
-function attr(name: string, value: unknown): string {
-  if (value === undefined || value === null || value === false) return '';
-  if (value === true) return ` ${name}`;
-  return ` ${name}="${String(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
-}
-/** Astro's class:list: the names that are set, joined by spaces. */
-const classes = (...names: unknown[]) => names.filter(Boolean).join(' ');
+/** An attribute as an Astro template writes it (its own function: nothing for undefined or false, class:list joined). */
+const attr = (name: string, value: unknown) => String(addAttribute(value, name));
 /** A value written as text in a template (`{value}`), escaped as Astro escapes it. */
 const text = (value: unknown) => html(escapeHTML(String(value)));
 
@@ -62,7 +52,7 @@ const CALLOUT_ICONS: Record<string, string> = { note: 'circle-info', tip: 'light
 
 /** Mintlify's callouts (Note, Tip, Info, Warning, Check, Danger): an aside with the kind's icon and colour. */
 const calloutBox = (kind: string): Markup => ({ icon, iconType, iconLibrary, color }, page) => [
-  html(`<aside${attr('class', classes('callout', `callout-${kind}`, 'mint-callout'))} role="note"${attr('aria-label', kind.charAt(0).toUpperCase() + kind.slice(1))}${attr('style', color ? `--callout-color: ${String(color)}` : undefined)}>`),
+  html(`<aside${attr('class:list', ['callout', `callout-${kind}`, 'mint-callout'])} role="note"${attr('aria-label', kind.charAt(0).toUpperCase() + kind.slice(1))}${attr('style', color ? `--callout-color: ${String(color)}` : undefined)}>`),
   ...iconParts(icon ?? CALLOUT_ICONS[kind], page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-callout-icon' }),
   html('<div class="callout-body">'),
   CHILDREN,
@@ -84,7 +74,7 @@ function field(kind: 'param' | 'response', props: Props, name: unknown, location
   const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   const id = props.id ?? (typeof name === 'string' ? `${kind}-${[location, name].filter(Boolean).join('-')}`.toLowerCase().replace(/[^a-z0-9_-]+/g, '-') : undefined);
   return [
-    html(`<div${attr('class', classes('mint-field', `mint-${kind}-field`, deprecated && 'mint-field-deprecated'))}${attr('id', id)}><div class="mint-field-head">${labels(pre)}<code class="mint-field-name">`),
+    html(`<div${attr('class:list', ['mint-field', `mint-${kind}-field`, deprecated && 'mint-field-deprecated'])}${attr('id', id)}><div class="mint-field-head">${labels(pre)}<code class="mint-field-name">`),
     ...textParts(name),
     html(`</code>${location ? `<span class="mint-field-location">${escapeHTML(location)}</span>` : ''}`),
     ...(type !== undefined ? [html('<span class="mint-field-type">'), ...textParts(type), html('</span>')] : []),
@@ -109,7 +99,7 @@ export const ParamField = htmlComponent('ParamField', (props) => {
 export const ResponseField = htmlComponent('ResponseField', (props) => field('response', props, props.name, typeof props.location === 'string' ? props.location : undefined));
 
 /** Numbered steps: an ordered list; each <Step> is one item. */
-export const Steps = htmlComponent('Steps', ({ className, titleSize }) => [html(`<ol${attr('class', classes('mint-steps', className))}${attr('data-title-size', titleSize)}>`), CHILDREN, html('</ol>')]);
+export const Steps = htmlComponent('Steps', ({ className, titleSize }) => [html(`<ol${attr('class:list', ['mint-steps', className])}${attr('data-title-size', titleSize)}>`), CHILDREN, html('</ol>')]);
 
 /**
  * One step: its number (or icon) on the rail, then title and content. `stepNumber` sets the number
@@ -120,7 +110,7 @@ export const Step = htmlComponent('Step', ({ title, icon, iconType, iconLibrary,
   const number = Number(stepNumber);
   const numbered = Number.isInteger(number);
   return [
-    html(`<li class="mint-step"${attr('id', id)}${attr('value', numbered ? number : undefined)}${attr('style', numbered ? `counter-set: mint-step ${number}` : undefined)}><span${attr('class', classes('mint-step-marker', icon !== undefined && 'mint-step-marker-icon'))} aria-hidden="true">`),
+    html(`<li class="mint-step"${attr('id', id)}${attr('value', numbered ? number : undefined)}${attr('style', numbered ? `counter-set: mint-step ${number}` : undefined)}><span${attr('class:list', ['mint-step-marker', icon !== undefined && 'mint-step-marker-icon'])} aria-hidden="true">`),
     ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
     html('</span><div class="mint-step-body">'),
     ...(title !== undefined ? [html(`<${Title} class="mint-step-title">`), ...textParts(title), html(`</${Title}>`)] : []),
@@ -131,7 +121,7 @@ export const Step = htmlComponent('Step', ({ title, icon, iconType, iconLibrary,
 });
 
 /** Accordions stacked as one block. */
-export const AccordionGroup = htmlComponent('AccordionGroup', ({ className }) => [html(`<div${attr('class', classes('mint-accordion-group', className))}>`), CHILDREN, html('</div>')]);
+export const AccordionGroup = htmlComponent('AccordionGroup', ({ className }) => [html(`<div${attr('class:list', ['mint-accordion-group', className])}>`), CHILDREN, html('</div>')]);
 
 /** An accordion: a <details> element, so it opens and closes by click and keyboard with no script. */
 export const Accordion = htmlComponent('Accordion', ({ title, description, defaultOpen, icon, iconType, iconLibrary, id }, page) => {
@@ -152,7 +142,7 @@ export const Accordion = htmlComponent('Accordion', ({ title, description, defau
 /** Mintlify's CardGroup and Columns: children side by side in `cols` columns (one on narrow screens). */
 export const Columns = htmlComponent('Columns', ({ cols, className }) => {
   const count = Math.min(6, Math.max(1, Math.floor(Number(cols ?? 2)) || 2));
-  return [html(`<div${attr('class', classes('mint-columns', className))}${attr('style', `--mint-cols: ${count}`)}>`), CHILDREN, html('</div>')];
+  return [html(`<div${attr('class:list', ['mint-columns', className])}${attr('style', `--mint-cols: ${count}`)}>`), CHILDREN, html('</div>')];
 });
 
 /**
@@ -164,7 +154,7 @@ export const Card = htmlComponent('Card', ({ title, icon, iconType, iconLibrary,
   const tag = href ? 'a' : 'div';
   const external = typeof href === 'string' && /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(href);
   return [
-    html(`<${tag}${attr('href', href)}${attr('style', color ? `--mint-accent: ${String(color)}` : undefined)}${attr('rel', external ? 'noopener noreferrer' : undefined)}${attr('class', classes('mint-card', horizontal && 'mint-card-horizontal', href && 'mint-card-link'))}>`),
+    html(`<${tag}${attr('href', href)}${attr('style', color ? `--mint-accent: ${String(color)}` : undefined)}${attr('rel', external ? 'noopener noreferrer' : undefined)}${attr('class:list', ['mint-card', horizontal && 'mint-card-horizontal', href && 'mint-card-link'])}>`),
     html(img ? `<img class="mint-card-img"${attr('src', img)} alt="">` : ''),
     ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-card-icon' }) : []),
     html('<div class="mint-card-body">'),
@@ -192,7 +182,7 @@ export const Badge = htmlComponent('Badge', ({ color = 'gray', size = 'md', shap
   const named = BADGE_COLORS.includes(color as string);
   const sized = ['xs', 'sm', 'md', 'lg'].includes(size as string) ? size : 'md';
   return [
-    html(`<span${attr('class', classes('mint-badge', named && `mint-badge-${String(color)}`, `mint-badge-${String(sized)}`, shape === 'pill' && 'mint-badge-pill', stroke && 'mint-badge-stroke', disabled && 'mint-badge-disabled', className))}${attr('style', named ? undefined : `--mint-badge: ${String(color)}`)}${attr('aria-disabled', disabled ? 'true' : undefined)}>`),
+    html(`<span${attr('class:list', ['mint-badge', named && `mint-badge-${String(color)}`, `mint-badge-${String(sized)}`, shape === 'pill' && 'mint-badge-pill', stroke && 'mint-badge-stroke', disabled && 'mint-badge-disabled', className])}${attr('style', named ? undefined : `--mint-badge: ${String(color)}`)}${attr('aria-disabled', disabled ? 'true' : undefined)}>`),
     ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
     CHILDREN,
     html('</span>'),

@@ -9,7 +9,7 @@ import { iconHtml } from './icons.ts';
 
 /**
  * What a component's markup is made of, in order: HTML it wrote (`html()`), a JSX node from a prop
- * (rendered where it stands) and, in components.ts, the component's children. Rendering the parts
+ * (rendered where it stands) and, in html-components.ts, the component's children. Rendering the parts
  * needs the page being rendered only for the nodes.
  */
 export type MarkupPart = ReturnType<typeof html> | { node: unknown } | typeof CHILDREN;
