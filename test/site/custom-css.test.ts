@@ -137,6 +137,9 @@ describe('custom CSS of a Mintlify repository', () => {
       expect(await style(page, '.card-group', 'row-gap')).toBe('42px');
       expect(await style(page, '#content-area .callout', 'padding-left')).toBe('29px');
       expect(await style(page, '#table-of-contents .toc-item a', 'color')).toBe('rgb(1, 2, 3)');
+      // The section being read: its item is marked once the page's script has looked.
+      await page.locator('#table-of-contents .toc-item[data-active]').waitFor();
+      expect(await page.locator('#table-of-contents .toc-item[data-active]').allTextContents()).toEqual(['Lighting up']);
       expect(await style(page, '[data-badge][data-color="blue"]', 'text-transform')).toBe('uppercase');
       expect(await style(page, '.steps .step', 'margin-left')).toBe('31px');
       expect(await style(page, '.lantern-box', 'background-color')).toBe('rgb(255, 200, 0)');
