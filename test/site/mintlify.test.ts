@@ -175,8 +175,8 @@ describe('Mintlify frontmatter', () => {
   });
 
   it('weighs a page\'s words in search by its boost, and leaves a searchable: false page out of search but not out of the sitemap', () => {
-    expect(site.read('index.html')).toMatch(/<article data-pagefind-body[^>]* data-pagefind-weight="2.5"/);
-    expect(site.read('guides/setup/index.html')).toMatch(/<article data-pagefind-body[^>]* data-pagefind-weight="3"/);
+    expect(site.read('index.html')).toMatch(/<article id="content-area" class="mdx-content" data-pagefind-body[^>]* data-pagefind-weight="2.5"/);
+    expect(site.read('guides/setup/index.html')).toMatch(/<article id="content-area" class="mdx-content" data-pagefind-body[^>]* data-pagefind-weight="3"/);
     expect(site.read('guides/markdown/index.html')).not.toContain('data-pagefind-body');
     expect(site.read('guides/markdown/index.html')).not.toContain('name="robots"');
     expect(site.read('sitemap.xml')).toContain('<loc>https://docs.example.org/guides/markdown/</loc>');

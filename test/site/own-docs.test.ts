@@ -34,7 +34,7 @@ describe("Folio's own docs", () => {
     }
     const structure = article(site.read('authoring/components/structure/index.html'));
     expect(structure).toContain('role="tablist"');
-    expect(structure).toContain('<ol class="mint-steps"');
+    expect(structure).toContain('<ol class="mint-steps steps"');
     expect(article(site.read('authoring/components/inline/index.html'))).toContain('<span class="katex-display">');
     expect(site.exists('_folio/vendor/mermaid/mermaid.min.js')).toBe(true);
   });
@@ -52,7 +52,7 @@ describe("Folio's own docs", () => {
       expect(text(html)).toContain(op.summary.replace("'", '&#39;'));
     }
     const nav = sidebarOf(site.read('api/index.html'));
-    const groups = [...nav.matchAll(/<p class="group-title">([^<]+)<\/p>/g)].map((m) => m[1]);
+    const groups = [...nav.matchAll(/<p class="group-title sidebar-group-header">([^<]+)<\/p>/g)].map((m) => m[1]);
     expect(groups).toEqual(['Get started', 'Writing docs', 'Components', 'API guides', 'Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
     expect(nav).toContain('data-method="POST">POST</span> Create a project</a>');
   });

@@ -11,6 +11,7 @@ import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } fr
 import { checkOpenApiIsolated, openApiFrontmatter } from '../openapi/check.ts';
 import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest } from './checked-files.ts';
 import { navigationSources } from '../openapi/sources.ts';
+import { customFileWarnings } from '../custom-files.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
@@ -69,6 +70,8 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
           : REFUSED[reason],
   }));
   const warnings: Problem[] = files.skipped.map(({ file, reason }) => ({ file, line: 1, column: 1, message: reason }));
+  // Mintlify's custom CSS and JavaScript (custom-files.ts): what of them a reader's browser will not load or run.
+  warnings.push(...(await customFileWarnings(root, files, options.allowCode ?? false)));
   // The root itself cannot be read safely (a link or special file, a named spec behind a link) or
   // names no specs one can trust (a docs.json that cannot be read): the OpenAPI check, which reads
   // the root's files, waits until that is fixed.
