@@ -113,13 +113,21 @@ const socialPlatforms = [
   'telegram', 'twitter', 'x-twitter', 'earth-americas', 'bluesky', 'threads', 'reddit', 'podcast',
 ] as const;
 
+// Mintlify's `type: "github"` or `"discord"` link or button may leave out its label (Mintlify
+// writes one from the service's data; Folio writes the service's name).
+const serviceName = { github: 'GitHub', discord: 'Discord' } as const;
+const navbarLink = z
+  .object({ type: z.enum(['github', 'discord']).optional(), label: label(80).optional(), href: linkHref, icon: icon.optional() })
+  .refine((l) => l.label !== undefined || l.type !== undefined, { message: 'needs a "label" (only a "github" or "discord" link may leave it out)', path: ['label'] })
+  .transform((l) => ({ ...l, label: l.label ?? serviceName[l.type!] }));
 const navbarSchema = z.object({
-  links: z.array(z.object({ label: label(80), href: linkHref, icon: icon.optional() })).max(20).optional(),
+  links: z.array(navbarLink).max(20).optional(),
   primary: z
     .union([
       z.object({ type: z.literal('button'), label: label(80), href: linkHref }),
-      z.object({ type: z.literal('github'), href: linkHref }),
-    ], { error: 'must be {"type": "button", "label": …, "href": …} or {"type": "github", "href": …}' })
+      z.object({ type: z.literal('github'), label: label(80).optional(), href: linkHref }),
+      z.object({ type: z.literal('discord'), label: label(80).optional(), href: linkHref }).transform((p) => ({ type: 'button' as const, label: p.label ?? serviceName.discord, href: p.href })),
+    ], { error: 'must be {"type": "button", "label": …, "href": …}, or {"type": "github" or "discord", "href": …}' })
     .optional(),
 });
 export type NavbarConfig = z.infer<typeof navbarSchema>;

@@ -102,7 +102,7 @@ export function resolveRefs(raw: unknown, text: string, file: string, root: stri
     // so validation does not report what is missing there a second time.
     const unresolved = () => {
       failed.push(at);
-      return unresolved();
+      return own(node, '$ref');
     };
     const target = refTarget(node.$ref, holder);
     if ('problem' in target) {
