@@ -1,7 +1,7 @@
 // `$ref` in docs.json, as Mintlify resolves it: any object holding `"$ref": "<relative path>"` is
 // replaced by the JSON of that file; when the file holds an object, the other keys written beside
 // `$ref` are laid over it, otherwise they are ignored (a warning). Referenced files may hold
-// `$ref`s of their own, resolved relative to themselves (docs/decisions.md#docsjson-ref).
+// `$ref`s of their own, resolved relative to themselves (docs/decisions.md#docsjson-as-mintlify-reads-it).
 //
 // Tenant content is hostile: a reference must name a `.json` file inside the content root, reached
 // without a symbolic link, and resolving is bounded (file size, number of references, total text,
