@@ -294,6 +294,8 @@ export interface ParsedDocsConfig {
   warnings: DocsConfigIssue[];
   /** Files that `$ref`s of docs.json read, relative to the content root. */
   files?: string[];
+  /** Where a key path of the configuration is written: the file (docs.json or one it references), the key there, line and column. */
+  locate?: Locate;
 }
 
 /**
@@ -319,7 +321,7 @@ export function parseDocsJson(text: string, root?: string): ParsedDocsConfig {
   const { value, warnings } = validateSiteFile(docsConfigSchema, input, locate, { problems: refs.problems, quiet: (keyPath) => refs.underFailed(asWritten(keyPath)) });
   const redirects = redirectWarnings(raw.redirects, value.redirects, locate);
   if (redirects.rules) value.redirects = redirects.rules;
-  return { config: value, warnings: [...refs.warnings, ...warnings, ...redirects.warnings, ...dropFontUrls(value, locate)], files: refs.files };
+  return { config: value, warnings: [...refs.warnings, ...warnings, ...redirects.warnings, ...dropFontUrls(value, locate)], files: refs.files, locate };
 }
 
 /**

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRoot, checkSite, makeContentRoot, serveWithFolio, type BuiltSite } from './helpers.ts';
+import { buildFixture, buildRoot, checkSite, makeContentRoot, serveWithFolio, type BuiltSite } from './helpers.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -113,6 +113,21 @@ describe('docs.json split with $ref', () => {
     // The rule with a query was left out: the path is the site's own 404.
     expect((await get('/find?q=apples')).status).toBe(404);
   });
+});
+
+describe('navigation given by $ref', () => {
+  it('a navigation entry naming no page is reported where it is written: in the referenced file', async () => {
+    const NAV_JSON = json({ groups: [{ group: 'Start', pages: ['index', 'guides/missing'] }] });
+    const site = await buildFixture({
+      'docs.json': json({ name: 'Nav', navigation: { $ref: './config/nav.json' } }),
+      'config/nav.json': NAV_JSON,
+      'index.mdx': '# Home\n',
+    });
+    const where = at('config/nav.json', NAV_JSON, 'guides/missing').replace(/:\d+$/, '');
+    // A failure or a warning (whichever a build makes of a missing page), it names config/nav.json.
+    const said = [...site.result.log, site.result.error?.message ?? ''].join('\n');
+    expect(said).toMatch(new RegExp(`${where}:\\d+: groups\\.0\\.pages\\.1: no page "guides/missing"`));
+  }, 240_000);
 });
 
 describe('$ref that cannot be followed', () => {
