@@ -271,7 +271,15 @@ export const docsConfigSchema = z.object({
   api: z
     .looseObject({
       openapi: openApiSource.optional(),
-      playground: z.looseObject({ display: z.enum(['interactive', 'simple', 'none'], 'must be "interactive", "simple" or "none"').optional() }).optional(),
+      playground: z
+        .looseObject({
+          display: z
+            .enum(['interactive', 'simple', 'none', 'auth'], 'must be "interactive", "simple", "none" or "auth"')
+            // "auth": signed-in readers only (playgroundForSignedIn).
+            .transform((d) => (d === 'auth' ? 'none' : d))
+            .optional(),
+        })
+        .optional(),
       examples: z
         .looseObject({
           languages: z.array(z.string().min(1).max(40)).optional(),
@@ -321,7 +329,7 @@ export function parseDocsJson(text: string, root?: string): ParsedDocsConfig {
   const { value, warnings } = validateSiteFile(docsConfigSchema, input, locate, { problems: refs.problems, quiet: (keyPath) => refs.underFailed(asWritten(keyPath)) });
   const redirects = redirectWarnings(raw.redirects, value.redirects, locate);
   if (redirects.rules) value.redirects = redirects.rules;
-  return { config: value, warnings: [...refs.warnings, ...warnings, ...redirects.warnings, ...dropFontUrls(value, locate)], files: refs.files, locate };
+  return { config: value, warnings: [...refs.warnings, ...warnings, ...redirects.warnings, ...dropFontUrls(value, locate), ...playgroundForSignedIn(raw, locate)], files: refs.files, locate };
 }
 
 /**
@@ -344,6 +352,16 @@ function dropFontUrls(config: DocsConfig, locate: Locate): DocsConfigIssue[] {
     delete spec.source;
   }
   return warnings;
+}
+
+/**
+ * Mintlify's `api.playground.display: "auth"` shows the playground only to readers signed in to the
+ * docs; Folio's readers never sign in, so they see none, as Mintlify's anonymous readers do.
+ */
+function playgroundForSignedIn(raw: Record<string, unknown>, locate: Locate): DocsConfigIssue[] {
+  const api = raw.api;
+  if (!isObject(api) || !isObject(api.playground) || api.playground.display !== 'auth') return [];
+  return [{ ...locate(['api', 'playground', 'display']), message: '"auth" shows the playground to signed-in readers only, and Folio\'s readers never sign in: no playground is shown ("none")' }];
 }
 
 /** Parses docs.json text (its `$ref`s read from `root`); throws DocsConfigError naming the key and the reason. */

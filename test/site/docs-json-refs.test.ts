@@ -32,6 +32,8 @@ const DOCS_JSON = json({
   navbar: { $ref: './config/navbar.json' },
   appearance: { $ref: './config/appearance.json', strict: true },
   redirects: { $ref: './config/redirects.json' },
+  // Mintlify's "auth": the playground for signed-in readers only.
+  api: { playground: { display: 'auth' } },
 });
 const ES_JSON = json({ language: 'es', groups: { $ref: './groups/es.json' } });
 // Nested: resolved relative to i18n/, the folder of the file holding the reference.
@@ -62,13 +64,14 @@ const EXPECTED_WARNINGS = [
   `${at('i18n/groups/es.json', ES_GROUPS_JSON, 'weight')}: warning: 0.weight: unknown key: ignored`,
   `${at('config/redirects.json', REDIRECTS_JSON, 'source', '', '/setup#install')}: warning: 1.source: "#install" dropped: browsers never send the #fragment of an address, so the rule matches "/setup"`,
   `${at('config/redirects.json', REDIRECTS_JSON, 'source', '', '/find?q=apples')}: warning: 4.source: ignored: a redirect matches a path, never a query such as "?q=apples", so this rule is left out`,
+  `${at('docs.json', DOCS_JSON, 'display')}: warning: api.playground.display: "auth" shows the playground to signed-in readers only, and Folio's readers never sign in: no playground is shown ("none")`,
 ];
 
 describe('docs.json split with $ref', () => {
   it('check:site reads every referenced file, nested ones relative to their own folder, and names the referenced file in its warnings', async () => {
     const { code, lines } = await checkSite(makeContentRoot(FILES));
     expect(lines.filter((l) => !/^\d+ pages/.test(l))).toEqual(EXPECTED_WARNINGS);
-    expect(lines.at(-1)).toBe('3 pages, 0 refused, 3 warnings');
+    expect(lines.at(-1)).toBe('3 pages, 0 refused, 4 warnings');
     expect(code).toBe(0);
   });
 
