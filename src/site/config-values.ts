@@ -3,6 +3,7 @@
 // `file:line:col`, keys the schema does not know are warnings (docs/decisions.md#docsjson).
 import { z } from 'zod';
 import { jsonLocations, positionOf } from './json-locations.ts';
+import { MODULE_QUERY } from './layout.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Values
@@ -22,10 +23,15 @@ export const themeColor = z.union([cssColor, z.object({ light: cssColor, dark: c
 /** Light and dark values, either optional (Mintlify's anchor and background colours). */
 export const modeColors = z.object({ light: cssColor.optional(), dark: cssColor.optional() });
 
+/**
+ * A page of the navigation: any name a page file may have (`guides/démarrage`, `faq (old)`), as in
+ * Mintlify; it is only looked up among the pages (whose addresses come from their files), never
+ * put into a link as written.
+ */
 export const pagePath = z
   .string()
   .max(500)
-  .regex(/^[A-Za-z0-9_./-]*$/, 'must be a page path such as "guides/install"')
+  .refine((p) => !MODULE_QUERY.test(p), 'must be a page path such as "guides/install", without "?", "#", "%" or "\\" (no page file has them)')
   .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
 
 export const assetPath = z

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, buildRoot, checkSite, makeContentRoot, serveWithFolio, type BuiltSite } from './helpers.ts';
+import { buildFixture, buildRoot, checkSite, makeContentRoot, serveWithFolio, sidebarOf, type BuiltSite } from './helpers.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -37,7 +37,8 @@ const DOCS_JSON = json({
 });
 const ES_JSON = json({ language: 'es', groups: { $ref: './groups/es.json' } });
 // Nested: resolved relative to i18n/, the folder of the file holding the reference.
-const ES_GROUPS_JSON = json([{ group: 'Inicio', weight: 3, pages: ['es/index'] }]);
+// A page named as its file is, beyond ASCII (Mintlify lists such pages too).
+const ES_GROUPS_JSON = json([{ group: 'Inicio', weight: 3, pages: ['es/index', 'es/guía'] }]);
 const NAVBAR_JSON = json({ links: [{ type: 'github', href: 'https://github.com/orchard-example/orchard' }], primary: { type: 'discord', href: 'https://discord.gg/orchard-example' } });
 const APPEARANCE_JSON = json({ default: 'dark', strict: false });
 const REDIRECTS_JSON = json([
@@ -58,6 +59,7 @@ const FILES = {
   'index.mdx': '---\ntitle: Orchard\n---\n\nWelcome to the orchard.\n',
   'quickstart.mdx': '---\ntitle: Quickstart\n---\n\nPlant a tree.\n',
   'es/index.mdx': '---\ntitle: Huerto\n---\n\nBienvenido al huerto.\n',
+  'es/guía.mdx': '---\ntitle: Guía del huerto\n---\n\nRiega cada día.\n',
 };
 
 const EXPECTED_WARNINGS = [
@@ -71,7 +73,7 @@ describe('docs.json split with $ref', () => {
   it('check:site reads every referenced file, nested ones relative to their own folder, and names the referenced file in its warnings', async () => {
     const { code, lines } = await checkSite(makeContentRoot(FILES));
     expect(lines.filter((l) => !/^\d+ pages/.test(l))).toEqual(EXPECTED_WARNINGS);
-    expect(lines.at(-1)).toBe('3 pages, 0 refused, 4 warnings');
+    expect(lines.at(-1)).toBe('4 pages, 0 refused, 4 warnings');
     expect(code).toBe(0);
   });
 
@@ -89,6 +91,8 @@ describe('docs.json split with $ref', () => {
     const es = site.read('es/index.html');
     expect(es).toMatch(/<html[^>]* lang="es"/);
     expect(es).toContain('Inicio');
+    expect(sidebarOf(es)).toContain('Guía del huerto');
+    expect(site.read('es/guía/index.html')).toContain('Riega cada día.');
     const home = site.read('index.html');
     // The language switcher leads to the Spanish pages.
     expect(home).toMatch(/href="\/es\/"/);
