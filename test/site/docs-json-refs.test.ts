@@ -31,7 +31,8 @@ const DOCS_JSON = json({
   },
   navbar: { $ref: './config/navbar.json' },
   appearance: { $ref: './config/appearance.json', strict: true },
-  redirects: { $ref: './config/redirects.json' },
+  // A list has no keys to merge `permanent` into: ignored, with a warning.
+  redirects: { $ref: './config/redirects.json', permanent: false },
   // Mintlify's "auth": the playground for signed-in readers only.
   api: { playground: { display: 'auth' } },
 });
@@ -63,6 +64,7 @@ const FILES = {
 };
 
 const EXPECTED_WARNINGS = [
+  `${at('docs.json', DOCS_JSON, 'permanent')}: warning: redirects.permanent: ignored: "./config/redirects.json" holds a list, so the keys beside "$ref" (permanent) have nothing to be merged into`,
   `${at('i18n/groups/es.json', ES_GROUPS_JSON, 'weight')}: warning: 0.weight: unknown key: ignored`,
   `${at('config/redirects.json', REDIRECTS_JSON, 'source', '', '/setup#install')}: warning: 1.source: "#install" dropped: browsers never send the #fragment of an address, so the rule matches "/setup"`,
   `${at('config/redirects.json', REDIRECTS_JSON, 'source', '', '/find?q=apples')}: warning: 4.source: ignored: a redirect matches a path, never a query such as "?q=apples", so this rule is left out`,
@@ -73,7 +75,7 @@ describe('docs.json split with $ref', () => {
   it('check:site reads every referenced file, nested ones relative to their own folder, and names the referenced file in its warnings', async () => {
     const { code, lines } = await checkSite(makeContentRoot(FILES));
     expect(lines.filter((l) => !/^\d+ pages/.test(l))).toEqual(EXPECTED_WARNINGS);
-    expect(lines.at(-1)).toBe('4 pages, 0 refused, 4 warnings');
+    expect(lines.at(-1)).toBe('4 pages, 0 refused, 5 warnings');
     expect(code).toBe(0);
   });
 
@@ -137,6 +139,18 @@ describe('navigation given by $ref', () => {
   }, 240_000);
 });
 
+describe('mint.json redirects', () => {
+  it('are read as Mintlify reads them too: a "/" added, a fragment dropped with a warning', async () => {
+    const MINT_JSON = json({ name: 'Old', navigation: [{ group: 'Start', pages: ['index'] }], redirects: [{ source: 'old', destination: 'index' }, { source: '/intro#top', destination: '/' }] });
+    const { code, lines } = await checkSite(makeContentRoot({ 'mint.json': MINT_JSON, 'index.mdx': '# Home\n' }));
+    expect(lines).toEqual([
+      `${at('mint.json', MINT_JSON, 'source', '', '/intro#top')}: warning: redirects.1.source: "#top" dropped: browsers never send the #fragment of an address, so the rule matches "/intro"`,
+      '1 pages, 0 refused, 1 warnings',
+    ]);
+    expect(code).toBe(0);
+  });
+});
+
 describe('$ref that cannot be followed', () => {
   it('check:site refuses loops, paths out of the repository, links, URLs, missing files and runaway expansion, all in one run, naming file, line, column and key', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-outside-'));
@@ -149,6 +163,8 @@ describe('$ref that cannot be followed', () => {
       banner: { $ref: 'https://config.example.com/banner.json' },
       seo: { $ref: './config/missing.json' },
       search: { $ref: './config/search.txt' },
+      errors: { $ref: './config/huge.json' },
+      // Last: past the limit, further references are not read (the limit's one problem says so).
       api: { $ref: './fan/level0.json' },
       appearance: { default: 'sepia' },
     });
@@ -164,6 +180,7 @@ describe('$ref that cannot be followed', () => {
       'nav/a.json': A_JSON,
       'nav/b.json': B_JSON,
       'config/search.txt': '{"prompt": "Search"}\n',
+      'config/huge.json': `{"404": {"title": "${'x'.repeat(4 * 1024 * 1024)}"}}\n`,
       ...fan,
       'index.mdx': '# Home\n',
     });
@@ -179,6 +196,7 @@ describe('$ref that cannot be followed', () => {
         `${ref('"banner"')}: banner.$ref: "https://config.example.com/banner.json" is a URL: a reference names a JSON file of the repository, such as "./config/navigation.json"`,
         `${ref('"seo"')}: seo.$ref: "./config/missing.json": no file "config/missing.json" in the repository`,
         `${ref('"search"')}: search.$ref: "./config/search.txt" must name a .json file`,
+        `${ref('"errors"')}: errors.$ref: "./config/huge.json": "config/huge.json" is larger than 4 MiB`,
         `${at('docs.json', docsJson, 'default')}: appearance.default: Invalid option: expected one of "system"|"light"|"dark"`,
       ]),
     );
