@@ -2,7 +2,10 @@
 // older format, mapped onto the same model: mint-config.ts). One zod schema validates the keys
 // Folio supports; a key it does not know (or not yet) is a warning for the deployment log and
 // never fails a build, while an invalid value of a supported key fails with `docs.json:line:col`
-// (docs/decisions.md#docsjson). The table of keys is in content/docs-json.mdx.
+// (docs/decisions.md#docsjson). `$ref`s are resolved first (docs-json-refs.ts), so a problem in a
+// referenced file names that file; values Mintlify accepts in another form (redirects without "/",
+// label-less service links) are read its way (docs/decisions.md#docsjson-as-mintlify-reads-it).
+// The table of keys is in content/docs-json.mdx.
 //
 // The schema strips what it does not know; the keys it stripped are found by comparing the input
 // with the parsed value (unknownKeys), so one schema says both what is valid and what is known.
