@@ -88,7 +88,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       warnings.push({ file: 'mint.json', line: 1, column: 1, message: 'not read: docs.json configures this site' });
     }
     try {
-      const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'));
+      const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'), root);
       config = parsed.config;
       warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
       const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
