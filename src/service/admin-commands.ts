@@ -39,7 +39,7 @@ export type AdminResult =
   | { key: string; api_key: ApiKeyInfo }
   | { keys: ApiKeyInfo[] }
   | { api_key: ApiKeyInfo }
-  /** `invite_url`: the one-time link to choose a password, when the user has none yet. */
+  /** `invite_url`: the one-time link to choose a password (user create, user reset-password). */
   | { user: UserInfo; invite_url?: string }
   | { users: UserInfo[] };
 
@@ -201,7 +201,7 @@ export async function createKey(store: Store, orgId: string, scopes: Scope[], la
   return { key, api_key: keyInfo(stored) };
 }
 
-const inviteUrl = (context: AdminContext, token: string | undefined) => (token === undefined ? undefined : `${context.consoleOrigin}/invite/${token}`);
+const inviteUrl = (context: AdminContext, token: string) => `${context.consoleOrigin}/invite/${token}`;
 
 /** Executes a command against a store. */
 export async function runAdminCommand(store: Store, command: AdminCommand, context: AdminContext): Promise<AdminResult> {

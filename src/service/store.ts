@@ -50,15 +50,25 @@ export interface UserRecord {
   password_hash?: string;
   memberships: Membership[];
   /** The one-time link to choose a password: SHA-256 of its token, and when it expires. */
-  invite?: { hash: string; expires_at: string };
+  invite?: UserInvite;
   created_at: string;
+}
+
+/**
+ * An open one-time link. `joins`: organizations the user enters only when the link is used (an
+ * existing account added to another org: docs/decisions.md#invites-prove-the-address).
+ */
+export interface UserInvite {
+  hash: string;
+  expires_at: string;
+  joins?: Membership[];
 }
 
 /** Fields a user update may set; `null` removes an optional field. */
 export interface UserChanges {
   password_hash?: string;
   memberships?: Membership[];
-  invite?: { hash: string; expires_at: string } | null;
+  invite?: UserInvite | null;
 }
 
 /** A signed-in console session; the cookie holds a secret whose SHA-256 is `hash`. */
@@ -892,7 +902,7 @@ class JsonFileStore implements Store {
     if (changes.invite !== undefined) {
       if (user.invite) this.usersByInvite.delete(user.invite.hash);
       if (changes.invite === null) delete user.invite;
-      else this.usersByInvite.set((user.invite = { ...changes.invite }).hash, user);
+      else this.usersByInvite.set((user.invite = structuredClone(changes.invite)).hash, user);
     }
     await this.commit();
     return structuredClone(user);

@@ -248,6 +248,12 @@ export const MIGRATIONS: Migration[] = [
       SELECT setval('project_content_versions', COALESCE((SELECT max(version) FROM project_content), 0) + 1, false);
     `,
   },
+  {
+    version: 11,
+    name: 'invites that add an existing account to an organization',
+    // The memberships an open invite link adds when it is used (docs/decisions.md#invites-prove-the-address).
+    sql: `ALTER TABLE users ADD COLUMN invite_joins jsonb;`,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

@@ -20,12 +20,14 @@ import {
   type ListPosition,
   type Org,
   type ListSlice,
+  type Membership,
   type ProjectChanges,
   type ProjectRecord,
   type SessionRecord,
   type Store,
   type StoreRecords,
   type UserChanges,
+  type UserInvite,
   type UserRecord,
 } from '../store.ts';
 import { createLanes } from './lanes.ts';
@@ -68,12 +70,19 @@ function deploymentOf(row: Row): DeploymentRecord {
 }
 
 function userOf(row: Row): UserRecord {
-  const { invite_hash, invite_expires_at, password_hash, ...rest } = row;
+  const { invite_hash, invite_expires_at, invite_joins, password_hash, ...rest } = row;
   const user = rest as unknown as UserRecord;
   if (typeof password_hash === 'string') user.password_hash = password_hash;
-  if (typeof invite_hash === 'string') user.invite = { hash: invite_hash, expires_at: String(invite_expires_at) };
+  if (typeof invite_hash === 'string') {
+    user.invite = { hash: invite_hash, expires_at: String(invite_expires_at) };
+    if (Array.isArray(invite_joins)) user.invite.joins = invite_joins as Membership[];
+  }
   return user;
 }
+
+/** A user's invite as the columns invite_hash, invite_expires_at and invite_joins (jsonb text). */
+const inviteColumns = (invite: UserInvite | null | undefined) =>
+  [invite?.hash ?? null, invite?.expires_at ?? null, invite?.joins ? JSON.stringify(invite.joins) : null] as const;
 
 const sessionOf = (row: Row) => row as unknown as SessionRecord;
 
@@ -467,9 +476,9 @@ export class PostgresStore implements Store {
   async createUser(user: UserRecord): Promise<UserRecord> {
     try {
       const rows = await this.query(
-        `INSERT INTO users (id, email, password_hash, memberships, invite_hash, invite_expires_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [user.id, user.email, user.password_hash ?? null, JSON.stringify(user.memberships), user.invite?.hash ?? null, user.invite?.expires_at ?? null, user.created_at],
+        `INSERT INTO users (id, email, password_hash, memberships, invite_hash, invite_expires_at, invite_joins, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [user.id, user.email, user.password_hash ?? null, JSON.stringify(user.memberships), ...inviteColumns(user.invite), user.created_at],
       );
       return userOf(rows[0]);
     } catch (err) {
@@ -510,8 +519,10 @@ export class PostgresStore implements Store {
     if (changes.password_hash !== undefined) add('password_hash', changes.password_hash);
     if (changes.memberships !== undefined) add('memberships', JSON.stringify(changes.memberships));
     if (changes.invite !== undefined) {
-      add('invite_hash', changes.invite?.hash ?? null);
-      add('invite_expires_at', changes.invite?.expires_at ?? null);
+      const [hash, expiresAt, joins] = inviteColumns(changes.invite);
+      add('invite_hash', hash);
+      add('invite_expires_at', expiresAt);
+      add('invite_joins', joins);
     }
     const rows = set.length === 0
       ? await this.query('SELECT * FROM users WHERE id = $1', values)
@@ -668,7 +679,10 @@ export class PostgresStore implements Store {
       if (rows[0].count > 0) throw new FolioError('invalid_request', `the database already holds ${rows[0].count} organization(s): import into an empty database`);
       const deployments = records.deployments.map(({ error, ...d }) => ({ ...d, error_code: error?.code ?? null, error_message: error?.message ?? null }));
       // Columns are matched by name; fields a record lacks become NULL.
-      const users = records.users.map(({ invite, ...u }) => ({ ...u, invite_hash: invite?.hash ?? null, invite_expires_at: invite?.expires_at ?? null }));
+      const users = records.users.map(({ invite, ...u }) => {
+        const [invite_hash, invite_expires_at, joins] = inviteColumns(invite);
+        return { ...u, invite_hash, invite_expires_at, invite_joins: joins === null ? null : JSON.parse(joins) };
+      });
       const tables = [
         ['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments],
         ['users', users], ['sessions', records.sessions], ['webhooks', records.webhooks], ['webhook_deliveries', records.deliveries],
