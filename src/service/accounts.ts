@@ -110,8 +110,9 @@ export interface Accounts {
    * The operator's `user create`: creates a user with a one-time link to choose a password, or, for
    * an existing account, makes a fresh link that adds the org only when it is used and replaces the
    * password (docs/decisions.md#invites-prove-the-address): until then the account is not in the org.
+   * Without `role`, the org's first user (counting those its open links add) becomes its owner.
    */
-  addUser(org: Org, email: string, role: OrgRole): Promise<{ user: UserInfo; inviteToken: string }>;
+  addUser(org: Org, email: string, role?: OrgRole): Promise<{ user: UserInfo; inviteToken: string }>;
   /**
    * An owner's invite from the console: creates a new user only. An existing account (of another
    * org) is refused: its one-time link, or its membership, would hand that account, or this org,
@@ -190,6 +191,10 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
     return { user: userInfo(user), inviteToken: token };
   };
 
+  /** Whether an org has no user yet, none invited through a link either. */
+  const firstOfOrg = async (orgId: string) =>
+    (await store.listUsers()).every((u) => !u.memberships.some((m) => m.org_id === orgId) && !joinsOnInvite(u).some((m) => m.org_id === orgId));
+
   /** Serialises the tasks of one key (in this process), in arrival order. */
   const queues = new Map<string, Promise<unknown>>();
   const oneAtATime = <T>(key: string, task: () => Promise<T>): Promise<T> => {
@@ -230,7 +235,7 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
   };
 
   return {
-    addUser: (org, email, role) => addUser(org, email, role, false),
+    addUser: async (org, email, role) => addUser(org, email, role ?? (await firstOfOrg(org.id) ? 'owner' : 'member'), false),
     inviteNewUser: (org, email, role) => addUser(org, email, role, true),
 
     async resetPassword(email) {

@@ -15,7 +15,8 @@ export type AdminCommand =
   | { name: 'key create'; org: string; scopes: Scope[]; label: string }
   | { name: 'key list'; org?: string }
   | { name: 'key revoke'; id: string }
-  | { name: 'user create'; org: string; email: string; role: OrgRole }
+  /** No `role`: the organization's first user becomes its owner, later ones members. */
+  | { name: 'user create'; org: string; email: string; role?: OrgRole }
   | { name: 'user list'; org?: string }
   | { name: 'user remove'; org: string; email: string }
   | { name: 'user reset-password'; email: string };
@@ -50,7 +51,7 @@ export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
   key create --org NAME_OR_ID [--scopes all|SCOPE,SCOPE…] [--name LABEL]
   key list [--org NAME_OR_ID]
   key revoke KEY_ID
-  user create --org NAME_OR_ID --email EMAIL [--role owner|member]
+  user create --org NAME_OR_ID --email EMAIL [--role owner|member]   (default: owner for an organization's first user)
   user list [--org NAME_OR_ID]
   user remove --org NAME_OR_ID --email EMAIL
   user reset-password EMAIL
@@ -137,7 +138,7 @@ export function parseAdminArgs(argv: string[]): { command: AdminCommand | Offlin
         return { name: 'key revoke', id: rest[0] };
       case 'user create': {
         allow(['org', 'email', 'role'], 0);
-        return { name: 'user create', org: requireOption(options, 'org', 'user create'), email: checkEmail(requireOption(options, 'email', 'user create')), role: checkRole(options.get('role') ?? 'member') };
+        return { name: 'user create', org: requireOption(options, 'org', 'user create'), email: checkEmail(requireOption(options, 'email', 'user create')), role: options.has('role') ? checkRole(options.get('role')!) : undefined };
       }
       case 'user list':
         allow(['org'], 0);

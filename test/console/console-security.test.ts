@@ -303,6 +303,18 @@ describe('console members and organizations', () => {
     expect((await consoleRequest(server, 'GET', '/projects', { session: victim.session })).text).toContain('Victim Secrets');
   });
 
+  it('makes an organization\'s first user its owner when user create names no role, later ones members', async () => {
+    expect((await admin(server.dataDir, 'org', 'create', 'new-team')).code).toBe(0);
+    const first = await admin(server.dataDir, 'user', 'create', '--org', 'new-team', '--email', 'founder@example.com');
+    expect(first.stdout).toContain('founder@example.com is a member (owner) of the organization.');
+    const second = await admin(server.dataDir, 'user', 'create', '--org', 'new-team', '--email', 'joiner@example.com');
+    expect(second.stdout).toContain('joiner@example.com is a member (member) of the organization.');
+    const founderLink = new URL(first.stdout.trim().split('\n').at(-1)!);
+    expect((await consoleRequest(server, 'POST', founderLink.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    const founder = await signIn(server, 'founder@example.com');
+    expect((await consoleRequest(server, 'GET', '/settings/api-keys', { session: founder.session })).status).toBe(200);
+  });
+
   it('resets a password from the CLI: the old one stops working, a new one-time link is printed', async () => {
     const user = await userWithSession(server, 'default', 'forgetful@example.com');
     const reset = await admin(server.dataDir, 'user', 'reset-password', 'forgetful@example.com');
