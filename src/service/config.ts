@@ -73,6 +73,9 @@ const envSchema = z.object({
     .pipe(z.array(z.enum(GIT_PROTOCOLS, `each protocol must be one of ${GIT_PROTOCOLS.join(', ')}`)).min(1, 'must name at least one protocol'))
     .default(['https']),
   FOLIO_BUILD_CONCURRENCY: integer(1, 64).default(1),
+  // Most builds of one organization at a time, over every worker node (0: no limit); organizations
+  // take turns in any case (docs/decisions.md#fair-build-queue).
+  FOLIO_BUILDS_PER_ORG: integer(0, 1024).default(0),
   FOLIO_BUILD_TIMEOUT_S: integer(1, 86_400).default(600),
   FOLIO_RATE_LIMITS: z.string().transform(parseRateLimits).default(DEFAULT_RATE_LIMITS),
   // Extensions (README): how project URLs are written when Folio sits behind a proxy.
@@ -152,6 +155,8 @@ export interface Config {
   gitUrl: string;
   gitProtocols: string[];
   buildConcurrency: number;
+  /** Most builds of one organization at a time, counted over every node (0: no limit). */
+  buildsPerOrg: number;
   buildTimeoutS: number;
   rateLimits: RateLimits;
   /** Scheme and port used in project URLs (`url` field); no publicPort means the listening port. */
@@ -245,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitUrl: e.FOLIO_GIT_URL,
     gitProtocols: e.FOLIO_GIT_PROTOCOLS,
     buildConcurrency: e.FOLIO_BUILD_CONCURRENCY,
+    buildsPerOrg: e.FOLIO_BUILDS_PER_ORG,
     buildTimeoutS: e.FOLIO_BUILD_TIMEOUT_S,
     rateLimits: e.FOLIO_RATE_LIMITS,
     publicScheme: e.FOLIO_PUBLIC_SCHEME,

@@ -43,8 +43,10 @@ describe('console invites by an owner', () => {
     expect(res.status).toBe(400);
     expect(res.text).toContain('npm run admin -- user create --org default --email someone@example.com');
     expect(await membersOf('default')).not.toContain('someone@example.com');
-    // The operator can, with the CLI.
-    expect((await admin(server.dataDir, 'user', 'create', '--org', 'default', '--email', 'someone@example.com')).code).toBe(0);
+    // The operator can, with the CLI: through a link for the person, used with their password.
+    const link = new URL(await invite(server.dataDir, 'default', 'someone@example.com'));
+    expect(await membersOf('default')).not.toContain('someone@example.com');
+    expect((await consoleRequest(server, 'POST', link.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
     expect(await membersOf('default')).toContain('someone@example.com');
   });
 });
