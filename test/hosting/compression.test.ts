@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import { uniqueSlug, type TestServer } from '../helpers/server.ts';
 import { precompressBuild } from '../../src/service/deployments/precompress.ts';
+import { linkTree } from '../../src/site/link-tree.ts';
 
 let fixture: DeployingServer;
 let server: TestServer;
@@ -58,6 +59,7 @@ beforeAll(async () => {
     // A build may write anything into its output, copies under Folio's folder too: never served as such.
     'public/_folio/compressed/notes.txt.br': 'planted: not the notes\n',
     'public/_folio/compressed/index.html.gz': 'planted: not the home page\n',
+    'public/_folio/compressed/tiny.txt.gz': 'planted: a copy of a file too small to get one\n',
   });
   slug = uniqueSlug('compressed');
   const created = await fixture.api('POST', '/v1/projects', { body: { name: 'Compressed', slug, source_repo: repo.slug } });
@@ -153,15 +155,26 @@ describe('the publish step', () => {
       await mkdir(outside);
       await writeFile(path.join(build, 'notes.txt'), NOTES);
       await writeFile(path.join(build, 'other.txt'), NOTES.toUpperCase());
+      await writeFile(path.join(build, 'tiny.txt'), 'small\n');
+      await writeFile(path.join(outside, 'tiny.txt.br'), 'not the build\'s to remove');
       await symlink(outside, path.join(build, '_folio', 'compressed'));
       expect(await precompressBuild(build)).toEqual({ files: 2, made: 4 });
-      expect(await readdir(outside)).toEqual([]);
+      expect(await readdir(outside)).toEqual(['tiny.txt.br']);
       const copies = path.join(build, '_folio', 'compressed');
       expect(zlib.brotliDecompressSync(await readFile(path.join(copies, 'notes.txt.br'))).toString()).toBe(NOTES);
       // A valid copy of other bytes (what a fast redeploy links in for a changed file) is made again.
       await writeFile(path.join(copies, 'notes.txt.gz'), zlib.gzipSync('something else entirely'));
       expect(await precompressBuild(build)).toEqual({ files: 2, made: 1 });
       expect(zlib.gunzipSync(await readFile(path.join(copies, 'notes.txt.gz'))).toString()).toBe(NOTES);
+      // A fast redeploy: files and copies linked from the published build are kept unread; a
+      // changed file (a new inode) gets new copies, even where the old copy was linked in.
+      const next = path.join(root, 'next');
+      await linkTree(build, next);
+      await rm(path.join(next, 'notes.txt'));
+      await writeFile(path.join(next, 'notes.txt'), `${NOTES}one more line\n`);
+      expect(await precompressBuild(next, build)).toEqual({ files: 2, made: 2 });
+      expect(zlib.brotliDecompressSync(await readFile(path.join(next, '_folio', 'compressed', 'notes.txt.br'))).toString()).toBe(`${NOTES}one more line\n`);
+      expect(zlib.brotliDecompressSync(await readFile(path.join(copies, 'notes.txt.br'))).toString()).toBe(NOTES);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

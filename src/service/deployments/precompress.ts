@@ -108,33 +108,56 @@ export interface PrecompressResult {
   made: number;
 }
 
+/** Whether two paths are the same regular file (a hard link of it), never following a link. */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([lstat(a).catch(() => undefined), lstat(b).catch(() => undefined)]);
+  return !!x?.isFile() && !!y?.isFile() && x.dev === y.dev && x.ino === y.ino;
+}
+
 /**
  * Writes the brotli and gzip copies of every text file of the build in `buildDir` (a real path),
- * keeping the copies that are already right. A file too small or not shrinking gets none.
+ * keeping the copies that are already right; a file too small, too large or not shrinking gets
+ * none (and loses any the build put there). `previousBuild`: the published build a fast redeploy
+ * linked its unchanged files from. A file still linked to that build's, whose copy is still linked
+ * to that build's copy, keeps it unread: Folio checked or made it when that build was published,
+ * and a published build is never written again. That saves reading and decompressing every
+ * unchanged page of a one-page change.
  */
-export async function precompressBuild(buildDir: string): Promise<PrecompressResult> {
+export async function precompressBuild(buildDir: string, previousBuild?: string): Promise<PrecompressResult> {
   const result: PrecompressResult = { files: 0, made: 0 };
   const sources = await textFiles(buildDir);
   await inParallel(sources, PARALLEL, async (rel) => {
-    const source = await readRegular(path.join(buildDir, rel), MAX_BYTES);
-    if (!source || source.length < MIN_BYTES) return;
+    const sourceAbs = path.join(buildDir, rel);
+    const copies = COMPRESSIONS.map((kind) => ({ kind, rel: `${COMPRESSED_DIR}/${rel}${kind.suffix}` }));
+    const unchanged = !!previousBuild && (await sameFile(sourceAbs, path.join(previousBuild, rel)));
+    let source: Buffer | undefined;
     let kept = 0;
-    for (const kind of COMPRESSIONS) {
-      const copyRel = `${COMPRESSED_DIR}/${rel}${kind.suffix}`;
-      const copyAbs = path.join(buildDir, copyRel);
-      const existing = await readRegular(copyAbs, source.length);
-      if (existing && existing.length <= source.length * MAX_RATIO && (await decompressesTo(kind.name, existing, source))) {
+    for (const copy of copies) {
+      const copyAbs = path.join(buildDir, copy.rel);
+      if (unchanged && (await sameFile(copyAbs, path.join(previousBuild!, copy.rel)))) {
         kept++;
         continue;
       }
-      const copy = await compress(kind.name, rel, source);
-      await realDirectories(buildDir, path.posix.dirname(copyRel));
-      if (copy.length > source.length * MAX_RATIO) {
+      source ??= await readRegular(sourceAbs, MAX_BYTES);
+      if (!source || source.length < MIN_BYTES) {
+        // No copy for this file: none the build wrote may stand in for it (removed inside real directories only).
+        await realDirectories(buildDir, path.posix.dirname(copy.rel));
+        await Promise.all(copies.map((c) => rm(path.join(buildDir, c.rel), { recursive: true, force: true })));
+        return;
+      }
+      const existing = await readRegular(copyAbs, source.length);
+      if (existing && existing.length <= source.length * MAX_RATIO && (await decompressesTo(copy.kind.name, existing, source))) {
+        kept++;
+        continue;
+      }
+      const bytes = await compress(copy.kind.name, rel, source);
+      await realDirectories(buildDir, path.posix.dirname(copy.rel));
+      if (bytes.length > source.length * MAX_RATIO) {
         await rm(copyAbs, { recursive: true, force: true });
         continue;
       }
       const temp = `${copyAbs}.${randomUUID()}.tmp`;
-      await writeFile(temp, copy, { flag: 'wx' });
+      await writeFile(temp, bytes, { flag: 'wx' });
       await rename(temp, copyAbs).catch(async (error: unknown) => {
         // A directory in the copy's place (the build's): it goes, then the copy takes its name.
         await rm(copyAbs, { recursive: true, force: true });
