@@ -1,7 +1,7 @@
 // Serving a project's live site on its own host (docs/decisions.md#serving): the build the project's `live`
 // link (or, with object storage, the database) points at (site-source.ts), resolved once per request (so a concurrent redeploy never mixes two builds),
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
-// rest, `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
+// rest, text sent brotli- or gzip-compressed from copies made at publish time (Accept-Encoding), `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
 // the site's own 404 page. The site's redirects (docs.json `redirects`, redirects.ts) answer before
 // its files, except for Folio's own asset paths.
 import { createReadStream } from 'node:fs';
@@ -10,7 +10,7 @@ import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
-import { checkRequestPath, REVALIDATE, type SiteFile } from './site-files.ts';
+import { checkRequestPath, chooseEncoding, COMPRESSED_DIR, REVALIDATE, type SiteFile } from './site-files.ts';
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
 
@@ -60,7 +60,10 @@ function notModified(req: IncomingMessage, etag: string): boolean {
   });
 }
 
-function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, file: SiteFile, status = 200): void {
+function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, found: SiteFile, status = 200): void {
+  // A text file's copy compressed at publish time, when the client takes its encoding: only read, never compressed here.
+  const encoding = found.encoded && chooseEncoding(req.headers['accept-encoding'], found.encoded);
+  const file = encoding ? found.encoded![encoding]! : found;
   const csp = ['content-security-policy', file.sandbox ? `${policy}; sandbox` : policy];
   if (status === 200 && notModified(req, file.etag)) {
     res.writeHead(304, [...file.notModifiedHeaders, ...csp]);
@@ -200,8 +203,8 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
       const redirect = table.match(pathname, search);
       if (redirect) return sendRedirect(req, res, policy, redirect);
     }
-    // The stored rules are the server's to read, not the site's to serve.
-    const file = checked.rel === REDIRECTS_FILE ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
+    // The stored rules and compressed copies are the server's to read, not the site's to serve.
+    const file = checked.rel === REDIRECTS_FILE || checked.rel === COMPRESSED_DIR || checked.rel.startsWith(`${COMPRESSED_DIR}/`) ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
     if (file) return sendFile(req, res, policy, file);
     const home = own ? undefined : table.notFound(pathname);
     if (home) return sendRedirect(req, res, policy, home);

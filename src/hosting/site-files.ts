@@ -20,7 +20,18 @@ export interface SiteFile {
   notModifiedHeaders: string[];
   /** An SVG opened directly may carry scripts: its Content-Security-Policy adds `sandbox`. */
   sandbox: boolean;
+  /** The same file compressed at publish time (deployments/precompress.ts), by encoding, when it was worth it. */
+  encoded?: Partial<Record<Compression, SiteFile>>;
 }
+
+/** The encodings sites are sent in besides the files' own bytes, best first, with their copies' name suffix. */
+export type Compression = 'br' | 'gzip';
+export const COMPRESSIONS: readonly { name: Compression; suffix: string }[] = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
+/** Where a build's compressed copies are kept, beside its files: Folio's, never served by their own path. */
+export const COMPRESSED_DIR = '_folio/compressed';
 
 export type PathCheck = { ok: true; rel: string } | { ok: false };
 
@@ -91,6 +102,37 @@ export function contentTypeOf(file: string): string {
   return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
+const TEXT_TYPE = /^(?:text\/|application\/(?:json|manifest\+json|xml)|image\/svg\+xml)/;
+
+/** Whether a site file is text worth compressing (HTML, CSS, JS, JSON, SVG, XML, txt, Markdown); images and fonts are compressed already. */
+export function compressible(file: string): boolean {
+  return TEXT_TYPE.test(contentTypeOf(file));
+}
+
+/**
+ * The encoding to answer with for an `Accept-Encoding` header, among those the file has: the one
+ * with the highest q-value (brotli first on a tie, `*` for any not named), none when the client
+ * names none or refuses them (`q=0`).
+ */
+export function chooseEncoding(header: string | undefined, has: Partial<Record<Compression, unknown>>): Compression | undefined {
+  if (!header) return undefined;
+  const q: Partial<Record<Compression | '*', number>> = {};
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.split(';');
+    const coding = name.trim().toLowerCase();
+    if (coding !== 'br' && coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') continue;
+    const weight = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)).find(Boolean);
+    q[coding === 'x-gzip' ? 'gzip' : coding] = weight ? Number(weight[1]) : 1;
+  }
+  let best: Compression | undefined;
+  let bestQ = 0;
+  for (const { name } of COMPRESSIONS) {
+    const weight = q[name] ?? q['*'] ?? 0;
+    if (has[name] && weight > bestQ) [best, bestQ] = [name, weight];
+  }
+  return best;
+}
+
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
@@ -102,11 +144,12 @@ function cacheControlOf(rel: string): string {
 
 /**
  * A site file's answer headers, decided by its path in the build (type, caching) wherever the
- * build is kept; `abs` is where its bytes are on disk, if they are.
+ * build is kept; `abs` is where its bytes are on disk, if they are. `more` are headers of both a
+ * 200 and a 304 (a compressed copy's encoding, `Vary`).
  */
-export function siteFileOf(rel: string, size: number, etag: string, abs = ''): SiteFile {
+export function siteFileOf(rel: string, size: number, etag: string, abs = '', more: string[] = []): SiteFile {
   const contentType = contentTypeOf(rel);
-  const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControlOf(rel), 'x-content-type-options', 'nosniff'];
+  const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControlOf(rel), 'x-content-type-options', 'nosniff', ...more];
   return {
     abs,
     size,
@@ -158,9 +201,10 @@ export class SiteFiles {
       if (this.sites.size > MAX_SITES) this.forget(this.sites.keys().next().value!);
     }
     const file = await this.lookUp(buildDir, rel);
-    if (file?.body) {
-      if (this.memoryBytes + file.size > MEMORY_TOTAL_BYTES) delete file.body;
-      else this.memoryBytes += file.size;
+    for (const held of file ? [file, ...Object.values(file.encoded ?? {})] : []) {
+      if (!held.body) continue;
+      if (this.memoryBytes + held.size > MEMORY_TOTAL_BYTES) delete held.body;
+      else this.memoryBytes += held.size;
     }
     if (site.size >= MAX_ENTRIES_PER_SITE) this.clear(site); // random paths must not grow memory without bound
     site.set(rel, file);
@@ -175,7 +219,9 @@ export class SiteFiles {
   }
 
   private clear(site: Map<string, SiteFile | null>): void {
-    for (const file of site.values()) if (file?.body) this.memoryBytes -= file.size;
+    for (const file of site.values()) {
+      for (const held of file ? [file, ...Object.values(file.encoded ?? {})] : []) if (held.body) this.memoryBytes -= held.size;
+    }
     site.clear();
   }
 
@@ -183,9 +229,21 @@ export class SiteFiles {
     const candidates = rel === '' || rel.endsWith('/') ? [`${rel}index.html`] : [rel, `${rel}/index.html`];
     for (const candidate of candidates) {
       const file = await this.lookUpFile(buildDir, candidate);
-      if (file) return file;
+      if (file) return compressible(candidate) ? this.withCompressedCopies(buildDir, candidate, file) : file;
     }
     return null;
+  }
+
+  /** The file with its compressed copies, each answered with its own ETag and length; all of them `Vary: Accept-Encoding`. */
+  private async withCompressedCopies(buildDir: string, rel: string, file: SiteFile): Promise<SiteFile> {
+    const encoded: Partial<Record<Compression, SiteFile>> = {};
+    for (const { name, suffix } of COMPRESSIONS) {
+      const copy = await this.lookUpFile(buildDir, `${COMPRESSED_DIR}/${rel}${suffix}`);
+      if (!copy) continue;
+      encoded[name] = { ...siteFileOf(rel, copy.size, copy.etag, copy.abs, ['content-encoding', name, 'vary', 'accept-encoding']), body: copy.body, open: copy.open };
+    }
+    if (!encoded.br && !encoded.gzip) return file;
+    return { ...siteFileOf(rel, file.size, file.etag, file.abs, ['vary', 'accept-encoding']), body: file.body, open: file.open, encoded };
   }
 }
 

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_BACKGROUNDS, readableShade } from './brand-colors.ts';
 import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectWarnings, siteFileRedirectRule, themeColor, validateSiteFile, type DocsConfigIssue, type Locate } from './config-values.ts';
 import { resolveRefs } from './docs-json-refs.ts';
 import { parseMintJson } from './mint-config.ts';
@@ -449,10 +450,22 @@ export function themeColors(config: DocsConfig): Partial<Record<keyof typeof col
 export function themeOverrideCss(config: DocsConfig): string {
   const light: string[] = [];
   const dark: string[] = [];
-  for (const [key, value] of Object.entries(themeColors(config))) {
+  const colors = themeColors(config);
+  for (const [key, value] of Object.entries(colors)) {
+    if (key === 'primary') continue;
     const token = colorTokens[key as keyof typeof colorTokens];
     light.push(`${token}:${value.light}`);
     dark.push(`${token}:${value.dark}`);
+  }
+  if (colors.primary) {
+    // The brand stays the accent; text, links, active states and filled buttons use its readable
+    // shade (brand-colors.ts). In light mode that starts from Mintlify's `colors.dark` (its shade for
+    // buttons and hover states in light mode) when docs.json gives one.
+    const c = config.colors;
+    const lightSource = (typeof c?.primary !== 'object' && c?.dark) || colors.primary.light;
+    const background = config.background?.color;
+    light.push(`--docs-accent:${colors.primary.light}`, `--docs-primary:${readableShade(lightSource, background?.light ?? DEFAULT_BACKGROUNDS.light, colors.primary.light)}`);
+    dark.push(`--docs-accent:${colors.primary.dark}`, `--docs-primary:${readableShade(colors.primary.dark, background?.dark ?? DEFAULT_BACKGROUNDS.dark)}`);
   }
   if (!light.length) return '';
   // `html:root` outranks the theme's `:root` rules whatever order the stylesheets load in.

@@ -341,9 +341,11 @@ describe('snippet paths', () => {
 });
 
 describe('docs.json', () => {
-  it('maps colours onto theme tokens for light and dark mode', () => {
+  it('maps colours onto theme tokens for light and dark mode (a primary too dark to read on the dark background gets a lighter shade for text)', () => {
     const config = parseDocsConfig(JSON.stringify({ colors: { primary: '#111111', muted: { light: '#222', dark: '#333' } }, theme: 'mint' }));
-    expect(themeOverrideCss(config)).toBe('html:root{--docs-primary:#111111;--docs-fg-muted:#222}html:root[data-theme=dark]{--docs-primary:#111111;--docs-fg-muted:#333}');
+    expect(themeOverrideCss(config)).toBe(
+      'html:root{--docs-fg-muted:#222;--docs-accent:#111111;--docs-primary:#111111}html:root[data-theme=dark]{--docs-fg-muted:#333;--docs-accent:#111111;--docs-primary:#8a8a8a}',
+    );
   });
 
   it('accepts both navigation forms', () => {

@@ -115,9 +115,9 @@ describe('docs.json', () => {
     expect(issuesOf(() => parseDocsJson('{"navigation": {"groups": [{"group": "G", "icon": "<svg onload=x>", "pages": []}]}}'))[0]).toContain('navigation.groups.0.icon');
   });
 
-  it('maps colours onto the theme: primary in light mode, `light` in dark mode', () => {
+  it('maps colours onto the theme: primary the accent in light mode, `light` in dark mode, `dark` the light mode\'s text shade', () => {
     const { config } = parseDocsJson(JSON.stringify({ colors: { primary: '#0f766e', light: '#5eead4', dark: '#115e59' } }));
-    expect(themeOverrideCss(config)).toBe('html:root{--docs-primary:#0f766e}html:root[data-theme=dark]{--docs-primary:#5eead4}');
+    expect(themeOverrideCss(config)).toBe('html:root{--docs-accent:#0f766e;--docs-primary:#115e59}html:root[data-theme=dark]{--docs-accent:#5eead4;--docs-primary:#5eead4}');
   });
 });
 

@@ -1,6 +1,6 @@
 // The sidebar HTML: every link on small sites; on big ones, groups without the current page collapse.
 import { describe, expect, it } from 'vitest';
-import { navHtml } from '../../src/site/layouts/nav-html.ts';
+import { iconHtml, navHtml } from '../../src/site/layouts/nav-html.ts';
 import type { NavGroup, NavItem } from '../../src/site/navigation.ts';
 
 const link = (path: string, title = path) => ({ type: 'link' as const, title, path, href: `/${path}/` });
@@ -74,5 +74,14 @@ describe('sidebar HTML', () => {
       expect(navHtml(nav, '/c/p0/')).toContain('<li><a class="group-link" href="/c/p1/">c1</a></li>');
       expect(marked(navHtml(nav, undefined))).toEqual([]);
     }
+  });
+
+  it('writes an icon only where there is one to show: none for a name no icon library has, nor for no icon (no empty box)', () => {
+    expect(iconHtml('rocket')).toMatch(/^<span class="nav-icon" data-icon="rocket" aria-hidden="true"><svg[^>]*>.*<\/svg><\/span>$/);
+    expect(iconHtml('book-open-cover')).toBe(''); // Font Awesome Pro only
+    expect(iconHtml('no-such-icon-anywhere')).toBe('');
+    expect(iconHtml(undefined)).toBe('');
+    const html = navHtml([{ ...group('guides', 1), icon: 'not-an-icon' }, { ...link('start', 'Start'), icon: 'not-an-icon' }], undefined);
+    expect(html).not.toContain('nav-icon');
   });
 });

@@ -60,8 +60,11 @@ function hrefsOf(group: NavGroup): Set<string> {
 export function iconHtml(icon: string | undefined): string {
   if (!icon) return '';
   if (/[/.]/.test(icon)) return `<img class="nav-icon" src="${escapeHtml(icon)}" alt="" aria-hidden="true" loading="lazy" />`;
-  // The SVG inline (Font Awesome, else Lucide: components/mintlify/icons.ts); empty for a name neither has.
-  return `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true">${namedIconSvg(icon) ?? ''}</span>`;
+  // The SVG inline (Font Awesome, else Lucide: components/mintlify/icons.ts). A name neither has
+  // (a Font Awesome Pro icon, a typo) gets no icon at all: an empty span showed as an empty box
+  // where anchors frame their icons (issue 29).
+  const svg = namedIconSvg(icon);
+  return svg ? `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true">${svg}</span>` : '';
 }
 
 const tagHtml = (tag: string | undefined) => (tag ? ` <span class="nav-tag">${escapeHtml(tag)}</span>` : '');
