@@ -15,7 +15,7 @@ export function navigationErrorMessage(contentRoot: string, error: NavigationErr
     const text = fs.readFileSync(found.abs, 'utf8');
     const locations = jsonLocations(text);
     // Folio's first format, a list of groups, is read as {"groups": […]}: name the key as written.
-    if (file === 'docs.json' && locations.has('navigation.0') && key.startsWith('navigation.groups.')) key = key.replace('navigation.groups.', 'navigation.');
+    if (file === 'docs.json' && locations.has(['navigation', 0]) && key.startsWith('navigation.groups.')) key = key.replace('navigation.groups.', 'navigation.');
     if (file === 'docs.json') at = positionOf(locations, key.split('.'));
     else {
       // mint.json is mapped onto another shape: point at the first place the entry is written.
