@@ -4,6 +4,9 @@
 import { jsonLocations } from '../src/site/json-locations.ts';
 import { redirectsFileSchema, RedirectTable } from '../src/hosting/redirects.ts';
 import { SiteFiles } from '../src/hosting/site-files.ts';
+import { findSnippetCycles } from '../src/site/content-check/check-root.ts';
+import type { SnippetCall } from '../src/site/content-check/check-content.ts';
+import { SNIPPETS_DIR, snippetFile } from '../src/site/snippet-paths.ts';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,5 +107,33 @@ if (wanted('missing-paths')) {
     }
   } finally {
     rmSync(build, { recursive: true, force: true });
+  }
+}
+
+/** The snippet graph of a content root: `snippets` files, each calling those `callees` names. */
+function snippetGraph(count: number, callees: (n: number) => number[]): { snippets: string[]; calls: Map<string, SnippetCall[]> } {
+  const snippets = Array.from({ length: count }, (_, n) => `s${n}.mdx`);
+  const calls = new Map(snippets.map((key, n): [string, SnippetCall[]] => [snippetFile(key, SNIPPETS_DIR), callees(n).map((to, line) => ({ file: `s${to}.mdx`, key: `s${to}.mdx`, line: line + 1, column: 1 }))]));
+  return { snippets, calls };
+}
+
+if (wanted('snippet-cycles')) {
+  // The repository limit is 20,000 files (src/service/deployments/sync.ts).
+  const graphs = [
+    { name: 'a chain of 5,000 snippets, each including the next', ...snippetGraph(5_000, (n) => (n + 1 < 5_000 ? [n + 1] : [])) },
+    { name: 'a chain of 19,000 snippets, each including the next', ...snippetGraph(19_000, (n) => (n + 1 < 19_000 ? [n + 1] : [])) },
+    { name: 'a ring of 19,000 snippets, each including the next and the last the first', ...snippetGraph(19_000, (n) => [(n + 1) % 19_000]) },
+    { name: '10,000 snippets, one including all the others', ...snippetGraph(10_000, (n) => (n === 0 ? Array.from({ length: 9_999 }, (_, k) => k + 1) : [])) },
+  ];
+  for (const graph of graphs) {
+    let outcome = '';
+    const ms = timed(1, () => {
+      try {
+        outcome = `${findSnippetCycles(graph.snippets, graph.calls, SNIPPETS_DIR).length} cycle(s)`;
+      } catch (error) {
+        outcome = `threw ${(error as Error).name}: ${(error as Error).message}`;
+      }
+    });
+    console.log(`snippet cycles, ${graph.name}: ${outcome} in ${ms.toFixed(1)} ms`);
   }
 }
