@@ -14,7 +14,7 @@ const count = (n: number) => n.toLocaleString('en-US');
  * Why a site's redirects are more than the server keeps compiled (REDIRECT_LIMITS), or undefined.
  * A build with such redirects fails with this message; a stored file with them gives no redirects.
  */
-export function redirectsSizeProblem(rules: readonly RedirectRule[] | readonly unknown[]): string | undefined {
+export function redirectsSizeProblem(rules: readonly unknown[]): string | undefined {
   const fix = 'merge rules with patterns such as "/old/:slug*" → "/new/:slug*", or remove rules for pages no one visits any more';
   if (rules.length > REDIRECT_LIMITS.rules) return `${count(rules.length)} rules, more than the ${count(REDIRECT_LIMITS.rules)} a site may have: ${fix}`;
   let segments = 0;
