@@ -1,5 +1,5 @@
 // Figures for the tenant-sized inputs the server works on in its event loop or keeps in memory
-// (docs/decisions.md#json-positions-and-redirects-stay-linear): `npm run bench:tenant-limits`.
+// (docs/decisions.md#tenant-sized-input-stays-linear-and-bounded): `npm run bench:tenant-limits`.
 // Each case prints the median of a few runs; run it on two commits to compare them.
 import { jsonLocations } from '../src/site/json-locations.ts';
 import { redirectsFileSchema, RedirectTable } from '../src/hosting/redirects.ts';

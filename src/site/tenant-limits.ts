@@ -1,5 +1,5 @@
 // Limits on what a tenant's site files may make the server do on its event loop or keep in its
-// memory (docs/decisions.md#json-positions-and-redirects-stay-linear). Each is far above what real
+// memory (docs/decisions.md#tenant-sized-input-stays-linear-and-bounded). Each is far above what real
 // documentation needs; they are here together so that one place says what a site may cost.
 
 /**
