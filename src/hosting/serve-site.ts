@@ -12,7 +12,8 @@ import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
 import { checkRequestPath, chooseEncoding, COMPRESSED_DIR, REVALIDATE, type SiteFile } from './site-files.ts';
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
-import { redirectable, REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
+import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
+import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -91,23 +92,15 @@ function sendRedirect(req: IncomingMessage, res: ServerResponse, policy: string,
   sendText(req, res, policy, answer.status, `Redirecting to ${answer.location}\n`, 'text/plain; charset=utf-8', { location: answer.location });
 }
 
-/** Largest redirects file read: Folio writes it after the build, from docs.json. */
-const MAX_REDIRECTS_BYTES = 16 * 1024 * 1024;
-
 /**
  * The redirects of a live build (REDIRECTS_FILE), or an empty table when it has none. The file is
  * written by Folio after the build, but the build dir was writable by the build: it is validated
- * again, and an invalid one means no redirects (never a failing site).
+ * again (redirectTableOf), and an invalid or oversized one means no redirects (never a failing site).
  */
 async function loadRedirects(source: SiteSource, build: string): Promise<RedirectTable> {
-  try {
-    const bytes = await source.readSmall(build, REDIRECTS_FILE, MAX_REDIRECTS_BYTES);
-    const parsed = bytes ? redirectsFileSchema.safeParse(JSON.parse(bytes.toString('utf8'))) : undefined;
-    if (parsed?.success) return new RedirectTable(parsed.data.rules, { notFoundToHome: parsed.data.notFoundToHome });
-  } catch {
-    // not JSON: no redirects
-  }
-  return new RedirectTable([]);
+  // One byte more than a valid file may have, so that a longer one is cut and fails to parse.
+  const bytes = await source.readSmall(build, REDIRECTS_FILE, MAX_REDIRECTS_FILE_BYTES + 1).catch(() => undefined);
+  return redirectTableOf(bytes?.toString('utf8'));
 }
 
 /** Largest origins file read, and most origins taken from it: the list is a build's output, so tenant-made. */
@@ -217,6 +210,9 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     serve,
     liveChanged(projectId) {
       forget(projectId);
+      // The build that went live compiles its redirects now, when it is published, rather than
+      // on its first visit (their size is bounded: REDIRECT_LIMITS).
+      liveBuild(projectId).then((build) => build && redirectsOf(build), () => undefined);
     },
     forgetLiveBuilds() {
       forget();

@@ -5,6 +5,7 @@
 // lookup. Small files are kept in memory too.
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { MAX_CACHED_MISS_PATH, MAX_CACHED_MISSES_PER_SITE } from '../site/tenant-limits.ts';
 
 export interface SiteFile {
   /** Absolute path of a regular file inside the build directory (a build on disk). */
@@ -169,12 +170,22 @@ const MAX_SITES = 200;
 /** Finds one candidate path (no `index.html` fallback) in a build: the file, or null. */
 export type LookUpFile = (build: string, rel: string) => Promise<SiteFile | null>;
 
+/** One build's cached lookups: the files found, and paths that named none. */
+interface SiteCache {
+  found: Map<string, SiteFile>;
+  /**
+   * Paths looked up in vain: any visitor chooses them, so they are kept only when short and at
+   * most MAX_CACHED_MISSES_PER_SITE at a time (each distinct missing path used to stay cached).
+   */
+  missing: Set<string>;
+}
+
 /**
  * Caches lookups per build (a build directory on disk, or another key naming one build); the least
  * recently used builds are dropped.
  */
 export class SiteFiles {
-  private sites = new Map<string, Map<string, SiteFile | null>>();
+  private sites = new Map<string, SiteCache>();
   private memoryBytes = 0;
   private lookUpFile: LookUpFile;
 
@@ -184,7 +195,8 @@ export class SiteFiles {
 
   /** What `find` resolved before for this path, without waiting (undefined: not looked up yet). */
   cached(buildDir: string, rel: string): SiteFile | null | undefined {
-    return this.sites.get(buildDir)?.get(rel);
+    const site = this.sites.get(buildDir);
+    return site && (site.found.get(rel) ?? (site.missing.has(rel) ? null : undefined));
   }
 
   /** The file for `rel` in `buildDir` (a real path), trying `rel`, then `rel/index.html`; null if none. */
@@ -196,7 +208,7 @@ export class SiteFiles {
       this.sites.delete(buildDir); // re-insert: most recently used last
       this.sites.set(buildDir, site);
     } else {
-      site = new Map();
+      site = { found: new Map(), missing: new Set() };
       this.sites.set(buildDir, site);
       if (this.sites.size > MAX_SITES) this.forget(this.sites.keys().next().value!);
     }
@@ -206,8 +218,14 @@ export class SiteFiles {
       if (this.memoryBytes + held.size > MEMORY_TOTAL_BYTES) delete held.body;
       else this.memoryBytes += held.size;
     }
-    if (site.size >= MAX_ENTRIES_PER_SITE) this.clear(site); // random paths must not grow memory without bound
-    site.set(rel, file);
+    if (!file) {
+      if (rel.length > MAX_CACHED_MISS_PATH) return null;
+      if (site.missing.size >= MAX_CACHED_MISSES_PER_SITE) site.missing.clear(); // random paths must not grow memory without bound
+      site.missing.add(rel);
+      return null;
+    }
+    if (site.found.size >= MAX_ENTRIES_PER_SITE) this.clear(site);
+    site.found.set(rel, file);
     return file;
   }
 
@@ -218,11 +236,12 @@ export class SiteFiles {
     this.sites.delete(buildDir);
   }
 
-  private clear(site: Map<string, SiteFile | null>): void {
-    for (const file of site.values()) {
-      for (const held of file ? [file, ...Object.values(file.encoded ?? {})] : []) if (held.body) this.memoryBytes -= held.size;
+  private clear(site: SiteCache): void {
+    for (const file of site.found.values()) {
+      for (const held of [file, ...Object.values(file.encoded ?? {})]) if (held.body) this.memoryBytes -= held.size;
     }
-    site.clear();
+    site.found.clear();
+    site.missing.clear();
   }
 
   private async lookUp(buildDir: string, rel: string): Promise<SiteFile | null> {

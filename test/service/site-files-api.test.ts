@@ -88,6 +88,22 @@ describe('docs.json with $ref', () => {
   });
 });
 
+describe('docs.json problems cost time in proportion to the text', () => {
+  it('refuses a docs.json with a 17,000-character key of 4,000 items at once, pointing at the problem, and the server keeps answering', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+    // Every item's key path used to repeat the key: V8 hashes strings that long by length alone,
+    // so the positions of a problem took quadratic time on the event loop (a minute for this body).
+    const hostile = { name: 'New', colors: { primary: 'red;}body{display:none' }, ['k'.repeat(17_000)]: new Array(4_000).fill(0) };
+    const [res, health] = await Promise.all([api('PUT', `${p.base}/docs-json`, { body: hostile }), api('GET', '/healthz')]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('docs.json:4:5: colors.primary: must be a CSS colour');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
+    expect((await api('GET', `${p.base}/docs-json`)).body.content).toEqual({ name: 'Kept' });
+  });
+});
+
 describe('snippets', () => {
   it('are created (201), replaced (200), listed, read and deleted; pages may then include them', async () => {
     const p = await newProject();

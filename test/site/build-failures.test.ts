@@ -276,6 +276,15 @@ describe('ApiMethod and Snippet errors name the page and the value', () => {
     expect(error.message).toBe('_snippets/b.mdx:1:3: snippet cycle: _snippets/a.mdx -> _snippets/b.mdx -> _snippets/a.mdx');
   });
 
+  it('fails on a cycle through 6,000 snippets, naming its first dozen and how many more', async () => {
+    // The check used to recurse once per snippet of the chain: a few thousand overflowed its stack.
+    const name = (n: number) => `r${String(n).padStart(4, '0')}.mdx`;
+    const ring = Object.fromEntries(Array.from({ length: 6_000 }, (_, n) => [`_snippets/${name(n)}`, `R <Snippet file="${name((n + 1) % 6_000)}" />`]));
+    const { error } = await failingBuild({ ...page(`<Snippet file="${name(0)}" />`), ...ring });
+    const first = Array.from({ length: 12 }, (_, n) => `_snippets/${name(n)}`).join(' -> ');
+    expect(error.message).toBe(`_snippets/${name(5_999)}:1:3: snippet cycle: ${first} -> … 5988 more -> _snippets/${name(0)}`);
+  });
+
   it('reports an MDX syntax error with line and column', async () => {
     const { error } = await failingBuild(page('Some text\n\n<ApiMethod method="get"'));
     expect(error.message).toMatch(/^content\/index\.mdx:[56]:\d+: MDX syntax error: /);
