@@ -372,7 +372,7 @@ function own<T>(records: Record<string, T>, id: string): T | undefined {
 
 const LAZY_FLUSH_MS = 30_000;
 
-/** The store file cannot be read: the server must not start on it (README, "A damaged store"). */
+/** The store file cannot be read: the server must not start on it (content/operating/storage-and-recovery.mdx, "A damaged store file"). */
 export class StoreDamagedError extends Error {
   override name = 'StoreDamagedError';
   file: string;

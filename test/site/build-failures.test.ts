@@ -40,7 +40,7 @@ describe('untrusted content fails the build with file:line:column', () => {
 
   it('refuses {process.env.X} while the parent holds a secret in X', async () => {
     const { error } = await failingBuild(page('Key: {process.env.FOLIO_TEST_SECRET}'));
-    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it');
+    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it');
   });
 
   it('refuses export const of anything but a literal value', async () => {

@@ -226,7 +226,7 @@ describe('what real repositories write', () => {
     const root = makeContentRoot({ 'docs.json': '{}', 'index.mdx': '# Home\n\n<Frame shadow={globalThis.process}>x</Frame>\n' });
     const { code, lines } = await checkSite(root);
     expect(code).toBe(1);
-    expect(lines).toContain('index.mdx:3:1: attribute shadow={globalThis.process} on <Frame> is not allowed: only literal values; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it');
+    expect(lines).toContain('index.mdx:3:1: attribute shadow={globalThis.process} on <Frame> is not allowed: only literal values; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it');
   });
 });
 

@@ -20,7 +20,7 @@ describe("Folio's own docs", () => {
 
   it('have the quickstart, configuration, API guides, authoring guide and content-root pages', () => {
     const guides = ['api', 'api/authentication', 'api/pagination', 'api/rate-limits', 'api/errors', 'api/projects', 'api/pages', 'api/deployments'];
-    for (const page of ['quickstart', 'configuration', ...guides, 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root', 'operating/several-machines']) {
+    for (const page of ['quickstart', 'configuration', ...guides, 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root', 'operating/several-machines', 'operating/hosts-and-domains', 'operating/build-sandbox', 'operating/admin-cli', 'operating/console', 'operating/storage-and-recovery', 'operating/postgresql']) {
       expect(site.exists(`${page}/index.html`), page).toBe(true);
     }
   });
@@ -53,7 +53,7 @@ describe("Folio's own docs", () => {
     }
     const nav = sidebarOf(site.read('api/index.html'));
     const groups = [...nav.matchAll(/<p class="group-title sidebar-group-header">([^<]+)<\/p>/g)].map((m) => m[1]);
-    expect(groups).toEqual(['Get started', 'Writing docs', 'Components', 'API guides', 'Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
+    expect(groups).toEqual(['Get started', 'Operating', 'Writing docs', 'Components', 'API guides', 'Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
     expect(nav).toContain('data-method="POST">POST</span> Create a project</a>');
   });
 
