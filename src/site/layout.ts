@@ -34,7 +34,12 @@ export const MINTLIFY_LAYOUT: ContentLayout = { kind: 'mintlify', pagesDir: '', 
 /** The settings files that mark a Mintlify repository, in the order they are preferred. */
 export const MINTLIFY_CONFIG_FILES = ['docs.json', 'mint.json'] as const;
 
-/** What Mintlify ignores without being told (gitignore patterns, any depth). */
+/**
+ * What Mintlify ignores without being told (gitignore patterns, any depth): build and dependency
+ * folders, a repository's own notes (README, LICENSE, CHANGELOG, CONTRIBUTING) and the instruction
+ * files of coding agents (AGENTS.md, CLAUDE.md, SKILL.md), which Mintlify does not publish as pages
+ * (https://mintlify.com/docs/organize/mintignore); in `.md` or `.mdx`, as Mintlify reads both.
+ */
 export const MINTLIFY_IGNORED = [
   'node_modules',
   'build',
@@ -42,10 +47,7 @@ export const MINTLIFY_IGNORED = [
   'coverage',
   'tmp',
   'temp',
-  'README.md',
-  'LICENSE.md',
-  'CHANGELOG.md',
-  'CONTRIBUTING.md',
+  ...['README', 'LICENSE', 'CHANGELOG', 'CONTRIBUTING', 'AGENTS', 'CLAUDE', 'SKILL'].flatMap((name) => [`${name}.md`, `${name}.mdx`]),
 ];
 
 /** Files at the top of a Mintlify repository that are settings of its tools, not content to serve. */
