@@ -248,6 +248,11 @@ export const MIGRATIONS: Migration[] = [
       SELECT setval('project_content_versions', COALESCE((SELECT max(version) FROM project_content), 0) + 1, false);
     `,
   },
+  {
+    version: 11,
+    name: 'a deployment counts its build warnings',
+    sql: `ALTER TABLE deployments ADD COLUMN warnings integer CHECK (warnings >= 0);`,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */
