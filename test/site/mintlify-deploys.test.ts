@@ -27,7 +27,7 @@ const FILES: Record<string, string> = {
       navigation: {
         groups: [
           { group: 'Start', pages: ['index', 'guides/present', 'guides/missing-page'] },
-          { group: 'API', root: 'api/no-such-root', pages: ['es/api/lamps', 'api/bulbs', 'api/gone'] },
+          { group: 'API', root: 'api/no-such-root', pages: ['es/api/lamps', 'fr/api/lamps', 'api/bulbs', 'api/gone'] },
         ],
       },
     },
@@ -58,6 +58,9 @@ const FILES: Record<string, string> = {
   'api/local.yaml': spec('/bulbs', 'List the bulbs'),
   // A translated page naming its language's copy of a spec that only the root holds.
   'es/api/lamps.mdx': '---\ntitle: Lámparas\nopenapi: /es/spec.yaml GET /lamps\n---\n',
+  // ...and one whose language's copy is there but lags behind the root's.
+  'fr/spec.yaml': spec('/older', 'An older operation'),
+  'fr/api/lamps.mdx': '---\ntitle: Lampes\nopenapi: /fr/spec.yaml GET /lamps\n---\n',
   // A path relative to the page's folder.
   'api/bulbs.mdx': '---\ntitle: Bulbs\nopenapi: local.yaml GET /bulbs\n---\n',
   // Found nowhere: the page shows what it says itself.
@@ -110,6 +113,11 @@ describe('openapi: frontmatter naming a file that is not at that path', () => {
     expect(warnings()).toContain('es/api/lamps.mdx:3:1: openapi: no file "/es/spec.yaml": spec.yaml, which has GET /lamps, is used');
   });
 
+  it('uses the spec of the same name when the one at that path lacks the operation, with a warning', () => {
+    expect(text(article(site.read('fr/api/lamps/index.html')))).toContain('/lamps');
+    expect(warnings()).toContain('fr/api/lamps.mdx:3:1: openapi: fr/spec.yaml has no operation GET /lamps: spec.yaml, which has it, is used');
+  });
+
   it('reads a path relative to the page\'s folder, with a warning', () => {
     expect(text(article(site.read('api/bulbs/index.html')))).toContain('/bulbs');
     expect(warnings()).toContain('api/bulbs.mdx:3:1: openapi: "local.yaml" is read from the page\'s folder: api/local.yaml');
@@ -125,7 +133,7 @@ describe('which files are pages', () => {
   it('leaves out agent instruction files and READMEs at any depth, as Mintlify does', () => {
     const built = listFiles(site.out);
     for (const name of ['AGENTS', 'CLAUDE', 'SKILL', 'README']) expect(built.filter((f) => f.includes(name)), name).toEqual([]);
-    expect(site.result.pageCount).toBe(5);
+    expect(site.result.pageCount).toBe(6);
   });
 });
 
@@ -133,9 +141,9 @@ describe('one report', () => {
   it('ends the build log with the warnings grouped by kind, counted, with their first places', () => {
     const log = site.result.log;
     const start = log.findIndex((l) => l.startsWith('warnings by kind: '));
-    // Two unknown components, two kinds of missing entries, three ways an openapi: was resolved.
-    expect(log[start]).toBe('warnings by kind: 7 warnings of 6 kinds (each one is a line of this log)');
-    expect(site.result.warnings).toHaveLength(7);
+    // Two unknown components, two kinds of missing entries, four ways an openapi: was resolved.
+    expect(log[start]).toBe('warnings by kind: 8 warnings of 7 kinds (each one is a line of this log)');
+    expect(site.result.warnings).toHaveLength(8);
     const block = log.slice(start + 1);
     const starts = [
       '  2 × unknown component <…>: its content is shown in its place;',

@@ -58,7 +58,7 @@ describe('the OpenAPI check before the build', () => {
     expect(site.result.warnings).toEqual(expect.arrayContaining([
       '[folio] warning: content/missing-op.mdx:3:1: openapi: no OpenAPI file of the content root has GET /nowhere: the page shows its own content',
       '[folio] warning: content/bad-form.mdx:2:1: openapi: "fetch the invoices" names no operation (write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"): the page shows its own content',
-      '[folio] warning: content/wrong-file.mdx:2:1: openapi: billing.yaml has no operation DELETE /invoices: the page shows its own content',
+      '[folio] warning: content/wrong-file.mdx:2:1: openapi: billing.yaml has no operation DELETE /invoices, nor has any other OpenAPI file of the content root: the page shows its own content',
     ]));
   });
 });

@@ -180,6 +180,8 @@ export async function findReferencedSpec(
     throw error;
   };
   const named = reference.file;
+  /** The file named, found, but without the operation (a translation's copy that lags behind the root's). */
+  let lacking: string | undefined;
   if (named && !isUrl(named)) {
     const fromRoot = openApiRelativePath(named);
     const fromPage = path.posix.join(path.posix.dirname(page), named);
@@ -187,7 +189,8 @@ export async function findReferencedSpec(
       const loaded = await load(file).catch(absent);
       if (!loaded) continue;
       if (hasOperation(loaded, reference.key)) return file === fromRoot ? { loaded } : { loaded, warning: `openapi: "${named}" is read from the page's folder: ${loaded.file} (from the content root, write "/${loaded.file}")` };
-      return { warning: `openapi: ${loaded.file} has no operation ${operation}: the page shows its own content` };
+      lacking = loaded.file;
+      break;
     }
   }
   // A candidate that cannot be used (a URL, a broken file) is reported where it is named, not here.
@@ -202,8 +205,9 @@ export async function findReferencedSpec(
   const baseName = named && path.posix.basename(named);
   const found = usable.find((loaded) => path.posix.basename(loaded.file) === baseName) ?? usable[0];
   if (!named) return found ? { loaded: found } : { warning: `openapi: no OpenAPI file of the content root has ${operation}: the page shows its own content` };
-  if (found) return { loaded: found, warning: `openapi: no file "${named}": ${found.file}, which has ${operation}, is used` };
-  return { warning: `openapi: no file "${named}", and no OpenAPI file of the content root has ${operation}: the page shows its own content` };
+  const notThere = lacking ? `${lacking} has no operation ${operation}` : `no file "${named}"`;
+  if (found) return { loaded: found, warning: `openapi: ${notThere}: ${found.file}, which has ${lacking ? 'it' : operation}, is used` };
+  return { warning: lacking ? `openapi: ${notThere}, nor has any other OpenAPI file of the content root: the page shows its own content` : `openapi: ${notThere}, and no OpenAPI file of the content root has ${operation}: the page shows its own content` };
 }
 
 function hasOperation(loaded: LoadedDocument, key: string): boolean {
