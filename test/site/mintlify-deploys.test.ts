@@ -53,6 +53,9 @@ const FILES: Record<string, string> = {
   'AGENTS.md': '# Instructions for coding agents\n',
   'CLAUDE.md': '# Instructions for another agent\n',
   'skills/writer/SKILL.md': '# A skill\n',
+  'skills/reader/skill.md': '# Another skill\n',
+  // ...but a page whose name only looks like one of them in another case is a page (Mintlify's own docs have one).
+  'changelog.mdx': '---\ntitle: Changelog\n---\n\nWhat changed.\n',
   'guides/README.mdx': '# About this folder\n',
   'spec.yaml': spec('/lamps', 'List the lamps'),
   'api/local.yaml': spec('/bulbs', 'List the bulbs'),
@@ -132,8 +135,9 @@ describe('openapi: frontmatter naming a file that is not at that path', () => {
 describe('which files are pages', () => {
   it('leaves out agent instruction files and READMEs at any depth, as Mintlify does', () => {
     const built = listFiles(site.out);
-    for (const name of ['AGENTS', 'CLAUDE', 'SKILL', 'README']) expect(built.filter((f) => f.includes(name)), name).toEqual([]);
-    expect(site.result.pageCount).toBe(6);
+    for (const name of ['AGENTS', 'CLAUDE', 'SKILL', 'skill', 'README']) expect(built.filter((f) => f.includes(name)), name).toEqual([]);
+    expect(text(article(site.read('changelog/index.html')))).toContain('What changed.');
+    expect(site.result.pageCount).toBe(7);
   });
 });
 
