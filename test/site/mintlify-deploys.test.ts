@@ -111,24 +111,14 @@ describe('a navigation entry that names no page', () => {
 });
 
 describe('openapi: frontmatter naming a file that is not at that path', () => {
-  it('uses the spec of the same name found in the root, with a warning', () => {
-    expect(text(article(site.read('es/api/lamps/index.html')))).toContain('/lamps');
-    expect(warnings()).toContain('es/api/lamps.mdx:3:1: openapi: no file "/es/spec.yaml": spec.yaml, which has GET /lamps, is used');
-  });
-
-  it('uses the spec of the same name when the one at that path lacks the operation, with a warning', () => {
-    expect(text(article(site.read('fr/api/lamps/index.html')))).toContain('/lamps');
-    expect(warnings()).toContain('fr/api/lamps.mdx:3:1: openapi: fr/spec.yaml has no operation GET /lamps: spec.yaml, which has it, is used');
-  });
-
-  it('reads a path relative to the page\'s folder, with a warning', () => {
-    expect(text(article(site.read('api/bulbs/index.html')))).toContain('/bulbs');
-    expect(warnings()).toContain('api/bulbs.mdx:3:1: openapi: "local.yaml" is read from the page\'s folder: api/local.yaml');
-  });
-
-  it('renders the page\'s own content when no spec has the operation, with a warning', () => {
-    expect(text(article(site.read('api/gone/index.html')))).toContain('Own words of this page.');
-    expect(warnings()).toContain('api/gone.mdx:3:1: openapi: no file "nowhere.yaml", and no OpenAPI file of the content root has GET /nothing: the page shows its own content');
+  it.each([
+    ['uses the spec of the same name found in the root', 'es/api/lamps', '/lamps', 'es/api/lamps.mdx:3:1: openapi: no file "/es/spec.yaml": spec.yaml, which has GET /lamps, is used'],
+    ['uses the spec of the same name when the one at that path lacks the operation', 'fr/api/lamps', '/lamps', 'fr/api/lamps.mdx:3:1: openapi: fr/spec.yaml has no operation GET /lamps: spec.yaml, which has it, is used'],
+    ['reads a path relative to the page\'s folder', 'api/bulbs', '/bulbs', 'api/bulbs.mdx:3:1: openapi: "local.yaml" is read from the page\'s folder: api/local.yaml'],
+    ['renders the page\'s own content when no spec has the operation', 'api/gone', 'Own words of this page.', 'api/gone.mdx:3:1: openapi: no file "nowhere.yaml", and no OpenAPI file of the content root has GET /nothing: the page shows its own content'],
+  ])('%s, with a warning', (_, page, shown, warning) => {
+    expect(text(article(site.read(`${page}/index.html`)))).toContain(shown);
+    expect(warnings()).toContain(warning);
   });
 });
 
