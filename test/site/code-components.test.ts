@@ -15,7 +15,7 @@ import { javascriptShipped } from '../../src/site/code/javascript-shipped.ts';
 const BUILD_SITE = path.join(ROOT, 'scripts/build-site.ts');
 
 /**
- * Every built-in component written as a markup function, with its props, each written once and put
+ * Every built-in component written as a markup function (component-markup.ts), with its props, each written once and put
  * both in an MDX page (rendered by Folio's Astro components) and in a .jsx file (rendered by React).
  * Children stand on lines of their own, so MDX reads them as elements, not paragraphs, as JSX does.
  */
@@ -40,6 +40,18 @@ const EVERY_COMPONENT = [
   ['<Icon icon="house" size={20} color="#333" />', '', ''],
   ['<Icon icon="github" iconType="brands" />', '', ''],
   ['<Icon icon={<svg viewBox="0 0 4 4"><circle cx="2" cy="2" r="2" /></svg>} />', '', ''],
+  ['<Columns cols={2}>', '<Column className="left"><span>Left</span></Column>', '</Columns>'],
+  ['<Panel>', '<span>Aside</span>', '</Panel>'],
+  ['<Frame caption="The room" hint={<b>Look</b>} className="wide">', '<span>Framed</span>', '</Frame>'],
+  ['<Expandable title="child fields" defaultOpen>', '<span>Inner</span>', '</Expandable>'],
+  ['<Tile href="/guide" title="A tile" description="Described">', '<span>Preview</span>', '</Tile>'],
+  ['<Tooltip tip="Application programming interface" headline="API" cta="More" href="/api">', '<span>API</span>', '</Tooltip>'],
+  ['<Update label="2026-03-01" description="Version 2" tags={["Feature", "Fix"]}>', '<span>Flying</span>', '</Update>'],
+  ['<View title="Python" icon="python">', '<span>Pythonic</span>', '</View>'],
+  ['<Visibility for="humans">', '<span>People</span>', '</Visibility>'],
+  ['<Visibility for="agents">', '<span>Machines</span>', '</Visibility>'],
+  ['<Tree>', '<Tree.Folder name="src" defaultOpen><Tree.File name="a.ts" highlight /></Tree.Folder>', '</Tree>'],
+  ['<Tree>', '<Tree.Folder name="fixed" openable={false}><Tree.File name="b.ts" /></Tree.Folder>', '</Tree>'],
 ] as const;
 const everyComponent = (indent: string) => EVERY_COMPONENT.map(([open, child, close]) => (close ? `${indent}${open}\n${indent}  ${child}\n${indent}${close}` : `${indent}${open}`)).join('\n');
 
@@ -161,13 +173,15 @@ describe('React code using built-in components (build:site --allow-code)', () =>
             if (n instanceof HTMLElement || n instanceof SVGElement) if (n.hasAttribute('style')) n.setAttribute('style', n.style.cssText);
           }
           blank.forEach((n) => n.parentNode!.removeChild(n));
-          return copy.innerHTML;
+          // A tooltip's id is unique within the build, so the two sides' differ.
+          return copy.innerHTML.replace(/mint-tip-[0-9a-z]+/g, 'mint-tip-id');
         };
         return { astro: canonical(d.querySelector('#astro-side')!), react: canonical(d.querySelector('#react-side .every')!) };
       }, html);
     const served = await (await fetch(`${server.url}/compare/`)).text();
     const before = await sides(served);
     expect(before.astro).toContain('mint-card');
+    expect(before.astro).toContain('mint-tree-folder');
     expect(before.react).toBe(before.astro);
     const after = await sides();
     // Hydrated, the icons the server wrote stay (the browser bundle carries no icon data).

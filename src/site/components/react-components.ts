@@ -127,12 +127,22 @@ export const Card = reactComponent('Card', markups.Card);
 export const Tab = reactComponent('Tab', markups.Tab);
 export const Badge = reactComponent('Badge', markups.Badge);
 export const Icon = reactComponent('Icon', markups.Icon);
+export const Column = reactComponent('Column', markups.Column);
+export const Panel = reactComponent('Panel', markups.Panel);
+export const Frame = reactComponent('Frame', markups.Frame);
+export const Expandable = reactComponent('Expandable', markups.Expandable);
+export const Tile = reactComponent('Tile', markups.Tile);
+export const Tooltip = reactComponent('Tooltip', markups.Tooltip);
+export const Update = reactComponent('Update', markups.Update);
+export const View = reactComponent('View', markups.View);
+export const Visibility = reactComponent('Visibility', markups.Visibility);
+export const Tree = Object.assign(reactComponent('Tree', markups.Tree), { Folder: reactComponent('Tree.Folder', markups.TreeFolder), File: reactComponent('Tree.File', markups.TreeFile) });
 
 /**
- * A built-in component whose markup is still an .astro file (it reads its rendered children, as
- * Tabs does, or is not yet a markup function): in React code it renders its children, with a
- * warning in the build log, rather than failing the page (Mintlify's rule: what it deploys, Folio
- * deploys).
+ * A built-in component whose markup is still an .astro file (Tabs and code groups read their
+ * rendered children, Latex and Mermaid their text; the others are not yet markup functions): in
+ * React code it renders its children, with a warning in the build log, rather than failing the
+ * page (what Mintlify deploys, Folio deploys).
  */
 function childrenOnly(name: string) {
   let warned = false;
@@ -150,22 +160,12 @@ function childrenOnly(name: string) {
 export const ApiMethod = childrenOnly('ApiMethod');
 export const Callout = childrenOnly('Callout');
 export const Snippet = childrenOnly('Snippet');
-export const Column = childrenOnly('Column');
 export const Tabs = childrenOnly('Tabs');
-export const Expandable = childrenOnly('Expandable');
 export const CodeGroup = childrenOnly('CodeGroup');
 export const RequestExample = childrenOnly('RequestExample');
 export const ResponseExample = childrenOnly('ResponseExample');
-export const Frame = childrenOnly('Frame');
-export const Tooltip = childrenOnly('Tooltip');
-export const Update = childrenOnly('Update');
-export const Panel = childrenOnly('Panel');
-export const Tile = childrenOnly('Tile');
-export const Tree = Object.assign(childrenOnly('Tree'), { Folder: childrenOnly('Tree.Folder'), File: childrenOnly('Tree.File') });
 export const Color = Object.assign(childrenOnly('Color'), { Row: childrenOnly('Color.Row'), Item: childrenOnly('Color.Item') });
 export const GitHub = { Repo: childrenOnly('GitHub.Repo') };
-export const Visibility = childrenOnly('Visibility');
-export const View = childrenOnly('View');
 export const Prompt = childrenOnly('Prompt');
 export const Latex = childrenOnly('Latex');
 export const Mermaid = childrenOnly('Mermaid');

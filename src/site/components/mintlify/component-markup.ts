@@ -11,6 +11,7 @@
 import { addAttribute } from 'astro/runtime/server/render/util.js';
 import { escapeHTML } from 'astro/runtime/server/escape.js';
 import { CHILDREN, html, iconParts, textParts, type MarkupPart } from './markup.ts';
+import { uniqueId } from './html-parts.ts';
 
 type Props = Record<string, unknown>;
 /** A component's markup: its props and the page's path (named in warnings) to parts. */
@@ -168,3 +169,120 @@ export const Badge: Markup = ({ color = 'gray', size = 'md', shape = 'rounded', 
  */
 export const Icon: Markup = ({ icon, name, iconType, iconLibrary, color, size, className }, page) =>
   iconParts(icon ?? name, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, color: color as string | undefined, size: size as number | string | undefined, className: className as string | undefined });
+
+/** A value written as text in a template (`{value}`): nothing for undefined, null or false, as Astro writes it. */
+const shown = (value: unknown): MarkupPart[] => (value === undefined || value === null || value === false ? [] : [text(value)]);
+
+/** One column of <Columns>. */
+export const Column: Markup = ({ className }) => [html(`<div${attr('class:list', ['mint-column', className])}>`), CHILDREN, html('</div>')];
+
+/** Side content of a page (Mintlify shows it in the right column): an aside beside the text on wide screens. */
+export const Panel: Markup = () => [html('<aside class="mint-panel" aria-label="Side panel">'), CHILDREN, html('</aside>')];
+
+/** A frame around an image or other content, with an optional hint above and caption below. */
+export const Frame: Markup = ({ caption, hint, className }) => [
+  html(`<figure${attr('class:list', ['mint-frame', className])}>`),
+  ...(hint !== undefined ? [html('<p class="mint-frame-hint">'), ...textParts(hint), html('</p>')] : []),
+  html('<div class="mint-frame-body">'),
+  CHILDREN,
+  html('</div>'),
+  ...(caption !== undefined ? [html('<figcaption class="mint-frame-caption">'), ...textParts(caption), html('</figcaption>')] : []),
+  html('</figure>'),
+];
+
+/** Nested fields (of a ParamField or ResponseField) shown on demand: a <details> element. */
+export const Expandable: Markup = ({ title = 'properties', defaultOpen }) => [
+  html(`<details class="mint-expandable"${attr('open', defaultOpen || undefined)}><summary class="mint-expandable-summary">Show `),
+  ...textParts(title),
+  html('</summary><div class="mint-expandable-body">'),
+  CHILDREN,
+  html('</div></details>'),
+];
+
+/** A tile: a preview (its children, usually an image) above a title and description, linked. */
+export const Tile: Markup = ({ href, title, description }) => {
+  const tag = href ? 'a' : 'div';
+  return [
+    html(`<${tag} class="mint-tile"${attr('href', href)}><div class="mint-tile-preview">`),
+    CHILDREN,
+    html('</div>'),
+    ...(title !== undefined ? [html('<p class="mint-tile-title">'), ...textParts(title), html('</p>')] : []),
+    ...(description !== undefined ? [html('<p class="mint-tile-description">'), ...textParts(description), html('</p>')] : []),
+    html(`</${tag}>`),
+  ];
+};
+
+/** Text with a tip shown on hover and on keyboard focus (CSS only): headline, tip and a link. */
+export const Tooltip: Markup = ({ tip, headline, cta, href }) => {
+  const id = uniqueId('mint-tip');
+  return [
+    html(`<span class="mint-tooltip"><span class="mint-tooltip-trigger" tabindex="0"${attr('aria-describedby', id)}>`),
+    CHILDREN,
+    html(`</span><span class="mint-tooltip-bubble" role="tooltip"${attr('id', id)}>`),
+    ...(headline !== undefined ? [html('<strong class="mint-tooltip-headline">'), ...textParts(headline), html('</strong>')] : []),
+    ...(tip !== undefined ? [html('<span class="mint-tooltip-tip">'), ...textParts(tip), html('</span>')] : []),
+    ...(cta !== undefined && href ? [html(`<a class="mint-tooltip-cta"${attr('href', href)}>`), ...textParts(cta), html('</a>')] : []),
+    html('</span></span>'),
+  ];
+};
+
+/** A changelog entry: its label (a date or version, also its anchor), description and tags beside the content. */
+export const Update: Markup = ({ label, description, tags, id: givenId }) => {
+  const id = givenId ?? (typeof label === 'string' ? label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') : undefined);
+  const tagList = Array.isArray(tags) ? tags.map(String) : [];
+  return [
+    html(`<section class="mint-update"${attr('id', id || undefined)}><div class="mint-update-meta">`),
+    ...(label !== undefined ? [html(`<p class="mint-update-label">${id ? `<a${attr('href', `#${String(id)}`)}>` : ''}`), ...textParts(label), html(`${id ? '</a>' : ''}</p>`)] : []),
+    ...(description !== undefined ? [html('<p class="mint-update-description">'), ...textParts(description), html('</p>')] : []),
+    ...(tagList.length > 0 ? [html('<ul class="mint-update-tags">'), ...tagList.flatMap((t) => [html('<li>'), text(t), html('</li>')]), html('</ul>')] : []),
+    html('</div><div class="mint-update-body">'),
+    CHILDREN,
+    html('</div></section>'),
+  ];
+};
+
+/** One view of a page's content (for a language or a product): a titled section. */
+export const View: Markup = ({ title, icon, iconType, iconLibrary }, page) => [
+  html(`<section class="mint-view"${attr('data-view', typeof title === 'string' ? title : undefined)}>`),
+  ...(title !== undefined
+    ? [
+        html('<p class="mint-view-title">'),
+        ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
+        html('<span>'),
+        ...textParts(title),
+        html('</span></p>'),
+      ]
+    : []),
+  CHILDREN,
+  html('</section>'),
+];
+
+/**
+ * Content for one audience: `for="humans"` is shown on the page; `for="agents"` is left out of it
+ * (it is meant for the Markdown that AI tools read).
+ */
+export const Visibility: Markup = (props) => {
+  const audience = props.for ?? 'humans';
+  return audience === 'agents' ? [] : [html(`<div class="mint-visibility"${attr('data-for', audience)}>`), CHILDREN, html('</div>')];
+};
+
+/** A file tree: folders open and close (<details>), files are list items. */
+export const Tree: Markup = () => [html('<div class="mint-tree"><ul class="mint-tree-list">'), CHILDREN, html('</ul></div>')];
+
+/** A file of <Tree>. */
+export const TreeFile: Markup = ({ name, highlight }, page) => [
+  html(`<li${attr('class:list', ['mint-tree-file', highlight && 'mint-tree-highlight'])}><span class="mint-tree-name">`),
+  ...iconParts('file', page, { iconType: 'regular' }),
+  html('<span>'),
+  ...shown(name),
+  html('</span></span></li>'),
+];
+
+/** A folder of <Tree>: closed unless defaultOpen; openable={false} keeps it always open. */
+export const TreeFolder: Markup = ({ name, defaultOpen, openable = true, highlight }, page) => {
+  const label: MarkupPart[] = [html('<span>'), ...shown(name), html('</span>')];
+  const folder: MarkupPart[] = openable
+    ? [html(`<details${attr('open', defaultOpen || undefined)}><summary>`), ...iconParts('folder', page), ...label, html('</summary><ul class="mint-tree-list">'), CHILDREN, html('</ul></details>')]
+    : [html('<span class="mint-tree-name">'), ...iconParts('folder-open', page), ...label, html('</span><ul class="mint-tree-list">'), CHILDREN, html('</ul>')];
+  return [html(`<li${attr('class:list', ['mint-tree-folder', highlight && 'mint-tree-highlight'])}>`), ...folder, html('</li>')];
+};
