@@ -107,6 +107,18 @@ ${everyComponent('  ')}
   <Every />
 </div>
 `,
+  // No import or export: the page gets the import of its island before its first block.
+  'content/ask.mdx': `---
+title: Ask
+---
+# Ask
+
+<p id="answer">No answer yet.</p>
+
+<div className="asker" onClick={(event) => { document.getElementById('answer').textContent = 'Answered by ' + event.currentTarget.className; }}>
+  <span id="ask-again">Ask</span>
+</div>
+`,
   'content/plain.md': '---\ntitle: Plain\n---\n\nNo code here, **just Markdown**.\n',
 };
 
@@ -199,6 +211,13 @@ describe('React code using built-in components (build:site --allow-code)', () =>
     // The element's children are the page's Markdown, rendered by the page.
     expect(await page.innerHTML('#ask')).toContain('<strong>now</strong>');
 
+    const ask = await open('/ask/');
+    await ask.page.waitForSelector('astro-island:not([ssr]) #ask-again');
+    await ask.page.click('#ask-again');
+    await expect.poll(() => ask.page.textContent('#answer')).toBe('Answered by asker');
+    expect(ask.errors).toEqual([]);
+    await ask.page.close();
+
     await page.waitForSelector('astro-island:not([ssr]) button.votes');
     expect(await page.textContent('button.votes')).toBe('2 votes');
     await page.click('button.votes');
@@ -212,7 +231,7 @@ describe('React code using built-in components (build:site --allow-code)', () =>
 
   it('reports the JavaScript shipped, and a page without code ships no more than in a project without code', () => {
     const line = cli.stdout.split('\n').find((l) => l.startsWith('[folio] JavaScript shipped:'));
-    expect(line).toMatch(/^\[folio\] JavaScript shipped: [\d.]+ KB in \d+ file\(s\) over 4 page\(s\); the largest page, \/(compare\/)?, loads [\d.]+ KB; the smallest, \/(plain\/|404), [\d.]+ KB$/);
+    expect(line).toMatch(/^\[folio\] JavaScript shipped: [\d.]+ KB in \d+ file\(s\) over 5 page\(s\); the largest page, \/(compare\/)?, loads [\d.]+ KB; the smallest, \/(plain\/|404), [\d.]+ KB$/);
     const code = javascriptShipped(out);
     const plain = javascriptShipped(plainOut);
     expect(code.perPage.get('/plain/')).toBe(plain.perPage.get('/plain/'));

@@ -128,8 +128,7 @@ export function pageCode(text: string, file: string, contentRoot: string, export
     // On the first declaration's first line; the lines it spanned stay (blank).
     firstDeclaration.text = line + firstDeclaration.text.slice(firstDeclaration.text.indexOf('\n') < 0 ? firstDeclaration.text.length : firstDeclaration.text.indexOf('\n'));
   } else if (islands.names.length) {
-    // After everything, so no line of the page moves (an import is hoisted wherever it stands).
-    edits.push({ start: text.length, end: text.length, text: `\n\nimport { ${islands.names.join(', ')} } from ${JSON.stringify(file + COMPANION_SUFFIX)};\n` });
+    edits.push(leadingImport(tree, `import { ${islands.names.join(', ')} } from ${JSON.stringify(file + COMPANION_SUFFIX)};`, islands.first));
   }
   if (firstDeclaration || islands.names.length) companion = [...companionImports, ...declarations, ...islands.components].join('\n') + '\n';
 
@@ -171,6 +170,20 @@ export function pageCode(text: string, file: string, contentRoot: string, export
   return { page, companion, declared };
 }
 
+/**
+ * `line`, an import, placed before the page's first island: Astro reads a hydrated component's
+ * import only if it stands before the component, and an import must be a block of its own (blank
+ * lines around it). Before the page's first import or export, on its line, when that comes first,
+ * so no line of the page moves; else on lines of its own before the first block, which moves the
+ * page's lines by two (the check before the build reports the lines the author wrote).
+ */
+function leadingImport(tree: Node, line: string, firstIsland: number): Edit {
+  const esm = tree.children?.find((n) => n.type === 'mdxjsEsm')?.position?.start.offset;
+  if (esm !== undefined && esm < firstIsland) return { start: esm, end: esm, text: `${line} ` };
+  const at = tree.children?.[0]?.position?.start.offset ?? firstIsland;
+  return { start: at, end: at, text: `${line}\n\n` };
+}
+
 /** An element's attribute that is an event handler written as code (`onClick={…}`). */
 const isHandler = (a: { type: string; name?: string; value?: unknown }) => a.type === 'mdxJsxAttribute' && /^on[A-Z]/.test(a.name ?? '') && typeof a.value === 'object' && a.value !== null;
 
@@ -179,20 +192,22 @@ const isHandler = (a: { type: string; name?: string; value?: unknown }) => a.typ
  * the companion (`components`, named `names`) that the page renders, hydrated, in its place (the
  * element's children stay the page's, rendered as the page renders them). Lines are kept.
  */
-function handlerIslands(text: string, tree: Node, edits: Edit[]): { names: string[]; components: string[] } {
+function handlerIslands(text: string, tree: Node, edits: Edit[]): { names: string[]; components: string[]; first: number } {
   const names: string[] = [];
   const components: string[] = [];
+  let firstStart = text.length;
   const visit = (node: Node) => {
     const isElement = (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name && /^[a-z]/.test(node.name) && !node.name.includes('.');
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (isElement && start !== undefined && end !== undefined && node.attributes?.some(isHandler)) {
       const name = `FolioIsland${names.length + 1}`;
+      firstStart = Math.min(firstStart, start);
       const source = text.slice(start, end);
-      const first = node.children?.[0]?.position?.start.offset;
+      const firstChild = node.children?.[0]?.position?.start.offset;
       const selfClosing = !node.children?.length && /\/\s*>$/.test(source);
       // The opening tag ends at the last `>` before the first child (or the element's end).
-      const openEnd = selfClosing ? end : text.lastIndexOf('>', first ?? text.lastIndexOf('</', end - 1) - 1) + 1;
+      const openEnd = selfClosing ? end : text.lastIndexOf('>', firstChild ?? text.lastIndexOf('</', end - 1) - 1) + 1;
       const closeStart = selfClosing ? end : text.lastIndexOf('</', end - 1);
       const open = text.slice(start, openEnd);
       const lineBreaks = (s: string) => '\n'.repeat(s.split('\n').length - 1);
@@ -208,7 +223,7 @@ function handlerIslands(text: string, tree: Node, edits: Edit[]): { names: strin
     for (const child of node.children ?? []) visit(child);
   };
   visit(tree);
-  return { names, components };
+  return { names, components, first: firstStart };
 }
 
 type Import = Extract<Program['body'][number], { type: 'ImportDeclaration' }>;
