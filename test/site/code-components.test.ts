@@ -76,7 +76,11 @@ export const Votes = ({ start }) => {
   return <button type="button" className="votes" onClick={() => setVotes(votes + 1)}>{votes} votes</button>;
 };
 
+export const Install = () => <CodeBlock language="bash" filename="install.sh">npm install folio</CodeBlock>;
+
 <Notice guide="/compare/" />
+
+<Install />
 
 <Votes start={2} />
 
@@ -157,7 +161,7 @@ async function open(pathname: string): Promise<{ page: Page; errors: string[] }>
 }
 
 describe('React code using built-in components (build:site --allow-code)', () => {
-  it('builds: a snippet component renders <Note>, <Icon> and <Card> without importing them', () => {
+  it('builds: a snippet component renders <Note>, <Icon> and <Card> without importing them, and a page component <CodeBlock>', () => {
     expect(cli.stderr + cli.stdout).not.toMatch(/is not defined|build failed/);
     expect(cli.code).toBe(0);
     const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
@@ -166,6 +170,8 @@ describe('React code using built-in components (build:site --allow-code)', () =>
     expect(island).toMatch(/<span class="mint-icon-wrap" aria-hidden="true"><svg class="mint-icon mint-icon-fa"/);
     expect(island).toMatch(/<a href="\/compare\/" class="mint-card mint-card-link">/);
     expect(island).toContain('<p class="mint-card-title">Quickstart</p>');
+    // Mintlify's CodeBlock, which only React code uses: a code block as a fence gives it (not highlighted).
+    expect(html).toContain('<div class="code-block" data-title="install.sh" data-language="bash"><div class="code-block-bar"><span class="code-block-title">install.sh</span><button type="button" class="code-block-copy" aria-label="Copy install.sh">Copy</button></div><pre class="astro-code"><code>npm install folio</code></pre></div>');
   });
 
   it('gives the same HTML as the page itself for every component, before and after hydration', async () => {

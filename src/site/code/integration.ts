@@ -162,8 +162,11 @@ const REACT_HOOKS = [
   'useDebugValue', 'useActionState', 'useOptimistic', 'use',
 ];
 
-/** Built-in components by the name content code uses (`Tree` of `<Tree.Folder>`). */
-const BUILT_IN_NAMES = [...new Set(COMPONENT_NAMES.map((n) => n.split('.')[0]!))];
+/**
+ * Built-in components by the name content code uses (`Tree` of `<Tree.Folder>`), and Mintlify's
+ * CodeBlock, which only React code uses (pages write code fences).
+ */
+const BUILT_IN_NAMES = [...new Set([...COMPONENT_NAMES.map((n) => n.split('.')[0]!), 'CodeBlock'])];
 
 /**
  * The hooks, built-in components (and `React`) a compiled module uses without declaring or

@@ -136,6 +136,7 @@ export const Tooltip = reactComponent('Tooltip', markups.Tooltip);
 export const Update = reactComponent('Update', markups.Update);
 export const View = reactComponent('View', markups.View);
 export const Visibility = reactComponent('Visibility', markups.Visibility);
+export const CodeBlock = reactComponent('CodeBlock', markups.CodeBlock);
 export const Tree = Object.assign(reactComponent('Tree', markups.Tree), { Folder: reactComponent('Tree.Folder', markups.TreeFolder), File: reactComponent('Tree.File', markups.TreeFile) });
 
 /**

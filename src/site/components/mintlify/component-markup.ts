@@ -286,3 +286,19 @@ export const TreeFolder: Markup = ({ name, defaultOpen, openable = true, highlig
     : [html('<span class="mint-tree-name">'), ...iconParts('folder-open', page), ...label, html('</span><ul class="mint-tree-list">'), CHILDREN, html('</ul>')];
   return [html(`<li${attr('class:list', ['mint-tree-folder', highlight && 'mint-tree-highlight'])}>`), ...folder, html('</li>')];
 };
+
+/**
+ * Mintlify's <CodeBlock>, for React code (Markdown pages write code fences): the code in a
+ * `div.code-block` with its title bar, as a fence gives it (markdown/code-blocks.ts), not highlighted
+ * (the highlighter runs on the page's Markdown only).
+ */
+export const CodeBlock: Markup = ({ language, filename, icon, lines, wrap, expandable }, page) => {
+  const label = typeof filename === 'string' && filename ? filename : typeof language === 'string' ? language : '';
+  return [
+    html(`<div${attr('class:list', ['code-block', lines && 'lines', wrap && 'wrap', expandable && 'expandable'])}${attr('data-title', filename || undefined)}${attr('data-language', language || undefined)}><div class="code-block-bar">`),
+    ...(typeof icon === 'string' && icon ? iconParts(icon, page) : []),
+    html(`<span class="code-block-title">${escapeHTML(label)}</span>${expandable ? '<button type="button" class="code-block-expand" aria-expanded="false">Expand</button>' : ''}<button type="button" class="code-block-copy"${attr('aria-label', label ? `Copy ${label}` : 'Copy code')}>Copy</button></div><pre class="astro-code"><code>`),
+    CHILDREN,
+    html('</code></pre></div>'),
+  ];
+};
