@@ -167,8 +167,8 @@ describe('React code using built-in components (build:site --allow-code)', () =>
     const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     const island = html.slice(html.indexOf('<astro-island'), html.indexOf('</astro-island>'));
     expect(island).toMatch(/<aside class="callout callout-note mint-callout" role="note" aria-label="Note">/);
-    expect(island).toMatch(/<span class="mint-icon-wrap" aria-hidden="true"><svg class="mint-icon mint-icon-fa"/);
-    expect(island).toMatch(/<a href="\/compare\/" class="mint-card mint-card-link">/);
+    expect(island).toMatch(/<span class="mint-icon-wrap icon" aria-hidden="true"><svg class="mint-icon mint-icon-fa"/);
+    expect(island).toMatch(/<a href="\/compare\/" class="mint-card mint-card-link card">/);
     expect(island).toContain('<p class="mint-card-title">Quickstart</p>');
     // Mintlify's CodeBlock, which only React code uses: a code block as a fence gives it (not highlighted).
     expect(html).toContain('<div class="code-block" data-title="install.sh" data-language="bash"><div class="code-block-bar"><span class="code-block-title">install.sh</span><button type="button" class="code-block-copy" aria-label="Copy install.sh">Copy</button></div><pre class="astro-code"><code>npm install folio</code></pre></div>');

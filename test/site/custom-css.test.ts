@@ -164,7 +164,7 @@ describe('custom CSS of a Mintlify repository', () => {
     }
     // The same-origin @import, the relative font and the commented-out address are not warned about.
     expect(plain.result.warnings.filter((line) => /\.css:/.test(line))).toHaveLength(2);
-    const { code: exit, lines } = await checkSite(root);
+    const { code: exit, lines } = await checkSite(root, ['--all-warnings']);
     expect(exit).toBe(0);
     expect(lines.some((line) => line.startsWith(`${FONT_IMPORT.replace(': @import', ': warning: @import')}`))).toBe(true);
     expect(lines.some((line) => line.startsWith(SCRIPT_NOT_RUN.replace(': not run', ': warning: not run')))).toBe(true);

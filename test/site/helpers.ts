@@ -51,10 +51,10 @@ export async function buildRoot(root: string, options: { siteUrl?: string; pageH
   };
 }
 
-/** `npm run check:site -- <root>` as a user runs it: its exit code and output lines. */
-export async function checkSite(root: string): Promise<{ code: number; lines: string[] }> {
+/** `npm run check:site -- <root> [args…]` as a user runs it: its exit code and output lines. */
+export async function checkSite(root: string, args: string[] = []): Promise<{ code: number; lines: string[] }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, 'scripts/check-site.ts'), root], { cwd: repoRoot });
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, 'scripts/check-site.ts'), root, ...args], { cwd: repoRoot });
     return { code: 0, lines: stdout.trim().split('\n') };
   } catch (error) {
     const e = error as { code: number; stdout: string };

@@ -59,7 +59,7 @@ function tree(parts: MarkupPart[], children: ReactNode): Node[] {
         } else {
           addRaw(raw);
           const attributes: Element['attributes'] = {};
-          for (const a of (attributeText ?? '').matchAll(ATTRIBUTE)) attributes[a[1]!] = a[2] === undefined ? true : decodeEntities(a[2]);
+          for (const a of (attributeText ?? '').matchAll(ATTRIBUTE)) attributes[a[1]!] = a[2] === undefined ? valueless(a[1]!) : decodeEntities(a[2]);
           const element: Element = { tag: tag.toLowerCase(), attributes, children: [], inner: '', live: false };
           top().children.push(element);
           if (!selfClosing && !VOID.has(element.tag)) stack.push(element);
@@ -69,6 +69,13 @@ function tree(parts: MarkupPart[], children: ReactNode): Node[] {
   }
   return root.children;
 }
+
+/**
+ * A valueless attribute as React writes it back the same: `true` for HTML's boolean attributes
+ * (`open`, `hidden`; React writes `open=""`), the empty string for data attributes (React would
+ * write `true` as the text "true"; `<span data-badge>` stays `data-badge=""`).
+ */
+const valueless = (name: string): string | true => (name.startsWith('data-') ? '' : true);
 
 const REACT_NAMES: Record<string, string> = { class: 'className', for: 'htmlFor', tabindex: 'tabIndex' };
 
