@@ -259,7 +259,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     for (const line of text.split('\n')) emit(`error: ${line}`);
     return finish({ code, message: text, problems: problems.map((p) => ({ ...p, file: scrubPaths(p.file, view) })) });
   };
-  await listServerDirs(view);
 
   const rootProblem = (await checkDirectories(contentRoot, outDir, contentLayout(contentRoot))) ?? checkSiteUrl(options.siteUrl);
   if (rootProblem) return fail('content_invalid', [], rootProblem);
@@ -277,6 +276,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode, pageHistory: options.pageHistory, onlyPages }, limits, emit);
   view.base = worker.buildRoot;
   view.contentRoots.push(worker.input);
+  await listServerDirs(view);
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.

@@ -36,14 +36,20 @@ const serverNames = new Map<string, ReadonlySet<string> | undefined>();
 const MAX_LISTED_NAMES = 10_000;
 
 /**
- * Lists the directories `view` hides, so that scrubPaths can tell a climbing path that reaches
- * something of the server from one a tenant made up without a file-system call per path: a
- * build's output is tenant-made, and one line may hold thousands of paths. Called at the start of
- * each build (names made later in these directories count as the server's only after the next).
+ * Lists the directories `view` hides, and those between them and `view.base` (where climbing
+ * paths start), so that scrubPaths can tell a climbing path that reaches something of the server
+ * from one a tenant made up without a file-system call per path: a build's output is tenant-made,
+ * and one line may hold thousands of paths. Called once a build has its root (names made later in
+ * these directories count as the server's only from the next build on).
  */
 export async function listServerDirs(view: PathView): Promise<void> {
+  const hidden = hiddenDirs(view);
+  const dirs = new Set(hidden);
+  for (let dir = view.base; dir && dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (hidden.some((d) => inside(dir!, d))) dirs.add(dir);
+  }
   await Promise.all(
-    hiddenDirs(view).map(async (dir) => {
+    [...dirs].map(async (dir) => {
       const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
       serverNames.set(dir, names.length > MAX_LISTED_NAMES ? undefined : new Set(names));
     }),
@@ -52,10 +58,16 @@ export async function listServerDirs(view: PathView): Promise<void> {
 
 /**
  * Whether `absolute`, inside one of `hidden`, may name a file of the server: the first name below
- * the innermost of those directories is in that directory (or the directory was never listed).
+ * the deepest listed directory it lies in is an entry of that directory (or the innermost hidden
+ * directory it lies in was never listed).
  */
 function namesServerEntry(absolute: string, hidden: string[]): boolean {
-  const dir = hidden.filter((d) => inside(absolute, d)).reduce((a, b) => (b.length > a.length ? b : a));
+  const innermost = hidden.filter((d) => inside(absolute, d)).reduce((a, b) => (b.length > a.length ? b : a));
+  if (!serverNames.has(innermost)) return true;
+  let dir = innermost;
+  for (const listed of serverNames.keys()) {
+    if (listed.length > dir.length && inside(absolute, listed) && inside(listed, innermost)) dir = listed;
+  }
   const names = serverNames.get(dir);
   if (!names) return true;
   const below = absolute.slice(dir.length).replace(/^\/+/, '');
