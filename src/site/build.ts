@@ -37,6 +37,7 @@ import { promisify } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { listServerDirs, scrubPaths, type PathView } from './tenant-paths.ts';
 import { linkTree } from './link-tree.ts';
+import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
 
 export interface BuildSiteOptions {
   contentRoot: string;
@@ -138,8 +139,8 @@ export const coldAstro: AstroRunner = {
       input: job.sandbox ? sandboxInput(inputDir) : job.contentRoot,
       uid,
       cleanup: async () => {
-        await removeTree(buildRoot);
-        await removeTree(inputDir);
+        await removeBuildDir(buildRoot);
+        await removeBuildDir(inputDir);
       },
     };
   },
@@ -330,7 +331,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
           }
           await timed('output', () => mergeInto(partial.dir, outDir));
         } finally {
-          await removeTree(partial.dir);
+          await removeBuildDir(partial.dir);
         }
         // Pagefind reads the merged site read-only and writes its index into the build root.
         const index = path.join(worker.buildRoot, PAGEFIND_DIR);
@@ -352,7 +353,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
               await writeRedirects(outDir, report.config);
             });
           } finally {
-            await removeTree(taken.dir);
+            await removeBuildDir(taken.dir);
           }
         }
       } catch (error) {
@@ -377,7 +378,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
             if (site.problem) return fail('build_failed', [], site.problem);
             await mergeInto(site.dir, outDir);
           } finally {
-            await removeTree(site.dir);
+            await removeBuildDir(site.dir);
           }
           // Read from the sandbox's copy when there is one: it holds only regular files.
           await copyStaticFiles(sandbox ? worker.input : contentRoot, report.files.assets, outDir, emit);
@@ -438,7 +439,7 @@ function buildLaunch(command: string[], buildRoot: string, env: Record<string, s
  * redirects file written, files served or uploaded), a FIFO would block the thread that opens it.
  * So the output is first renamed into BUILDS_DIR, which no sandbox can write (a rename moves a link
  * itself, never its target; the build's processes have all exited), and then walked: `problem`
- * says why it cannot be a site (outputProblem). The caller removes `dir` (removeTree) when done.
+ * says why it cannot be a site (outputProblem). The caller removes `dir` (removeBuildDir) when done.
  */
 async function takeOutput(from: string): Promise<{ dir: string; problem?: string }> {
   const dir = path.join(BUILDS_DIR, `${randomUUID()}.out`);
@@ -481,11 +482,12 @@ function specialKind(entry: Dirent): string {
 }
 
 /**
- * Removes a tree a build wrote, however deep: fs.rm stops at the system's path limit (a build can
- * nest folders far beyond it), GNU rm walks any depth relative to each directory; neither follows
- * a link.
+ * Removes a directory a build wrote into, however deep: fs.rm stops at the system's path limit (a
+ * build can nest folders far beyond it), and so does link-tree.ts's removeTree once it runs out of
+ * file descriptors (one per level); GNU rm walks any depth relative to each directory. None of
+ * them follows a link.
  */
-export async function removeTree(dir: string): Promise<void> {
+export async function removeBuildDir(dir: string): Promise<void> {
   await fs.rm(dir, { recursive: true, force: true }).catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENAMETOOLONG') throw error;
     await execFileAsync('rm', ['-rf', '--one-file-system', '--', dir]);
@@ -536,13 +538,14 @@ async function reuseRefusal(partial: string, previous: string): Promise<string |
   const files = await listFiles(partial);
   for (const rel of files) {
     if (!rel.startsWith('_astro/')) continue;
-    const [ours, theirs] = await Promise.all([fs.readFile(path.join(partial, rel)), fs.readFile(path.join(previous, rel)).catch(() => undefined)]);
+    // The previous build may predate the check of build output (takeOutput): read as the site handler reads.
+    const [ours, theirs] = await Promise.all([fs.readFile(path.join(partial, rel)), fs.readFile(path.join(previous, rel), { flag: BUILD_FILE_FLAGS }).catch(() => undefined)]);
     if (!theirs?.equals(ours)) return `the asset /${rel} is new`;
   }
   const assets = (html: string) => [...new Set(html.match(/\/_astro\/[^"'\s)>]+/g) ?? [])].sort().join(' ');
   for (const rel of files) {
     if (!rel.endsWith('.html')) continue;
-    const before = await fs.readFile(path.join(previous, rel), 'utf8').catch(() => undefined);
+    const before = await fs.readFile(path.join(previous, rel), { encoding: 'utf8', flag: BUILD_FILE_FLAGS }).catch(() => undefined);
     if (before === undefined) return `/${rel} is new`;
     if (assets(before) !== assets(await fs.readFile(path.join(partial, rel), 'utf8'))) return `/${rel} uses other assets than before`;
   }
@@ -603,7 +606,7 @@ async function removeStaleBuildRoots() {
     const dir = path.join(BUILDS_DIR, name);
     if (liveBuildDirs.has(dir)) continue;
     const stat = await fs.lstat(dir).catch(() => undefined);
-    if (stat && stat.mtimeMs < dayAgo) await removeTree(dir);
+    if (stat && stat.mtimeMs < dayAgo) await removeBuildDir(dir);
   }
 }
 

@@ -24,7 +24,7 @@ import {
   lineReader,
   liveBuildDirs,
   makeBuildRoot,
-  removeTree,
+  removeBuildDir,
   sandboxInput,
   WORKER,
   type AstroRunner,
@@ -120,8 +120,8 @@ export class WarmWorker implements AstroRunner {
     };
     const cleanup = async () => {
       try {
-        await removeTree(buildRoot);
-        if (input !== job.contentRoot) await removeTree(input);
+        await removeBuildDir(buildRoot);
+        if (input !== job.contentRoot) await removeBuildDir(input);
       } finally {
         proc?.inUse.delete(inUse);
         released();
@@ -231,8 +231,8 @@ export class WarmWorker implements AstroRunner {
       await Promise.all(proc.inUse);
       liveBuildDirs.delete(workDir);
       liveBuildDirs.delete(inputDir);
-      await removeTree(workDir);
-      await removeTree(inputDir);
+      await removeBuildDir(workDir);
+      await removeBuildDir(inputDir);
     });
     return proc;
   }
