@@ -452,19 +452,26 @@ async function takeOutput(from: string): Promise<{ dir: string; problem?: string
 /** Longest path (in characters, relative to the output) a site's file may have: no real site comes near. */
 export const MAX_OUTPUT_PATH = 1024;
 
+/** Most files and folders a site's output may hold: far beyond any real site, and bounded memory for the steps after. */
+export const MAX_OUTPUT_ENTRIES = 200_000;
+
 /**
  * Why the tree at `dir` cannot be published as a site, or undefined: everything in it must be a
  * regular file or a directory (never a link, FIFO, socket or device), at a path of at most
- * MAX_OUTPUT_PATH characters (a deeper tree would pass the system's path limit on the way). Walked
- * with a list, not recursion, and each directory read once: linear in the size of the tree.
+ * MAX_OUTPUT_PATH characters (a deeper tree would pass the system's path limit on the way), and at
+ * most MAX_OUTPUT_ENTRIES of them. Walked with a list, not recursion, each directory read once as
+ * a stream (a build may put millions of names in one): linear in the size of the tree.
  */
 export async function outputProblem(dir: string): Promise<string | undefined> {
   const folders = [''];
+  let count = 0;
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    const entries = await fs.readdir(path.join(dir, folder), { withFileTypes: true }).catch(() => undefined);
-    if (!entries) return `the build's output has a folder the server cannot read at ${JSON.stringify(folder || '.')}: refused`;
-    for (const entry of entries) {
+    const handle = await fs.opendir(path.join(dir, folder)).catch(() => undefined);
+    if (!handle) return `the build's output has a folder the server cannot read at ${JSON.stringify(folder || '.')}: refused`;
+    // Leaving the loop early closes the directory.
+    for await (const entry of handle) {
       const rel = folder ? `${folder}/${entry.name}` : entry.name;
+      if (++count > MAX_OUTPUT_ENTRIES) return `the build's output holds more than ${MAX_OUTPUT_ENTRIES} files and folders: refused`;
       if (rel.length > MAX_OUTPUT_PATH) return `the build's output has a path longer than ${MAX_OUTPUT_PATH} characters (${JSON.stringify(`${rel.slice(0, 80)}…`)}): refused`;
       if (entry.isDirectory()) folders.push(rel);
       else if (!entry.isFile()) return `the build's output holds ${specialKind(entry)} at ${JSON.stringify(rel)}; a site holds only files and folders: refused`;
