@@ -153,7 +153,13 @@ const keyRow = (k: ApiKeyInfo) => [
   k.revoked_at ? `revoked ${k.revoked_at}` : 'active',
 ];
 
-const userRow = (u: UserInfo) => [u.id, u.email, u.memberships.map((m) => `${m.org_id}:${m.role}`).join(','), u.has_password ? 'yes' : 'invited', u.created_at];
+const userRow = (u: UserInfo) => [
+  u.id,
+  u.email,
+  [...u.memberships.map((m) => `${m.org_id}:${m.role}`), ...u.joining.map((m) => `${m.org_id}:${m.role} (on using the link)`)].join(','),
+  u.has_password ? 'yes' : 'invited',
+  u.created_at,
+];
 
 function formatText(command: AdminCommand, result: AdminResult): string {
   if ('users' in result) {
@@ -168,7 +174,10 @@ function formatText(command: AdminCommand, result: AdminResult): string {
           : `Removed ${user.email} from the organization; their sessions ended.`
         : command.name === 'user reset-password'
           ? `Reset the password of ${user.email}: the old one no longer works and every session ended.`
-          : `${user.email} is a member (${result.user.memberships.map((m) => m.role).at(-1)}) of the organization.`;
+          : user.joining.length > 0
+            ? // An existing account: the org is added only through the link (docs/decisions.md#invites-prove-the-address).
+              `${user.email} already has an account. They join the organization (${user.joining.at(-1)!.role}) only when they use this link, which also replaces their password; send it to that address.`
+            : `${user.email} is a member (${user.memberships.map((m) => m.role).at(-1)}) of the organization.`;
     // The link goes on the last line, alone, so scripts can take it with `tail -n 1`.
     return result.invite_url
       ? `${done}\nSend them this one-time link to choose a password (valid 24 hours, shown only now):\n${result.invite_url}`

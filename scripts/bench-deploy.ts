@@ -22,11 +22,16 @@
 //    the build sandbox (FOLIO_SANDBOX=required) and without (off), the two taking turns run by run,
 //    and the ratio sandbox / no sandbox is printed (goal for warm builds: about 1×).
 //    BENCH_ONLY=build runs this part alone.
-// 3. Serving a live page with autocannon (BENCH_DURATION_S, default 10; BENCH_CONNECTIONS, 20)
-//    against nginx serving the same build directory (worker_processes 1: one process each, like
-//    for like; nginx's default of one worker per core is printed too), in BENCH_SERVING_ROUNDS
-//    alternating rounds (default 3; medians compared). Goal: ≥ 0.7× nginx.
-//    Without nginx (`apt-get install -y nginx`) that comparison is skipped and says so.
+// 3. Serving a live page and a CSS asset with autocannon (BENCH_DURATION_S, default 10;
+//    BENCH_CONNECTIONS, 20), compression on both sides: every request says
+//    `Accept-Encoding: gzip, br`; Folio answers from the brotli copies made at publish time,
+//    nginx (`gzip on`, compressing as it sends, its usual setup) serves the same build directory
+//    (worker_processes 1: one process each, like for like; nginx's default of one worker per core
+//    is printed too), in BENCH_SERVING_ROUNDS alternating rounds (default 3; medians compared),
+//    requests per second and p99 printed. Goal: ≥ 1.0× nginx on both. BENCH_ONLY=serving runs this
+//    part alone on a 10-page build made here, served by Folio's site handler. Needs nginx
+//    (`apt-get install -y nginx`; CI does not run benchmarks); without it the comparison is
+//    skipped and says so.
 // 4. What redirects cost static serving: the same live build served by Folio's site handler with
 //    no redirects and with 5,000 docs.json rules (exact paths, `:param`, `:param*` and `prefix*`),
 //    in BENCH_REDIRECT_ROUNDS alternating rounds (default 6); a page request walks the rules before
@@ -36,6 +41,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -275,6 +281,8 @@ http {
   include /etc/nginx/mime.types;
   access_log off;
   sendfile on;
+  gzip on;
+  gzip_types text/css text/javascript application/javascript application/json application/xml image/svg+xml text/plain text/markdown;
   tcp_nopush on;
   keepalive_requests 100000;
   client_body_temp_path ${prefix}/body;
@@ -301,11 +309,110 @@ http {
   };
 }
 
-async function throughput(name: string, url: string, host?: string): Promise<number> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: host ? { host } : {} });
+/** What a browser says it takes: the serving comparison sends it to Folio and nginx alike. */
+const ACCEPT_COMPRESSED = { 'accept-encoding': 'gzip, deflate, br' };
+
+async function throughput(name: string, url: string, host?: string, headers: Record<string, string> = {}): Promise<number> {
+  return (await measure(name, url, host, headers)).rps;
+}
+
+async function measure(name: string, url: string, host?: string, headers: Record<string, string> = {}): Promise<{ rps: number; p99: number }> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { ...headers, ...(host ? { host } : {}) } });
   if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   console.log(`  ${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (load ${load()})`);
-  return result.requests.average;
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+/** The encoding and size of one answer to `url` (with `host`), to show both sides compress. */
+async function encodingOf(url: string, host?: string): Promise<string> {
+  const res = await new Promise<{ encoding: string; bytes: number }>((resolve, reject) => {
+    const req = http.get(url, { headers: { ...ACCEPT_COMPRESSED, ...(host ? { host } : {}) } }, (r) => {
+      let bytes = 0;
+      r.on('data', (c: Buffer) => (bytes += c.length));
+      r.on('end', () => resolve({ encoding: String(r.headers['content-encoding'] ?? 'none'), bytes }));
+    });
+    req.on('error', reject);
+  });
+  return `${res.encoding}, ${res.bytes} bytes`;
+}
+
+/**
+ * Step 3: Folio (`folioUrl`, with `host` for a site host) against nginx serving `liveDir`, on the
+ * home page and the largest CSS asset, compression on both sides; returns the summary lines.
+ */
+async function servingCase(folioUrl: string, host: string | undefined, liveDir: string): Promise<string[]> {
+  const css = fs.readdirSync(path.join(liveDir, '_astro')).filter((f) => f.endsWith('.css')).sort((a, b) => fs.statSync(path.join(liveDir, '_astro', b)).size - fs.statSync(path.join(liveDir, '_astro', a)).size)[0];
+  if (!css) throw new Error('the build has no CSS asset');
+  const targets = [{ what: 'page', rel: '/' }, { what: 'asset', rel: `/_astro/${css}` }];
+  console.log(`\nServing the home page and /_astro/${css}: ${CONNECTIONS} connections, ${DURATION} s each, Accept-Encoding: ${ACCEPT_COMPRESSED['accept-encoding']}:`);
+  const nginx = nginxBinary();
+  if (!nginx) {
+    const lines: string[] = [];
+    for (const { what, rel } of targets) {
+      const folio = await measure(`Folio, ${what}`, `${folioUrl}${rel}`, host, ACCEPT_COMPRESSED);
+      lines.push(`serving (${what}): Folio ${folio.rps.toFixed(0)} req/s, p99 ${folio.p99} ms; nginx comparison skipped (not installed: apt-get install -y nginx)`);
+    }
+    console.log('  nginx is not installed (apt-get install -y nginx): the nginx comparison is skipped');
+    return lines;
+  }
+  const lines: string[] = [];
+  const one = await startNginx(nginx, liveDir, '1');
+  const auto = await startNginx(nginx, liveDir, 'auto');
+  try {
+    for (const { what, rel } of targets) {
+      console.log(`  ${what}: Folio sends ${await encodingOf(`${folioUrl}${rel}`, host)}; nginx ${await encodingOf(`http://127.0.0.1:${one.port}${rel}`)}`);
+      // Rounds alternate, so both see the same load from whatever else runs on the machine.
+      const folioRuns: { rps: number; p99: number }[] = [];
+      const nginxRuns: { rps: number; p99: number }[] = [];
+      for (let round = 0; round < SERVING_ROUNDS; round++) {
+        const pair = [
+          async () => folioRuns.push(await measure(`Folio, ${what}`, `${folioUrl}${rel}`, host, ACCEPT_COMPRESSED)),
+          async () => nginxRuns.push(await measure(`nginx gzip on, 1 worker, ${what}`, `http://127.0.0.1:${one.port}${rel}`, undefined, ACCEPT_COMPRESSED)),
+        ];
+        if (round % 2) pair.reverse();
+        for (const run of pair) await run();
+      }
+      const nginxAuto = await measure(`nginx gzip on, 1 worker per core, ${what}`, `http://127.0.0.1:${auto.port}${rel}`, undefined, ACCEPT_COMPRESSED);
+      const folio = median(folioRuns.map((r) => r.rps))!;
+      const nginxOne = median(nginxRuns.map((r) => r.rps))!;
+      const ratio = folio / nginxOne;
+      lines.push(
+        `serving (${what}, compressed): Folio ${folio.toFixed(0)} req/s (p99 ${median(folioRuns.map((r) => r.p99))} ms), ` +
+          `nginx gzip on, 1 worker ${nginxOne.toFixed(0)} req/s (p99 ${median(nginxRuns.map((r) => r.p99))} ms): ${ratio.toFixed(2)}× nginx ` +
+          `(goal ≥ 1.0×: ${ratio >= 1 ? 'met' : 'NOT met'}); nginx with a worker per core ${nginxAuto.rps.toFixed(0)} req/s: ${(folio / nginxAuto.rps).toFixed(2)}×`,
+      );
+    }
+  } finally {
+    await Promise.all([one.stop(), auto.stop()]);
+  }
+  return lines;
+}
+
+/** serveWithFolio (test/site/helpers.ts) in a child process: its URL and build directory; close() ends it. */
+async function serveInChild(out: string): Promise<{ url: string; dir: string; close(): Promise<void> }> {
+  const helpers = new URL('../test/site/helpers.ts', import.meta.url).href;
+  const code = `const { serveWithFolio } = await import(${JSON.stringify(helpers)});
+const site = await serveWithFolio(${JSON.stringify(out)});
+process.on('SIGTERM', () => site.close().then(() => process.exit(0)));
+console.log(JSON.stringify({ url: site.url, dir: site.dir }));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      text += c.toString();
+      if (text.includes('\n')) resolve(text.split('\n')[0]!);
+    });
+    child.on('exit', (code) => reject(new Error(`the serving process ended (${code})`)));
+  });
+  const { url, dir } = JSON.parse(line) as { url: string; dir: string };
+  return {
+    url,
+    dir,
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
 }
 
 /** 5,000 redirect rules shaped like real sites': mostly exact moved pages, some patterns. */
@@ -373,8 +480,8 @@ async function main(): Promise<void> {
     for (const line of await buildStep()) console.log(`- ${line}`);
     return;
   }
-  if (process.env.BENCH_ONLY === 'redirects') {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-redirects-'));
+  if (process.env.BENCH_ONLY === 'redirects' || process.env.BENCH_ONLY === 'serving') {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), `folio-bench-${process.env.BENCH_ONLY}-`));
     for (const [rel, text] of Object.entries(pagesOf(10))) {
       fs.mkdirSync(path.dirname(path.join(root, 'src', rel)), { recursive: true });
       fs.writeFileSync(path.join(root, 'src', rel), text);
@@ -382,9 +489,17 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(root, 'out'));
     const built = await buildSite({ contentRoot: path.join(root, 'src'), outDir: path.join(root, 'out') });
     if (!built.ok) throw new Error(`build failed: ${built.error?.message}`);
-    const line = await redirectCost(path.join(root, 'out'));
+    let lines: string[];
+    if (process.env.BENCH_ONLY === 'redirects') lines = [await redirectCost(path.join(root, 'out'))];
+    else {
+      // Published as a deployment publishes it (its compressed copies made), served by the site
+      // handler in a process of its own, as nginx runs in its own: not beside autocannon.
+      const site = await serveInChild(path.join(root, 'out'));
+      lines = await servingCase(site.url, undefined, site.dir).finally(() => site.close());
+    }
     fs.rmSync(root, { recursive: true, force: true });
-    console.log(`\nSummary (load average ${load()}):\n- ${line}`);
+    console.log(`\nSummary (load average ${load()}):`);
+    for (const line of lines) console.log(`- ${line}`);
     return;
   }
   await ensureServiceBuilt();
@@ -434,35 +549,7 @@ async function main(): Promise<void> {
     else summary.push(...(await buildStep()));
 
     if (served) {
-      console.log(`\nServing ${served.slug}'s home page: ${CONNECTIONS} connections, ${DURATION} s each:`);
-      const nginx = nginxBinary();
-      if (!nginx) {
-        const folio = await throughput('Folio', `${server.url}/`, `${served.slug}.localhost`);
-        console.log('  nginx is not installed (apt-get install -y nginx): the nginx comparison is skipped');
-        summary.push(`serving: Folio ${folio.toFixed(0)} req/s; nginx comparison skipped (not installed)`);
-      } else {
-        // Rounds alternate, so both see the same load from whatever else runs on the machine.
-        const one = await startNginx(nginx, served.liveDir, '1');
-        const folioRuns: number[] = [];
-        const nginxRuns: number[] = [];
-        try {
-          for (let round = 0; round < SERVING_ROUNDS; round++) {
-            folioRuns.push(await throughput('Folio', `${server.url}/`, `${served.slug}.localhost`));
-            nginxRuns.push(await throughput('nginx, 1 worker', `http://127.0.0.1:${one.port}/`));
-          }
-        } finally {
-          await one.stop();
-        }
-        const folio = median(folioRuns);
-        const nginxOne = median(nginxRuns);
-        const auto = await startNginx(nginx, served.liveDir, 'auto');
-        const nginxAuto = await throughput('nginx, 1 worker per core', `http://127.0.0.1:${auto.port}/`).finally(() => auto.stop());
-        const ratio = folio / nginxOne;
-        summary.push(
-          `serving: Folio ${folio.toFixed(0)} req/s, nginx (1 worker) ${nginxOne.toFixed(0)} req/s: ${ratio.toFixed(2)}× nginx ` +
-            `(goal ≥ 0.7×: ${ratio >= 0.7 ? 'met' : 'NOT met'}); nginx with a worker per core ${nginxAuto.toFixed(0)} req/s: ${(folio / nginxAuto).toFixed(2)}×`,
-        );
-      }
+      summary.push(...(await servingCase(server.url, `${served.slug}.localhost`, served.liveDir)));
       summary.push(await redirectCost(served.liveDir));
     }
   } finally {

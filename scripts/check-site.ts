@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { checkContentRoot } from '../src/site/content-check/check-root.ts';
 import { formatProblem } from '../src/site/content-check/check-content.ts';
+import { ConfigError, readBuildLimits } from '../src/site/build-limits.ts';
 
 const USAGE = 'usage: npm run check:site -- <content-root> [--allow-code]';
 const args = process.argv.slice(2);
@@ -17,6 +18,14 @@ if (!root || rest.length || root.startsWith('-')) {
 }
 if (!fs.lstatSync(root, { throwIfNoEntry: false })?.isDirectory()) {
   console.error(`${root}: not a directory`);
+  process.exit(2);
+}
+// FOLIO_CHECK_TIMEOUT_MS (and the other build settings) validated before the first check uses it.
+try {
+  readBuildLimits();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
   process.exit(2);
 }
 // The check processes keep nothing alive once idle: the script ends when the report is printed.

@@ -1,11 +1,12 @@
 // The console's built styles and scripts (dist/service/client/_astro), which the Node adapter in
 // middleware mode does not serve. Found with the hosting's safe lookup (no link followed, nothing
-// outside the folder) and sent with the console's security headers.
+// outside the folder) and sent with the console's security headers, brotli- or gzip-compressed
+// from copies made at build time when the browser accepts it.
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { checkRequestPath, SiteFiles } from '../hosting/site-files.ts';
+import { checkRequestPath, chooseEncoding, SiteFiles } from '../hosting/site-files.ts';
 import { CONSOLE_HEADERS } from './security.ts';
 
 export function createConsoleAssets(clientDir: string) {
@@ -23,10 +24,13 @@ export function createConsoleAssets(clientDir: string) {
         res.end('Not found\n');
         return true;
       }
+      // The copy compressed at build time (integration.ts) when the browser takes its encoding.
+      const encoding = file.encoded && chooseEncoding(req.headers['accept-encoding'], file.encoded);
+      const sent = encoding ? file.encoded![encoding]! : file;
       // file.headers already say nosniff.
       const extra = Object.entries(CONSOLE_HEADERS).filter(([name]) => name !== 'x-content-type-options');
-      res.writeHead(200, [...file.headers, ...extra.flat()]);
-      res.end(req.method === 'HEAD' ? undefined : (file.body ?? (await readFile(file.abs))));
+      res.writeHead(200, [...sent.headers, ...extra.flat()]);
+      res.end(req.method === 'HEAD' ? undefined : (sent.body ?? (await readFile(sent.abs))));
       return true;
     },
   };

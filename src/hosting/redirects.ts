@@ -1,12 +1,15 @@
 // Redirects of a site (docs.json `redirects`, docs/decisions.md#redirects): compiled once per
 // live build into a trie of path segments, so a request costs one walk down its own segments
-// whatever the number of rules (thousands in real sites), not a scan of every rule.
+// whatever the number of rules (thousands in real sites), not a scan of every rule. The table
+// stays in memory while the build is live: its size is bounded as a whole (REDIRECT_LIMITS), and a
+// node holds maps only for the kinds of children it has (most nodes are leaves).
 //
 // Source patterns, per segment: a literal; `:name` (any one segment); `prefix*` (one segment that
 // starts with `prefix`, `*` alone for any); and, last only, `:name*` (the rest of the path, maybe
 // empty) or `:name+` / a trailing `*` (the rest, at least one segment). The first rule in the
 // file's order that matches wins. Destinations substitute `:name` / `:name*` and each `*` in order.
 import { redirectSourceProblem, type RedirectRule } from '../site/config-values.ts';
+import { redirectsFileSchema } from '../site/redirects-file.ts';
 
 export { REDIRECTS_FILE, redirectsFileSchema, type RedirectsFile } from '../site/redirects-file.ts';
 
@@ -29,20 +32,20 @@ interface Capture {
 }
 
 interface Node {
-  literal: Map<string, Node>;
+  literal?: Map<string, Node>;
   param?: Node;
   /** `prefix*` segments by prefix, and the lengths those prefixes have (a segment looks up only its own prefixes). */
-  prefixes: Map<string, Node>;
-  prefixLengths: number[];
+  prefixes?: Map<string, Node>;
+  prefixLengths?: number[];
   /** Rules whose pattern ends here with a rest capture (`:name*`, `:name+`, `*`). */
-  rest: Array<{ rule: number; min: 0 | 1 }>;
+  rest?: Array<{ rule: number; min: 0 | 1 }>;
   /** The first rule whose pattern ends exactly here. */
   end?: number;
   /** The smallest rule index anywhere below (pruning: a walk never enters a subtree that cannot win). */
   min: number;
 }
 
-const newNode = (): Node => ({ literal: new Map(), prefixes: new Map(), prefixLengths: [], rest: [], min: Infinity });
+const newNode = (): Node => ({ min: Infinity });
 
 /** The segments of a path, decoded, without empty ones (`/a/b/` → `["a", "b"]`). */
 function segmentsOf(pathname: string): string[] {
@@ -75,7 +78,7 @@ export class RedirectTable {
       const rest = /^:([A-Za-z_][A-Za-z0-9_]*)([*+])$/.exec(raw);
       if (rest || raw === '*') {
         captures.push({ name: rest?.[1], rest: true });
-        node.rest.push({ rule: index, min: rest?.[2] === '*' ? 0 : 1 });
+        (node.rest ??= []).push({ rule: index, min: rest?.[2] === '*' ? 0 : 1 });
         this.captures[index] = captures;
         for (const n of trail) n.min = Math.min(n.min, index);
         return;
@@ -87,16 +90,19 @@ export class RedirectTable {
       } else if (raw.endsWith('*')) {
         const prefix = decodeSegment(raw.slice(0, -1));
         captures.push({ rest: false });
-        let next = node.prefixes.get(prefix);
+        const prefixes = (node.prefixes ??= new Map());
+        let next = prefixes.get(prefix);
         if (!next) {
-          node.prefixes.set(prefix, (next = newNode()));
-          if (!node.prefixLengths.includes(prefix.length)) node.prefixLengths.push(prefix.length);
+          prefixes.set(prefix, (next = newNode()));
+          const lengths = (node.prefixLengths ??= []);
+          if (!lengths.includes(prefix.length)) lengths.push(prefix.length);
         }
         node = next;
       } else {
         const literal = decodeSegment(raw);
-        let next = node.literal.get(literal);
-        if (!next) node.literal.set(literal, (next = newNode()));
+        const literals = (node.literal ??= new Map());
+        let next = literals.get(literal);
+        if (!next) literals.set(literal, (next = newNode()));
         node = next;
       }
       trail.push(node);
@@ -117,7 +123,7 @@ export class RedirectTable {
     let bestValues: Array<string | string[]> = [];
     const walk = (node: Node, i: number, values: Array<string | string[]>) => {
       if (node.min >= best) return;
-      for (const r of node.rest) {
+      for (const r of node.rest ?? []) {
         if (r.rule < best && segments.length - i >= r.min) {
           best = r.rule;
           bestValues = [...values, segments.slice(i)];
@@ -131,11 +137,11 @@ export class RedirectTable {
         return;
       }
       const segment = segments[i]!;
-      const literal = node.literal.get(segment);
+      const literal = node.literal?.get(segment);
       if (literal) walk(literal, i + 1, values);
       if (node.param) walk(node.param, i + 1, [...values, segment]);
-      for (const length of node.prefixLengths) {
-        const next = length <= segment.length ? node.prefixes.get(segment.slice(0, length)) : undefined;
+      for (const length of node.prefixLengths ?? []) {
+        const next = length <= segment.length ? node.prefixes!.get(segment.slice(0, length)) : undefined;
         if (next) walk(next, i + 1, [...values, segment.slice(length)]);
       }
     };
@@ -152,6 +158,21 @@ export class RedirectTable {
     if (!this.notFoundToHome || pathname === '/') return undefined;
     return { status: 307, location: '/' };
   }
+}
+
+/**
+ * The table of a stored redirects file (REDIRECTS_FILE, its text), or an empty table when the
+ * file is not valid: it is Folio's own, written after the build, but in a directory the build
+ * could write, so it is checked again, its size bounds (REDIRECT_LIMITS) included.
+ */
+export function redirectTableOf(text: string | undefined): RedirectTable {
+  try {
+    const parsed = text ? redirectsFileSchema.safeParse(JSON.parse(text)) : undefined;
+    if (parsed?.success) return new RedirectTable(parsed.data.rules, { notFoundToHome: parsed.data.notFoundToHome });
+  } catch {
+    // not JSON: no redirects
+  }
+  return new RedirectTable([]);
 }
 
 function decodeSegment(s: string): string {

@@ -1,7 +1,7 @@
 // Serving a project's live site on its own host (docs/decisions.md#serving): the build the project's `live`
 // link (or, with object storage, the database) points at (site-source.ts), resolved once per request (so a concurrent redeploy never mixes two builds),
 // with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
-// rest, `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
+// rest, text sent brotli- or gzip-compressed from copies made at publish time (Accept-Encoding), `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
 // the site's own 404 page. The site's redirects (docs.json `redirects`, redirects.ts) answer before
 // its files, except for Folio's own asset paths.
 import { open } from 'node:fs/promises';
@@ -10,9 +10,10 @@ import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
-import { BUILD_FILE_FLAGS, checkRequestPath, REVALIDATE, type SiteFile } from './site-files.ts';
+import { BUILD_FILE_FLAGS, checkRequestPath, chooseEncoding, COMPRESSED_DIR, REVALIDATE, type SiteFile } from './site-files.ts';
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
-import { redirectable, REDIRECTS_FILE, redirectsFileSchema, RedirectTable, type RedirectAnswer } from './redirects.ts';
+import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
+import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -60,7 +61,10 @@ function notModified(req: IncomingMessage, etag: string): boolean {
   });
 }
 
-function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, file: SiteFile, status = 200): void {
+function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, found: SiteFile, status = 200): void {
+  // A text file's copy compressed at publish time, when the client takes its encoding: only read, never compressed here.
+  const encoding = found.encoded && chooseEncoding(req.headers['accept-encoding'], found.encoded);
+  const file = encoding ? found.encoded![encoding]! : found;
   const csp = ['content-security-policy', file.sandbox ? `${policy}; sandbox` : policy];
   if (status === 200 && notModified(req, file.etag)) {
     res.writeHead(304, [...file.notModifiedHeaders, ...csp]);
@@ -91,23 +95,15 @@ function sendRedirect(req: IncomingMessage, res: ServerResponse, policy: string,
   sendText(req, res, policy, answer.status, `Redirecting to ${answer.location}\n`, 'text/plain; charset=utf-8', { location: answer.location });
 }
 
-/** Largest redirects file read: Folio writes it after the build, from docs.json. */
-const MAX_REDIRECTS_BYTES = 16 * 1024 * 1024;
-
 /**
  * The redirects of a live build (REDIRECTS_FILE), or an empty table when it has none. The file is
  * written by Folio after the build, but the build dir was writable by the build: it is validated
- * again, and an invalid one means no redirects (never a failing site).
+ * again (redirectTableOf), and an invalid or oversized one means no redirects (never a failing site).
  */
 async function loadRedirects(source: SiteSource, build: string): Promise<RedirectTable> {
-  try {
-    const bytes = await source.readSmall(build, REDIRECTS_FILE, MAX_REDIRECTS_BYTES);
-    const parsed = bytes ? redirectsFileSchema.safeParse(JSON.parse(bytes.toString('utf8'))) : undefined;
-    if (parsed?.success) return new RedirectTable(parsed.data.rules, { notFoundToHome: parsed.data.notFoundToHome });
-  } catch {
-    // not JSON: no redirects
-  }
-  return new RedirectTable([]);
+  // One byte more than a valid file may have, so that a longer one is cut and fails to parse.
+  const bytes = await source.readSmall(build, REDIRECTS_FILE, MAX_REDIRECTS_FILE_BYTES + 1).catch(() => undefined);
+  return redirectTableOf(bytes?.toString('utf8'));
 }
 
 /** Largest origins file read, and most origins taken from it: the list is a build's output, so tenant-made. */
@@ -203,8 +199,8 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
       const redirect = table.match(pathname, search);
       if (redirect) return sendRedirect(req, res, policy, redirect);
     }
-    // The stored rules are the server's to read, not the site's to serve.
-    const file = checked.rel === REDIRECTS_FILE ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
+    // The stored rules and compressed copies are the server's to read, not the site's to serve.
+    const file = checked.rel === REDIRECTS_FILE || checked.rel === COMPRESSED_DIR || checked.rel.startsWith(`${COMPRESSED_DIR}/`) ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
     if (file) return sendFile(req, res, policy, file);
     const home = own ? undefined : table.notFound(pathname);
     if (home) return sendRedirect(req, res, policy, home);
@@ -217,6 +213,9 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     serve,
     liveChanged(projectId) {
       forget(projectId);
+      // The build that went live compiles its redirects now, when it is published, rather than
+      // on its first visit (their size is bounded: REDIRECT_LIMITS).
+      liveBuild(projectId).then((build) => build && redirectsOf(build), () => undefined);
     },
     forgetLiveBuilds() {
       forget();

@@ -6,6 +6,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { MAX_CACHED_MISS_PATH, MAX_CACHED_MISSES_PER_SITE } from '../site/tenant-limits.ts';
 
 /**
  * How the server opens a file of a build: never through a link (O_NOFOLLOW), and never waiting
@@ -29,7 +30,18 @@ export interface SiteFile {
   notModifiedHeaders: string[];
   /** An SVG opened directly may carry scripts: its Content-Security-Policy adds `sandbox`. */
   sandbox: boolean;
+  /** The same file compressed at publish time (deployments/precompress.ts), by encoding, when it was worth it. */
+  encoded?: Partial<Record<Compression, SiteFile>>;
 }
+
+/** The encodings sites are sent in besides the files' own bytes, best first, with their copies' name suffix. */
+export type Compression = 'br' | 'gzip';
+export const COMPRESSIONS: readonly { name: Compression; suffix: string }[] = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
+/** Where a build's compressed copies are kept, beside its files: Folio's, never served by their own path. */
+export const COMPRESSED_DIR = '_folio/compressed';
 
 export type PathCheck = { ok: true; rel: string } | { ok: false };
 
@@ -100,6 +112,37 @@ export function contentTypeOf(file: string): string {
   return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
+const TEXT_TYPE = /^(?:text\/|application\/(?:json|manifest\+json|xml)|image\/svg\+xml)/;
+
+/** Whether a site file is text worth compressing (HTML, CSS, JS, JSON, SVG, XML, txt, Markdown); images and fonts are compressed already. */
+export function compressible(file: string): boolean {
+  return TEXT_TYPE.test(contentTypeOf(file));
+}
+
+/**
+ * The encoding to answer with for an `Accept-Encoding` header, among those the file has: the one
+ * with the highest q-value (brotli first on a tie, `*` for any not named), none when the client
+ * names none or refuses them (`q=0`).
+ */
+export function chooseEncoding(header: string | undefined, has: Partial<Record<Compression, unknown>>): Compression | undefined {
+  if (!header) return undefined;
+  const q: Partial<Record<Compression | '*', number>> = {};
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.split(';');
+    const coding = name.trim().toLowerCase();
+    if (coding !== 'br' && coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') continue;
+    const weight = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)).find(Boolean);
+    q[coding === 'x-gzip' ? 'gzip' : coding] = weight ? Number(weight[1]) : 1;
+  }
+  let best: Compression | undefined;
+  let bestQ = 0;
+  for (const { name } of COMPRESSIONS) {
+    const weight = q[name] ?? q['*'] ?? 0;
+    if (has[name] && weight > bestQ) [best, bestQ] = [name, weight];
+  }
+  return best;
+}
+
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
@@ -111,11 +154,12 @@ function cacheControlOf(rel: string): string {
 
 /**
  * A site file's answer headers, decided by its path in the build (type, caching) wherever the
- * build is kept; `abs` is where its bytes are on disk, if they are.
+ * build is kept; `abs` is where its bytes are on disk, if they are. `more` are headers of both a
+ * 200 and a 304 (a compressed copy's encoding, `Vary`).
  */
-export function siteFileOf(rel: string, size: number, etag: string, abs = ''): SiteFile {
+export function siteFileOf(rel: string, size: number, etag: string, abs = '', more: string[] = []): SiteFile {
   const contentType = contentTypeOf(rel);
-  const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControlOf(rel), 'x-content-type-options', 'nosniff'];
+  const notModifiedHeaders = ['content-type', contentType, 'etag', etag, 'cache-control', cacheControlOf(rel), 'x-content-type-options', 'nosniff', ...more];
   return {
     abs,
     size,
@@ -135,12 +179,22 @@ const MAX_SITES = 200;
 /** Finds one candidate path (no `index.html` fallback) in a build: the file, or null. */
 export type LookUpFile = (build: string, rel: string) => Promise<SiteFile | null>;
 
+/** One build's cached lookups: the files found, and paths that named none. */
+interface SiteCache {
+  found: Map<string, SiteFile>;
+  /**
+   * Paths looked up in vain: any visitor chooses them, so they are kept only when short and at
+   * most MAX_CACHED_MISSES_PER_SITE at a time (each distinct missing path used to stay cached).
+   */
+  missing: Set<string>;
+}
+
 /**
  * Caches lookups per build (a build directory on disk, or another key naming one build); the least
  * recently used builds are dropped.
  */
 export class SiteFiles {
-  private sites = new Map<string, Map<string, SiteFile | null>>();
+  private sites = new Map<string, SiteCache>();
   private memoryBytes = 0;
   private lookUpFile: LookUpFile;
 
@@ -150,7 +204,8 @@ export class SiteFiles {
 
   /** What `find` resolved before for this path, without waiting (undefined: not looked up yet). */
   cached(buildDir: string, rel: string): SiteFile | null | undefined {
-    return this.sites.get(buildDir)?.get(rel);
+    const site = this.sites.get(buildDir);
+    return site && (site.found.get(rel) ?? (site.missing.has(rel) ? null : undefined));
   }
 
   /** The file for `rel` in `buildDir` (a real path), trying `rel`, then `rel/index.html`; null if none. */
@@ -162,17 +217,24 @@ export class SiteFiles {
       this.sites.delete(buildDir); // re-insert: most recently used last
       this.sites.set(buildDir, site);
     } else {
-      site = new Map();
+      site = { found: new Map(), missing: new Set() };
       this.sites.set(buildDir, site);
       if (this.sites.size > MAX_SITES) this.forget(this.sites.keys().next().value!);
     }
     const file = await this.lookUp(buildDir, rel);
-    if (file?.body) {
-      if (this.memoryBytes + file.size > MEMORY_TOTAL_BYTES) delete file.body;
-      else this.memoryBytes += file.size;
+    for (const held of file ? [file, ...Object.values(file.encoded ?? {})] : []) {
+      if (!held.body) continue;
+      if (this.memoryBytes + held.size > MEMORY_TOTAL_BYTES) delete held.body;
+      else this.memoryBytes += held.size;
     }
-    if (site.size >= MAX_ENTRIES_PER_SITE) this.clear(site); // random paths must not grow memory without bound
-    site.set(rel, file);
+    if (!file) {
+      if (rel.length > MAX_CACHED_MISS_PATH) return null;
+      if (site.missing.size >= MAX_CACHED_MISSES_PER_SITE) site.missing.clear(); // random paths must not grow memory without bound
+      site.missing.add(rel);
+      return null;
+    }
+    if (site.found.size >= MAX_ENTRIES_PER_SITE) this.clear(site);
+    site.found.set(rel, file);
     return file;
   }
 
@@ -183,18 +245,33 @@ export class SiteFiles {
     this.sites.delete(buildDir);
   }
 
-  private clear(site: Map<string, SiteFile | null>): void {
-    for (const file of site.values()) if (file?.body) this.memoryBytes -= file.size;
-    site.clear();
+  private clear(site: SiteCache): void {
+    for (const file of site.found.values()) {
+      for (const held of [file, ...Object.values(file.encoded ?? {})]) if (held.body) this.memoryBytes -= held.size;
+    }
+    site.found.clear();
+    site.missing.clear();
   }
 
   private async lookUp(buildDir: string, rel: string): Promise<SiteFile | null> {
     const candidates = rel === '' || rel.endsWith('/') ? [`${rel}index.html`] : [rel, `${rel}/index.html`];
     for (const candidate of candidates) {
       const file = await this.lookUpFile(buildDir, candidate);
-      if (file) return file;
+      if (file) return compressible(candidate) ? this.withCompressedCopies(buildDir, candidate, file) : file;
     }
     return null;
+  }
+
+  /** The file with its compressed copies, each answered with its own ETag and length; all of them `Vary: Accept-Encoding`. */
+  private async withCompressedCopies(buildDir: string, rel: string, file: SiteFile): Promise<SiteFile> {
+    const encoded: Partial<Record<Compression, SiteFile>> = {};
+    for (const { name, suffix } of COMPRESSIONS) {
+      const copy = await this.lookUpFile(buildDir, `${COMPRESSED_DIR}/${rel}${suffix}`);
+      if (!copy) continue;
+      encoded[name] = { ...siteFileOf(rel, copy.size, copy.etag, copy.abs, ['content-encoding', name, 'vary', 'accept-encoding']), body: copy.body, open: copy.open };
+    }
+    if (!encoded.br && !encoded.gzip) return file;
+    return { ...siteFileOf(rel, file.size, file.etag, file.abs, ['vary', 'accept-encoding']), body: file.body, open: file.open, encoded };
   }
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { publicOrigin, type Config } from './config.ts';
 import { FolioError } from './errors.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import type { Membership, Org, OrgRole, SessionRecord, Store, UserRecord } from './store.ts';
+import type { Membership, Org, OrgRole, SessionRecord, Store, UserInvite, UserRecord } from './store.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 /** Long enough for any passphrase, short enough that hashing it costs nothing extra. */
@@ -74,14 +74,21 @@ export interface UserInfo {
   memberships: Membership[];
   /** False until the invite link was used. */
   has_password: boolean;
+  /** Organizations the user joins only once they use their open invite link (an existing account added to them). */
+  joining: Membership[];
   created_at: string;
 }
+
+/** The memberships an unexpired invite link adds when it is used. */
+const joinsOnInvite = (u: UserRecord): Membership[] =>
+  u.invite && u.invite.expires_at > new Date().toISOString() ? (u.invite.joins ?? []) : [];
 
 export const userInfo = (u: UserRecord): UserInfo => ({
   id: u.id,
   email: u.email,
   memberships: u.memberships.map((m) => ({ ...m })),
   has_password: u.password_hash !== undefined,
+  joining: joinsOnInvite(u).map((m) => ({ ...m })),
   created_at: u.created_at,
 });
 
@@ -99,14 +106,19 @@ export type SignInResult =
   | { ok: false; reason: 'rate_limited'; retryAfter: number };
 
 export interface Accounts {
-  /** Creates a user or adds an existing one to an org; returns the invite token when the user has no password yet. */
-  addUser(org: Org, email: string, role: OrgRole): Promise<{ user: UserInfo; inviteToken?: string }>;
+  /**
+   * The operator's `user create`: creates a user with a one-time link to choose a password, or, for
+   * an existing account, makes a fresh link that adds the org only when it is used and replaces the
+   * password (docs/decisions.md#invites-prove-the-address): until then the account is not in the org.
+   * Without `role`, the org's first user (counting those its open links add) becomes its owner.
+   */
+  addUser(org: Org, email: string, role?: OrgRole): Promise<{ user: UserInfo; inviteToken: string }>;
   /**
    * An owner's invite from the console: creates a new user only. An existing account (of another
    * org) is refused: its one-time link, or its membership, would hand that account, or this org,
    * to whoever holds the other side (docs/decisions.md#console). The operator's CLI can add it.
    */
-  inviteNewUser(org: Org, email: string, role: OrgRole): Promise<{ user: UserInfo; inviteToken?: string }>;
+  inviteNewUser(org: Org, email: string, role: OrgRole): Promise<{ user: UserInfo; inviteToken: string }>;
   /** A new one-time link for a user (a password reset): their password and sessions end now. */
   resetPassword(email: string): Promise<{ user: UserInfo; inviteToken: string }>;
   /** Takes a user out of an org; a user left without an org is removed. Their sessions end. */
@@ -114,7 +126,10 @@ export interface Accounts {
   listUsers(orgId?: string): Promise<UserInfo[]>;
   /** The user an unexpired invite token belongs to. */
   findInvite(token: string): Promise<UserInfo | undefined>;
-  /** Sets the password of an invite's user; the token is used up and every other session ends. */
+  /**
+   * Sets the password of an invite's user and adds the organizations the link joins; the token is
+   * used up and every session of the user ends.
+   */
   acceptInvite(token: string, password: string): Promise<UserInfo | undefined>;
   /** Checks email and password (rate limited per IP and email) and starts a session. */
   signIn(email: string, password: string, clientIp: string): Promise<SignInResult>;
@@ -137,9 +152,12 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
     if (!user) throw new FolioError('not_found', `no user with the email "${email}"`);
     return user;
   };
-  const newInvite = () => {
+  /** A one-time link; `joins`: the memberships it adds when used. */
+  const newInvite = (joins: Membership[] = []) => {
     const token = secret();
-    return { token, invite: { hash: sha256(token), expires_at: new Date(Date.now() + INVITE_TTL_MS).toISOString() } };
+    const invite: UserInvite = { hash: sha256(token), expires_at: new Date(Date.now() + INVITE_TTL_MS).toISOString() };
+    if (joins.length > 0) invite.joins = joins;
+    return { token, invite };
   };
   const inviteUser = async (token: string) => {
     const user = await store.findUserByInviteHash(sha256(token));
@@ -159,16 +177,23 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
           `${email} already has a Folio account; an owner cannot add an existing account, the server's operator can (npm run admin -- user create --org ${org.name} --email ${email})`,
         );
       }
-      const user = await store.updateUser(existing.id, { memberships: [...existing.memberships, { org_id: org.id, role }] });
-      if (user.password_hash !== undefined) return { user: userInfo(user) };
-      // Never chose a password: a fresh link (the old one may have expired).
-      const { token, invite } = newInvite();
-      return { user: userInfo(await store.updateUser(user.id, { invite })), inviteToken: token };
+      // Folio checks no address: the account's password, or its open link, is whoever's its first
+      // org gave the link to (an owner may have invited someone else's address and chosen the
+      // password). So the org is added only through a fresh link, sent to the address, whose use
+      // replaces the password and ends every session; the old link stops working now. Organizations
+      // an earlier link of the operator's would have added stay in the new one.
+      const joins = [...joinsOnInvite(existing).filter((m) => m.org_id !== org.id), { org_id: org.id, role }];
+      const { token, invite } = newInvite(joins);
+      return { user: userInfo(await store.updateUser(existing.id, { invite })), inviteToken: token };
     }
     const { token, invite } = newInvite();
     const user = await store.createUser({ id: randomUUID(), email, memberships: [{ org_id: org.id, role }], invite, created_at: new Date().toISOString() });
     return { user: userInfo(user), inviteToken: token };
   };
+
+  /** Whether an org has no user yet, none invited through a link either. */
+  const firstOfOrg = async (orgId: string) =>
+    (await store.listUsers()).every((u) => !u.memberships.some((m) => m.org_id === orgId) && !joinsOnInvite(u).some((m) => m.org_id === orgId));
 
   /** Serialises the tasks of one key (in this process), in arrival order. */
   const queues = new Map<string, Promise<unknown>>();
@@ -210,12 +235,12 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
   };
 
   return {
-    addUser: (org, email, role) => addUser(org, email, role, false),
+    addUser: async (org, email, role) => addUser(org, email, role ?? (await firstOfOrg(org.id) ? 'owner' : 'member'), false),
     inviteNewUser: (org, email, role) => addUser(org, email, role, true),
 
     async resetPassword(email) {
       const user = await findUser(email);
-      const { token, invite } = newInvite();
+      const { token, invite } = newInvite(joinsOnInvite(user));
       await store.deleteUserSessions(user.id);
       // The old password stops working at once: whoever asked for the reset may fear it is known.
       const updated = await store.updateUser(user.id, { invite, password_hash: await hashPassword(secret()) });
@@ -225,7 +250,12 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
     async removeFromOrg(orgId, email) {
       const user = await findUser(email);
       const memberships = user.memberships.filter((m) => m.org_id !== orgId);
-      if (memberships.length === user.memberships.length) throw new FolioError('not_found', `${email} is not a member of this organization`);
+      const joins = joinsOnInvite(user);
+      if (memberships.length === user.memberships.length) {
+        // Not a member yet, only invited: the link no longer adds the org.
+        if (!user.invite || !joins.some((m) => m.org_id === orgId)) throw new FolioError('not_found', `${email} is not a member of this organization`);
+        return userInfo(await store.updateUser(user.id, { invite: { ...user.invite, joins: joins.filter((m) => m.org_id !== orgId) } }));
+      }
       if (memberships.length === 0) {
         await store.deleteUser(user.id);
         return userInfo({ ...user, memberships });
@@ -246,7 +276,12 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
     async acceptInvite(token, password) {
       const user = await inviteUser(token);
       if (!user) return undefined;
-      const updated = await store.updateUser(user.id, { password_hash: await hashPassword(password), invite: null });
+      const joins = joinsOnInvite(user).filter((j) => !user.memberships.some((m) => m.org_id === j.org_id));
+      const updated = await store.updateUser(user.id, {
+        password_hash: await hashPassword(password),
+        invite: null,
+        ...(joins.length > 0 && { memberships: [...user.memberships, ...joins] }),
+      });
       await store.deleteUserSessions(user.id);
       return userInfo(updated);
     },

@@ -15,7 +15,8 @@ export type AdminCommand =
   | { name: 'key create'; org: string; scopes: Scope[]; label: string }
   | { name: 'key list'; org?: string }
   | { name: 'key revoke'; id: string }
-  | { name: 'user create'; org: string; email: string; role: OrgRole }
+  /** No `role`: the organization's first user becomes its owner, later ones members. */
+  | { name: 'user create'; org: string; email: string; role?: OrgRole }
   | { name: 'user list'; org?: string }
   | { name: 'user remove'; org: string; email: string }
   | { name: 'user reset-password'; email: string };
@@ -39,7 +40,7 @@ export type AdminResult =
   | { key: string; api_key: ApiKeyInfo }
   | { keys: ApiKeyInfo[] }
   | { api_key: ApiKeyInfo }
-  /** `invite_url`: the one-time link to choose a password, when the user has none yet. */
+  /** `invite_url`: the one-time link to choose a password (user create, user reset-password). */
   | { user: UserInfo; invite_url?: string }
   | { users: UserInfo[] };
 
@@ -50,7 +51,7 @@ export const ADMIN_USAGE = `usage: npm run admin -- COMMAND [--json]
   key create --org NAME_OR_ID [--scopes all|SCOPE,SCOPE…] [--name LABEL]
   key list [--org NAME_OR_ID]
   key revoke KEY_ID
-  user create --org NAME_OR_ID --email EMAIL [--role owner|member]
+  user create --org NAME_OR_ID --email EMAIL [--role owner|member]   (default: owner for an organization's first user)
   user list [--org NAME_OR_ID]
   user remove --org NAME_OR_ID --email EMAIL
   user reset-password EMAIL
@@ -137,7 +138,7 @@ export function parseAdminArgs(argv: string[]): { command: AdminCommand | Offlin
         return { name: 'key revoke', id: rest[0] };
       case 'user create': {
         allow(['org', 'email', 'role'], 0);
-        return { name: 'user create', org: requireOption(options, 'org', 'user create'), email: checkEmail(requireOption(options, 'email', 'user create')), role: checkRole(options.get('role') ?? 'member') };
+        return { name: 'user create', org: requireOption(options, 'org', 'user create'), email: checkEmail(requireOption(options, 'email', 'user create')), role: options.has('role') ? checkRole(options.get('role')!) : undefined };
       }
       case 'user list':
         allow(['org'], 0);
@@ -201,7 +202,7 @@ export async function createKey(store: Store, orgId: string, scopes: Scope[], la
   return { key, api_key: keyInfo(stored) };
 }
 
-const inviteUrl = (context: AdminContext, token: string | undefined) => (token === undefined ? undefined : `${context.consoleOrigin}/invite/${token}`);
+const inviteUrl = (context: AdminContext, token: string) => `${context.consoleOrigin}/invite/${token}`;
 
 /** Executes a command against a store. */
 export async function runAdminCommand(store: Store, command: AdminCommand, context: AdminContext): Promise<AdminResult> {

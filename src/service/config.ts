@@ -2,23 +2,17 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { issuePath } from './errors.ts';
 import { parseStorageUrl, type ObjectStorageSettings } from './object-storage/settings.ts';
 import { HOSTNAME } from './project-rules.ts';
-import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from '../site/sandbox.ts';
+import { buildLimitsOf, buildLimitsShape, ConfigError, readSettings, wholeNumber as integer, type BuildLimits } from '../site/build-limits.ts';
+
+export { ConfigError };
 
 export const PLANS = ['free', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
 export type RateLimits = Record<Plan, number>;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { free: 60, pro: 600, business: 6000 };
-
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
 /** Parses `free=60,pro=600,business=6000`; plans not named keep their default limit. */
 function parseRateLimits(value: string, ctx: z.RefinementCtx): RateLimits {
@@ -56,7 +50,10 @@ const GIT_PROTOCOLS = ['https', 'http', 'ssh', 'git', 'file'] as const;
 export const ROLES = ['api', 'sites', 'console', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
-const envSchema = z.object({
+// The build settings (timeouts, sandbox) come from the site role's schema, shared with
+// `npm run build:site`; the table of them all is content/configuration.mdx.
+export const settingsShape = {
+  ...buildLimitsShape,
   PORT: integer(0, 65535).default(4321),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   FOLIO_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
@@ -73,9 +70,11 @@ const envSchema = z.object({
     .pipe(z.array(z.enum(GIT_PROTOCOLS, `each protocol must be one of ${GIT_PROTOCOLS.join(', ')}`)).min(1, 'must name at least one protocol'))
     .default(['https']),
   FOLIO_BUILD_CONCURRENCY: integer(1, 64).default(1),
-  FOLIO_BUILD_TIMEOUT_S: integer(1, 86_400).default(600),
+  // Most builds of one organization at a time, over every worker node (0: no limit); organizations
+  // take turns in any case (docs/decisions.md#fair-build-queue).
+  FOLIO_BUILDS_PER_ORG: integer(0, 1024).default(0),
   FOLIO_RATE_LIMITS: z.string().transform(parseRateLimits).default(DEFAULT_RATE_LIMITS),
-  // Extensions (README): how project URLs are written when Folio sits behind a proxy.
+  // Extensions of the contract: how project URLs are written when Folio sits behind a proxy.
   FOLIO_PUBLIC_SCHEME: z.enum(['http', 'https'], 'must be http or https').default('http'),
   FOLIO_PUBLIC_PORT: integer(1, 65535).optional(),
   // Whether projects may enable code (allow_code); false keeps every build free of tenant code.
@@ -92,22 +91,14 @@ const envSchema = z.object({
     .pipe(z.array(z.string().regex(HOSTNAME, 'must be a comma-separated list of hostnames such as api.example.com')))
     .default([]),
   FOLIO_MIN_FREE_MB: integer(0, 1_000_000).default(100),
-  // Read by the check processes' pool (src/site/content-check/check-pool.ts, which `build:site`
-  // uses without this config); validated here so a bad value stops the server instead of being
-  // ignored.
-  FOLIO_CHECK_TIMEOUT_MS: integer(100, 600_000).default(1500),
-  // The build sandbox (README, "Build sandbox").
-  FOLIO_SANDBOX: z.enum(SANDBOX_MODES, `must be one of ${SANDBOX_MODES.join(', ')}`).default('auto'),
-  FOLIO_BWRAP_PATH: z.string().min(1, 'must not be empty').default('bwrap'),
-  FOLIO_BUILD_MEMORY_MB: integer(256, 1_048_576).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
-  // Continuous deployment (README, "Continuous deployment"): polling of connected branches, how
+  // Continuous deployment (content/deploying.mdx): polling of connected branches, how
   // long previews live, builds kept for instant rollback, and whether event webhooks may target
   // private addresses.
   FOLIO_SYNC_POLL_S: integer(0, 86_400).default(0),
   FOLIO_PREVIEW_TTL_DAYS: integer(1, 3650).default(14),
   FOLIO_KEEP_BUILDS: integer(1, 1000).default(10),
   FOLIO_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').transform((v) => v === '1' || v === 'true').default(false),
-  // PostgreSQL instead of the JSON file (README, "Running Folio on several machines").
+  // PostgreSQL instead of the JSON file (content/operating/postgresql.mdx).
   FOLIO_DATABASE_URL: z
     .string()
     .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), 'must be a postgres:// URL such as postgres://folio:secret@db.internal:5432/folio')
@@ -132,7 +123,7 @@ const envSchema = z.object({
     const bad = origins.find((origin) => !isOrigin(origin));
     if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not an origin: write scheme://host[:port] with no path or trailing slash, such as https://docs.example.com` });
   }).default([]),
-});
+};
 
 /** `https://docs.example.com` or `http://127.0.0.1:8080`, exactly as a browser sends it in `Origin`. */
 function isOrigin(value: string): boolean {
@@ -144,7 +135,7 @@ function isOrigin(value: string): boolean {
   }
 }
 
-export interface Config {
+export interface Config extends BuildLimits {
   port: number;
   host: string;
   dataDir: string;
@@ -152,7 +143,8 @@ export interface Config {
   gitUrl: string;
   gitProtocols: string[];
   buildConcurrency: number;
-  buildTimeoutS: number;
+  /** Most builds of one organization at a time, counted over every node (0: no limit). */
+  buildsPerOrg: number;
   rateLimits: RateLimits;
   /** Scheme and port used in project URLs (`url` field); no publicPort means the listening port. */
   publicScheme: 'http' | 'https';
@@ -167,10 +159,6 @@ export interface Config {
   apiHosts: string[];
   /** Below this much free space in the data dir (MB), /healthz answers 503. */
   minFreeMb: number;
-  /** Whether builds run in the bubblewrap sandbox, which bwrap, and each build process's memory limit. */
-  sandbox: SandboxMode;
-  bwrapPath: string;
-  buildMemoryMb: number;
   /** Seconds between two checks of every connected branch's head (0: no polling). */
   syncPollS: number;
   /** Days after its last deployment a preview is removed. */
@@ -205,26 +193,9 @@ export function publicOrigin(config: Pick<Config, 'publicScheme' | 'publicPort' 
   return `${config.publicScheme}://${host}${port === defaultPort ? '' : `:${port}`}`;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 /** Reads and validates the settings; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // An empty variable means "use the default", as shells make unsetting awkward.
-  const present = Object.fromEntries(
-    Object.keys(envSchema.shape)
-      .filter((k) => env[k] !== undefined && env[k] !== '')
-      .map((k) => [k, env[k]]),
-  );
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    // The variable, not the position in a list (FOLIO_GIT_PROTOCOLS.1): the message names the item.
-    const name = String(issue.path[0] ?? issuePath(issue));
-    throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
-  }
-  const e = parsed.data;
+  const e = readSettings(settingsShape, env);
   let objectStorage: ObjectStorageSettings | undefined;
   if (e.FOLIO_STORAGE_URL !== undefined) {
     const settings = parseStorageUrl(e.FOLIO_STORAGE_URL, env);
@@ -238,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid FOLIO_ROLES=${JSON.stringify(env.FOLIO_ROLES)}: a node with only some roles needs FOLIO_DATABASE_URL (PostgreSQL shared by the nodes); with the JSON file one node runs every role, so leave FOLIO_ROLES unset`);
   }
   return {
+    ...buildLimitsOf(e),
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.FOLIO_DATA_DIR),
@@ -245,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitUrl: e.FOLIO_GIT_URL,
     gitProtocols: e.FOLIO_GIT_PROTOCOLS,
     buildConcurrency: e.FOLIO_BUILD_CONCURRENCY,
-    buildTimeoutS: e.FOLIO_BUILD_TIMEOUT_S,
+    buildsPerOrg: e.FOLIO_BUILDS_PER_ORG,
     rateLimits: e.FOLIO_RATE_LIMITS,
     publicScheme: e.FOLIO_PUBLIC_SCHEME,
     publicPort: e.FOLIO_PUBLIC_PORT,
@@ -254,9 +226,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainCheckS: e.FOLIO_DOMAIN_CHECK_S,
     apiHosts: e.FOLIO_API_HOSTS,
     minFreeMb: e.FOLIO_MIN_FREE_MB,
-    sandbox: e.FOLIO_SANDBOX,
-    bwrapPath: e.FOLIO_BWRAP_PATH,
-    buildMemoryMb: e.FOLIO_BUILD_MEMORY_MB,
     syncPollS: e.FOLIO_SYNC_POLL_S,
     previewTtlDays: e.FOLIO_PREVIEW_TTL_DAYS,
     keepBuilds: e.FOLIO_KEEP_BUILDS,

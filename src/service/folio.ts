@@ -92,6 +92,7 @@ export function createFolio(
     },
     onCustomDomainSet: (projectId) => customDomains.domainSet(projectId),
     checkCustomDomain: (projectId) => customDomains.check(projectId),
+    previewServed: async (projectId, label) => (await builds.liveBuilds(projectId)).previews.has(label),
   };
   const projects = createProjectsService(store, config, projectHooks);
   const pages = createPagesService(config, projects, content);

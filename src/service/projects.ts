@@ -54,7 +54,8 @@ export interface ProjectsService {
   findPreviewByHost(host: string): Promise<{ project: ProjectRecord; label: string } | undefined>;
   /**
    * Whether a host may get a TLS certificate: an existing project's `{slug}.{service_domain}`, a
-   * verified custom domain, or a host the API is served on.
+   * verified custom domain, a preview that is live (`{label}--{slug}.{service_domain}`), or a host
+   * the API is served on.
    */
   tlsAllowed(host: string): Promise<boolean>;
   /** A project's `url`: its live site address. */
@@ -79,6 +80,8 @@ export interface ProjectHooks {
   onCustomDomainSet?(projectId: string): void;
   /** Looks a project's custom domain up in DNS now and records the outcome (verifyCustomDomain). */
   checkCustomDomain?(projectId: string): Promise<void>;
+  /** Whether the project's preview of a branch label has a live build (absent: none has). */
+  previewServed?(projectId: string, label: string): Promise<boolean>;
 }
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/;
@@ -261,7 +264,11 @@ export function createProjectsService(store: Store, config: Config, hooks: Proje
     findPreviewByHost,
 
     async tlsAllowed(host) {
-      return isApiHost(host) || (await findByHost(host)) !== undefined || (await findPreviewByHost(host)) !== undefined;
+      if (isApiHost(host) || (await findByHost(host)) !== undefined) return true;
+      // Only a preview that serves a build: any label of a project with previews on names a host,
+      // and a certificate for each would let anyone spend the CA's rate limits of the service domain.
+      const preview = await findPreviewByHost(host);
+      return !!preview && ((await hooks.previewServed?.(preview.project.id, preview.label)) ?? false);
     },
 
     urlOf,

@@ -8,6 +8,7 @@ import { Low } from 'lowdb';
 import type { Plan } from './config.ts';
 import { DamagedFileError, DurableJsonFile, parseJsonFile } from './durable-json-file.ts';
 import { asStorageError, FolioError, type DeploymentErrorCode } from './errors.ts';
+import { nextTurn, type OrgTurn } from './deployments/fair-queue.ts';
 import { RecordShards } from './record-shards.ts';
 import { BACKUP_DIR, newestGoodBackup, StoreBackups, type StoreBackup } from './store-backups.ts';
 import type { Scope } from './scopes.ts';
@@ -50,15 +51,25 @@ export interface UserRecord {
   password_hash?: string;
   memberships: Membership[];
   /** The one-time link to choose a password: SHA-256 of its token, and when it expires. */
-  invite?: { hash: string; expires_at: string };
+  invite?: UserInvite;
   created_at: string;
+}
+
+/**
+ * An open one-time link. `joins`: organizations the user enters only when the link is used (an
+ * existing account added to another org: docs/decisions.md#invites-prove-the-address).
+ */
+export interface UserInvite {
+  hash: string;
+  expires_at: string;
+  joins?: Membership[];
 }
 
 /** Fields a user update may set; `null` removes an optional field. */
 export interface UserChanges {
   password_hash?: string;
   memberships?: Membership[];
-  invite?: { hash: string; expires_at: string } | null;
+  invite?: UserInvite | null;
 }
 
 /** A signed-in console session; the cookie holds a secret whose SHA-256 is `hash`. */
@@ -291,11 +302,12 @@ export interface Store {
 
   // The build queue's claims and leases (docs/decisions.md#job-queue-and-node-roles).
   /**
-   * Starts the oldest queued deployment whose project has none building: it becomes `building`
-   * (with `started_at`; its project too, unless it is a preview) in one step, held by `owner` for
+   * Starts a queued deployment whose project has none building, the organizations taking turns
+   * (`nextTurn`; none past `buildsPerOrg` building, 0: no limit): it becomes `building` (with
+   * `started_at`; its project too, unless it is a preview) in one step, held by `owner` for
    * `leaseMs`. Undefined when no deployment can start now.
    */
-  claimDeployment(owner: string, leaseMs: number): Promise<DeploymentRecord | undefined>;
+  claimDeployment(owner: string, leaseMs: number, buildsPerOrg?: number): Promise<DeploymentRecord | undefined>;
   /** Extends `owner`'s lease on a building deployment; false when it no longer holds it (canceled, deleted, taken over). */
   renewDeploymentLease(id: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Building deployments whose lease ran out (their worker died), now held by `owner`, who ends them. */
@@ -360,7 +372,7 @@ function own<T>(records: Record<string, T>, id: string): T | undefined {
 
 const LAZY_FLUSH_MS = 30_000;
 
-/** The store file cannot be read: the server must not start on it (README, "A damaged store"). */
+/** The store file cannot be read: the server must not start on it (content/operating/storage-and-recovery.mdx, "A damaged store file"). */
 export class StoreDamagedError extends Error {
   override name = 'StoreDamagedError';
   file: string;
@@ -892,7 +904,7 @@ class JsonFileStore implements Store {
     if (changes.invite !== undefined) {
       if (user.invite) this.usersByInvite.delete(user.invite.hash);
       if (changes.invite === null) delete user.invite;
-      else this.usersByInvite.set((user.invite = { ...changes.invite }).hash, user);
+      else this.usersByInvite.set((user.invite = structuredClone(changes.invite)).hash, user);
     }
     await this.commit();
     return structuredClone(user);
@@ -1047,12 +1059,31 @@ class JsonFileStore implements Store {
   // one, and restart recovery (takeExpiredLeases) ends every deployment left building.
   private leases = new Map<string, { owner: string; expiresAt: number }>();
 
-  async claimDeployment(owner: string, leaseMs: number): Promise<DeploymentRecord | undefined> {
-    const building = new Set(Object.values(this.db.data.deployments).filter((d) => d.status === 'building').map((d) => d.project_id));
-    const next = Object.values(this.db.data.deployments)
-      .filter((d) => d.status === 'queued' && !building.has(d.project_id))
-      .sort((a, b) => -compareNewestFirst(a, b))[0];
-    if (!next) return undefined;
+  async claimDeployment(owner: string, leaseMs: number, buildsPerOrg = 0): Promise<DeploymentRecord | undefined> {
+    // One pass over the deployments (all in memory) gathers each organization's turn; a turn's
+    // last start comes from the deployments' started_at, so it survives a restart with them.
+    const deployments = Object.values(this.db.data.deployments);
+    const orgOf = (d: DeploymentRecord) => own(this.db.data.projects, d.project_id)?.org_id;
+    const buildingProjects = new Set(deployments.filter((d) => d.status === 'building').map((d) => d.project_id));
+    const turns = new Map<string, OrgTurn>();
+    const turnOf = (orgId: string) => {
+      let turn = turns.get(orgId);
+      if (!turn) turns.set(orgId, (turn = { org_id: orgId, deployment_id: '', created_at: '', building: 0 }));
+      return turn;
+    };
+    for (const d of deployments) {
+      const orgId = orgOf(d);
+      if (orgId === undefined) continue;
+      const turn = turnOf(orgId);
+      if (d.status === 'building') turn.building++;
+      if (d.started_at && d.started_at > (turn.last_started_at ?? '')) turn.last_started_at = d.started_at;
+      if (d.status === 'queued' && !buildingProjects.has(d.project_id) && (!turn.deployment_id || compareNewestFirst(d, { id: turn.deployment_id, created_at: turn.created_at }) > 0)) {
+        Object.assign(turn, { deployment_id: d.id, created_at: d.created_at });
+      }
+    }
+    const chosen = nextTurn([...turns.values()].filter((t) => t.deployment_id !== ''), buildsPerOrg);
+    if (!chosen) return undefined;
+    const next = own(this.db.data.deployments, chosen.deployment_id)!;
     // Checked and changed synchronously: no cancel or second claim can come in between.
     const project = own(this.db.data.projects, next.project_id);
     if (project && next.preview_label === undefined) {

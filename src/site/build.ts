@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
 import type { DocsConfig } from './docs-config.ts';
-import { REDIRECTS_FILE, type RedirectsFile } from './redirects-file.ts';
+import { REDIRECTS_FILE, redirectsSizeProblem, type RedirectsFile } from './redirects-file.ts';
 import { formatProblem, type Problem } from './content-check/check-content.ts';
 import { writeCheckedFile } from './content-check/checked-files.ts';
 import {
@@ -282,6 +282,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
     const report = await timed('check', () => checkContentRoot(contentRoot, { allowCode: options.allowCode, onlyPages: reuse?.pageFiles }));
+    // The server keeps the redirects compiled while the site is live: more than it keeps is refused here, not dropped there.
+    const redirectsProblem = redirectsSizeProblem(report.config?.redirects ?? []);
+    if (redirectsProblem) report.problems.push({ file: report.files.layout.configFile, line: 1, column: 1, message: `redirects: ${redirectsProblem}` });
     if (report.problems.length) {
       worker.cancel();
       await worker.done;

@@ -3,6 +3,7 @@
 // `file:line:col`, keys the schema does not know are warnings (docs/decisions.md#docsjson).
 import { z } from 'zod';
 import { jsonLocations, positionOf } from './json-locations.ts';
+import { MODULE_QUERY } from './layout.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Values
@@ -22,10 +23,15 @@ export const themeColor = z.union([cssColor, z.object({ light: cssColor, dark: c
 /** Light and dark values, either optional (Mintlify's anchor and background colours). */
 export const modeColors = z.object({ light: cssColor.optional(), dark: cssColor.optional() });
 
+/**
+ * A page of the navigation: any name a page file may have (`guides/démarrage`, `faq (old)`), as in
+ * Mintlify; it is only looked up among the pages (whose addresses come from their files), never
+ * put into a link as written.
+ */
 export const pagePath = z
   .string()
   .max(500)
-  .regex(/^[A-Za-z0-9_./-]*$/, 'must be a page path such as "guides/install"')
+  .refine((p) => !MODULE_QUERY.test(p), 'must be a page path such as "guides/install", without "?", "#", "%" or "\\" (no page file has them)')
   .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
 
 export const assetPath = z
@@ -92,6 +98,71 @@ export const redirectRule = z.object({
 });
 export type RedirectRule = z.infer<typeof redirectRule>;
 
+/**
+ * A path as a browser sends it: characters a URL path cannot hold as they are (spaces, quotes,
+ * `<>{}` and backquotes, controls, anything beyond ASCII) percent-encoded as UTF-8, `%` and the
+ * rest kept (the WHATWG URL standard's path percent-encode set, without `?` and `#`, which end a path).
+ */
+export function encodeAsSent(p: string): string {
+  let out = '';
+  for (const c of p) {
+    const code = c.codePointAt(0)!;
+    if (code > 0x20 && code < 0x7f && !'"<>`{}'.includes(c)) out += c;
+    else out += code >= 0xd800 && code <= 0xdfff ? '%EF%BF%BD' : encodeURIComponent(c);
+  }
+  return out;
+}
+
+/** A redirect source as Mintlify reads it: `/` added in front, `#…` and `?…` cut (warned about: redirectWarnings), `\` read as `/` as browsers do. */
+export const redirectSourceAsSent = (source: string) => {
+  const path = source.trim().replace(/[?#].*$/s, '').replaceAll('\\', '/');
+  return encodeAsSent(path.startsWith('/') ? path : `/${path}`);
+};
+
+/**
+ * A redirect destination as Mintlify reads it: a page path without `/` in front gets one, and its
+ * characters are percent-encoded as a browser would send them (the host of a URL stays as written).
+ * A `\` is left for the schema to refuse: browsers read `/\host` as `//host`, another site.
+ */
+export const redirectDestinationAsSent = (destination: string) => {
+  const d = destination.trim();
+  const url = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/is.exec(d);
+  if (url) return url[1] + encodeAsSent(url[2]!);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(d) || d.startsWith('/')) return encodeAsSent(d);
+  return encodeAsSent(`/${d}`);
+};
+
+/** A redirect rule of docs.json or mint.json: normalized as Mintlify reads it, then held to the rules of a stored one. */
+export const siteFileRedirectRule = z.object({
+  source: z.string().max(1000).transform(redirectSourceAsSent).pipe(redirectRule.shape.source),
+  destination: z.string().max(2000).transform(redirectDestinationAsSent).pipe(redirectRule.shape.destination),
+  permanent: z.boolean().optional(),
+});
+
+/**
+ * What normalizing `redirects` dropped, as warnings: a `#fragment` (never sent by a browser, so the
+ * rule matches the path alone), and rules whose source has a `?query` (a rule matches a path, never
+ * a query, so the rule could not do what it says: it is left out). Answers the rules kept.
+ */
+export function redirectWarnings(raw: unknown, rules: RedirectRule[] | undefined, locate: Locate): { rules: RedirectRule[] | undefined; warnings: DocsConfigIssue[] } {
+  if (!rules || !Array.isArray(raw)) return { rules, warnings: [] };
+  const warnings: DocsConfigIssue[] = [];
+  const kept = rules.filter((rule, i) => {
+    const source = (raw[i] as { source?: unknown } | undefined)?.source;
+    if (typeof source !== 'string') return true;
+    const at = locate(['redirects', i, 'source']);
+    const query = /\?.*$/s.exec(source.replace(/#.*$/s, ''))?.[0];
+    if (query) {
+      warnings.push({ ...at, message: `ignored: a redirect matches a path, never a query such as "${query.slice(0, 80)}", so this rule is left out` });
+      return false;
+    }
+    const fragment = /#.*$/s.exec(source)?.[0];
+    if (fragment) warnings.push({ ...at, message: `"${fragment.slice(0, 80)}" dropped: browsers never send the #fragment of an address, so the rule matches "${rule.source}"` });
+    return true;
+  });
+  return { rules: kept, warnings };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Problems and warnings
 
@@ -131,34 +202,41 @@ export function parseJsonText(text: string, file: string): unknown {
   }
 }
 
+/** Where a key path of a validated value was written: its file, its key there, line and column. */
+export type Locate = (keyPath: readonly PropertyKey[]) => Omit<DocsConfigIssue, 'message'>;
+
+/** Locates key paths of `text` itself (the file read as it is). */
+export function locateInText(text: string, file: string): Locate {
+  let locations: ReturnType<typeof jsonLocations> | undefined;
+  return (keyPath) => ({ file, key: keyPath.length ? keyPath.map(String).join('.') : '(top level)', ...positionOf((locations ??= jsonLocations(text)), keyPath) });
+}
+
 /**
- * Validates `raw` (the parsed text of `file`) with `schema`: throws DocsConfigError for invalid
- * values of supported keys, and answers the value with a warning per key the schema does not know.
+ * Validates `raw` (a site file, parsed) with `schema`: throws DocsConfigError for invalid values of
+ * supported keys (with `problems` already found, such as references that could not be read), and
+ * answers the value with a warning per key the schema does not know. Key paths for which `quiet`
+ * holds are not reported (a reference that failed: its own problem says why).
  */
 export function validateSiteFile<T>(
   schema: z.ZodType<T>,
   raw: unknown,
-  text: string,
-  file: string,
-  /** From a key path of `raw` to the same key in the text, when `raw` was reshaped before validation. */
-  asWritten: (keyPath: PropertyKey[]) => PropertyKey[] = (keyPath) => keyPath,
+  locate: Locate,
+  options: { problems?: DocsConfigIssue[]; quiet?: (keyPath: readonly PropertyKey[]) => boolean } = {},
 ): { value: T; warnings: DocsConfigIssue[] } {
+  const quiet = options.quiet ?? (() => false);
   const result = schema.safeParse(raw);
-  let locations: ReturnType<typeof jsonLocations> | undefined;
-  const at = (keyPath: readonly PropertyKey[]) => positionOf((locations ??= jsonLocations(text)), keyPath);
+  const problems = [...(options.problems ?? [])];
   if (!result.success) {
-    throw new DocsConfigError(
-      result.error.issues.map((issue) => {
-        const keyPath = asWritten(issue.path);
-        return { file, key: keyPath.length ? keyPath.map(String).join('.') : '(top level)', message: issue.message, ...at(keyPath) };
-      }),
-    );
+    for (const issue of result.error.issues) if (!quiet(issue.path)) problems.push({ ...locate(issue.path), message: issue.message });
   }
-  const warnings = unknownKeys(raw, result.data, []).map(asWritten).map((keyPath): DocsConfigIssue => {
-    const name = String(keyPath.at(-1));
-    const why = keyPath.length === 1 && KNOWN_UNSUPPORTED.has(name) ? 'not supported by Folio yet: ignored' : 'unknown key: ignored';
-    return { file, key: keyPath.map(String).join('.'), message: why, ...at(keyPath) };
-  });
+  if (problems.length || !result.success) throw new DocsConfigError(problems);
+  const warnings = unknownKeys(raw, result.data, [])
+    .filter((keyPath) => !quiet(keyPath))
+    .map((keyPath): DocsConfigIssue => {
+      const name = String(keyPath.at(-1));
+      const why = keyPath.length === 1 && KNOWN_UNSUPPORTED.has(name) ? 'not supported by Folio yet: ignored' : 'unknown key: ignored';
+      return { ...locate(keyPath), message: why };
+    });
   return { value: result.data, warnings };
 }
 

@@ -2,7 +2,10 @@
 // older format, mapped onto the same model: mint-config.ts). One zod schema validates the keys
 // Folio supports; a key it does not know (or not yet) is a warning for the deployment log and
 // never fails a build, while an invalid value of a supported key fails with `docs.json:line:col`
-// (docs/decisions.md#docsjson). The table of keys is in content/docs-json.mdx.
+// (docs/decisions.md#docsjson). `$ref`s are resolved first (docs-json-refs.ts), so a problem in a
+// referenced file names that file; values Mintlify accepts in another form (redirects without "/",
+// label-less service links) are read its way (docs/decisions.md#docsjson-as-mintlify-reads-it).
+// The table of keys is in content/docs-json.mdx.
 //
 // The schema strips what it does not know; the keys it stripped are found by comparing the input
 // with the parsed value (unknownKeys), so one schema says both what is valid and what is known.
@@ -10,9 +13,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectRule, themeColor, validateSiteFile, type DocsConfigIssue } from './config-values.ts';
+import { DEFAULT_BACKGROUNDS, readableShade } from './brand-colors.ts';
+import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectWarnings, siteFileRedirectRule, themeColor, validateSiteFile, type DocsConfigIssue, type Locate } from './config-values.ts';
+import { resolveRefs } from './docs-json-refs.ts';
 import { parseMintJson } from './mint-config.ts';
-import { jsonLocations, positionOf } from './json-locations.ts';
 
 export { DocsConfigError, formatConfigIssue, type DocsConfigIssue, type RedirectRule } from './config-values.ts';
 
@@ -113,13 +117,21 @@ const socialPlatforms = [
   'telegram', 'twitter', 'x-twitter', 'earth-americas', 'bluesky', 'threads', 'reddit', 'podcast',
 ] as const;
 
+// Mintlify's `type: "github"` or `"discord"` link or button may leave out its label (Mintlify
+// writes one from the service's data; Folio writes the service's name).
+const serviceName = { github: 'GitHub', discord: 'Discord' } as const;
+const navbarLink = z
+  .object({ type: z.enum(['github', 'discord']).optional(), label: label(80).optional(), href: linkHref, icon: icon.optional() })
+  .refine((l) => l.label !== undefined || l.type !== undefined, { message: 'needs a "label" (only a "github" or "discord" link may leave it out)', path: ['label'] })
+  .transform((l) => ({ ...l, label: l.label ?? serviceName[l.type!] }));
 const navbarSchema = z.object({
-  links: z.array(z.object({ label: label(80), href: linkHref, icon: icon.optional() })).max(20).optional(),
+  links: z.array(navbarLink).max(20).optional(),
   primary: z
     .union([
       z.object({ type: z.literal('button'), label: label(80), href: linkHref }),
-      z.object({ type: z.literal('github'), href: linkHref }),
-    ], { error: 'must be {"type": "button", "label": …, "href": …} or {"type": "github", "href": …}' })
+      z.object({ type: z.literal('github'), label: label(80).optional(), href: linkHref }),
+      z.object({ type: z.literal('discord'), label: label(80).optional(), href: linkHref }).transform((p) => ({ type: 'button' as const, label: p.label ?? serviceName.discord, href: p.href })),
+    ], { error: 'must be {"type": "button", "label": …, "href": …}, or {"type": "github" or "discord", "href": …}' })
     .optional(),
 });
 export type NavbarConfig = z.infer<typeof navbarSchema>;
@@ -247,7 +259,7 @@ export const docsConfigSchema = z.object({
   navbar: navbarSchema.optional(),
   footer: footerSchema.optional(),
   banner: bannerSchema.optional(),
-  redirects: z.array(redirectRule).max(20_000).optional(),
+  redirects: z.array(siteFileRedirectRule).max(20_000).optional(),
   seo: z
     .object({
       metatags: z.record(z.string().regex(/^[A-Za-z0-9:_.-]{1,100}$/, 'must be a meta tag name such as "og:image"'), z.string().max(2000)).optional(),
@@ -263,7 +275,15 @@ export const docsConfigSchema = z.object({
   api: z
     .looseObject({
       openapi: openApiSource.optional(),
-      playground: z.looseObject({ display: z.enum(['interactive', 'simple', 'none'], 'must be "interactive", "simple" or "none"').optional() }).optional(),
+      playground: z
+        .looseObject({
+          display: z
+            .enum(['interactive', 'simple', 'none', 'auth'], 'must be "interactive", "simple", "none" or "auth"')
+            // "auth": signed-in readers only (playgroundForSignedIn).
+            .transform((d) => (d === 'auth' ? 'none' : d))
+            .optional(),
+        })
+        .optional(),
       examples: z
         .looseObject({
           languages: z.array(z.string().min(1).max(40)).optional(),
@@ -282,21 +302,38 @@ export type DocsConfig = Omit<ParsedDocsJson, 'navigation'> & { navigation?: Nav
 
 export interface ParsedDocsConfig {
   config: DocsConfig;
-  /** Keys Folio does not support (yet): ignored, worth a line in the deployment log. */
+  /** Keys Folio does not support (yet), values it changed or left out: worth a line in the deployment log. */
   warnings: DocsConfigIssue[];
+  /** Files that `$ref`s of docs.json read, relative to the content root. */
+  files?: string[];
+  /** Where a key path of the configuration is written: the file (docs.json or one it references), the key there, line and column. */
+  locate?: Locate;
 }
 
-/** Parses docs.json text into the model and its warnings; throws DocsConfigError naming key and position. */
-export function parseDocsJson(text: string): ParsedDocsConfig {
+/**
+ * Parses docs.json text into the model and its warnings; throws DocsConfigError naming file, key
+ * and position of every problem. `$ref`s are read from `root`, the content root holding the file
+ * (docs-json-refs.ts); without one, a `$ref` is a problem.
+ */
+export function parseDocsJson(text: string, root?: string): ParsedDocsConfig {
   const file = 'docs.json';
-  const raw = parseJsonText(text, file);
-  if (!isObject(raw)) throw new DocsConfigError([{ file, key: '(top level)', message: 'must be a JSON object such as {"name": "Acme"}', line: 1, column: 1 }]);
+  const parsed = parseJsonText(text, file);
+  const refs = resolveRefs(parsed, text, file, root);
+  const raw = refs.value;
+  const where: Locate = (keyPath) => {
+    const { file: at, keyPath: inFile } = refs.writtenAt(keyPath);
+    return { file: at, key: inFile.length ? inFile.map(String).join('.') : '(top level)', ...refs.position(at, inFile) };
+  };
+  if (!isObject(raw)) throw new DocsConfigError([...refs.problems, { ...where([]), message: 'must be a JSON object such as {"name": "Acme"}' }]);
   // Folio's first format, a list of groups, is read as {"groups": […]}; problems name the key as written.
   const list = Array.isArray(raw.navigation);
   const input = list ? { ...raw, navigation: { groups: raw.navigation } } : raw;
-  const asWritten = (keyPath: PropertyKey[]) => (list && keyPath[0] === 'navigation' && keyPath[1] === 'groups' ? ['navigation', ...keyPath.slice(2)] : keyPath);
-  const { value, warnings } = validateSiteFile(docsConfigSchema, input, text, file, asWritten);
-  return { config: value, warnings: [...warnings, ...dropFontUrls(value, text, file)] };
+  const asWritten = (keyPath: readonly PropertyKey[]) => (list && keyPath[0] === 'navigation' && keyPath[1] === 'groups' ? ['navigation', ...keyPath.slice(2)] : keyPath);
+  const locate: Locate = (keyPath) => where(asWritten(keyPath));
+  const { value, warnings } = validateSiteFile(docsConfigSchema, input, locate, { problems: refs.problems, quiet: (keyPath) => refs.underFailed(asWritten(keyPath)) });
+  const redirects = redirectWarnings(raw.redirects, value.redirects, locate);
+  if (redirects.rules) value.redirects = redirects.rules;
+  return { config: value, warnings: [...refs.warnings, ...warnings, ...redirects.warnings, ...dropFontUrls(value, locate), ...playgroundForSignedIn(raw, locate)], files: refs.files, locate };
 }
 
 /**
@@ -304,7 +341,7 @@ export function parseDocsJson(text: string): ParsedDocsConfig {
  * reader's browser never fetches a font from another host (docs/decisions.md#docsjson-fonts). The
  * family name still applies (a font installed on the reader's system, else the theme's).
  */
-function dropFontUrls(config: DocsConfig, text: string, file: string): DocsConfigIssue[] {
+function dropFontUrls(config: DocsConfig, locate: Locate): DocsConfigIssue[] {
   const warnings: DocsConfigIssue[] = [];
   const fonts = config.fonts;
   if (!fonts) return warnings;
@@ -313,19 +350,27 @@ function dropFontUrls(config: DocsConfig, text: string, file: string): DocsConfi
     if (!spec?.source || !/^(?:[a-z][a-z0-9+.-]*:|\/\/|\\)/i.test(spec.source)) continue;
     const key = [...keyPath, 'source'];
     warnings.push({
-      file,
-      key: key.join('.'),
+      ...locate(key),
       message: 'a font on another host is not loaded (Folio serves fonts from the site itself): add the file to the repository and give its path, such as "/fonts/brand.woff2"',
-      ...positionOf(jsonLocations(text), key),
     });
     delete spec.source;
   }
   return warnings;
 }
 
-/** Parses docs.json text; throws DocsConfigError naming the key and the reason. */
-export function parseDocsConfig(text: string): DocsConfig {
-  return parseDocsJson(text).config;
+/**
+ * Mintlify's `api.playground.display: "auth"` shows the playground only to readers signed in to the
+ * docs; Folio's readers never sign in, so they see none, as Mintlify's anonymous readers do.
+ */
+function playgroundForSignedIn(raw: Record<string, unknown>, locate: Locate): DocsConfigIssue[] {
+  const api = raw.api;
+  if (!isObject(api) || !isObject(api.playground) || api.playground.display !== 'auth') return [];
+  return [{ ...locate(['api', 'playground', 'display']), message: '"auth" shows the playground to signed-in readers only, and Folio\'s readers never sign in: no playground is shown ("none")' }];
+}
+
+/** Parses docs.json text (its `$ref`s read from `root`); throws DocsConfigError naming the key and the reason. */
+export function parseDocsConfig(text: string, root?: string): DocsConfig {
+  return parseDocsJson(text, root).config;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,7 +380,8 @@ export function parseDocsConfig(text: string): DocsConfig {
 export const SITE_CONFIG_FILES = ['docs.json', 'mint.json'] as const;
 export type SiteConfigFile = (typeof SITE_CONFIG_FILES)[number];
 
-const loaded = new Map<string, { mtimeMs: number; parsed: ParsedDocsConfig }>();
+/** A parsed site file, and the modification times of the files it was read from (itself first). */
+const loaded = new Map<string, { mtimes: Array<[string, number]>; parsed: ParsedDocsConfig }>();
 
 /** Which site file of `contentRoot` configures the site, if any. */
 export function siteConfigFile(contentRoot: string): { file: SiteConfigFile; abs: string; mtimeMs: number } | undefined {
@@ -347,20 +393,22 @@ export function siteConfigFile(contentRoot: string): { file: SiteConfigFile; abs
   return undefined;
 }
 
-/** Parses the text of one of the site files. */
-export function parseSiteConfigText(file: SiteConfigFile, text: string): ParsedDocsConfig {
-  return file === 'docs.json' ? parseDocsJson(text) : parseMintJson(text);
+/** Parses the text of one of the site files of the content root `root` (docs.json's `$ref`s are read from it). */
+export function parseSiteConfigText(file: SiteConfigFile, text: string, root?: string): ParsedDocsConfig {
+  return file === 'docs.json' ? parseDocsJson(text, root) : parseMintJson(text);
 }
 
-/** Reads the site configuration with its warnings (re-read only when the file changes); empty without a file. */
+/** Reads the site configuration with its warnings (re-read only when it or a file it references changes); empty without a file. */
 export function loadDocsConfigWithWarnings(contentRoot: string): ParsedDocsConfig {
   const found = siteConfigFile(contentRoot);
   if (!found) return { config: {}, warnings: [] };
   const hit = loaded.get(found.abs);
-  if (hit?.mtimeMs === found.mtimeMs) return hit.parsed;
+  const mtimeOf = (abs: string) => fs.statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (hit && hit.mtimes.every(([abs, mtimeMs]) => mtimeOf(abs) === mtimeMs)) return hit.parsed;
   const text = fs.readFileSync(found.abs, 'utf8');
-  const parsed = parseSiteConfigText(found.file, text);
-  loaded.set(found.abs, { mtimeMs: found.mtimeMs, parsed });
+  const parsed = parseSiteConfigText(found.file, text, contentRoot);
+  const mtimes: Array<[string, number]> = [[found.abs, found.mtimeMs], ...(parsed.files ?? []).map((f): [string, number] => [path.join(contentRoot, f), mtimeOf(path.join(contentRoot, f))])];
+  loaded.set(found.abs, { mtimes, parsed });
   return parsed;
 }
 
@@ -402,10 +450,22 @@ export function themeColors(config: DocsConfig): Partial<Record<keyof typeof col
 export function themeOverrideCss(config: DocsConfig): string {
   const light: string[] = [];
   const dark: string[] = [];
-  for (const [key, value] of Object.entries(themeColors(config))) {
+  const colors = themeColors(config);
+  for (const [key, value] of Object.entries(colors)) {
+    if (key === 'primary') continue;
     const token = colorTokens[key as keyof typeof colorTokens];
     light.push(`${token}:${value.light}`);
     dark.push(`${token}:${value.dark}`);
+  }
+  if (colors.primary) {
+    // The brand stays the accent; text, links, active states and filled buttons use its readable
+    // shade (brand-colors.ts). In light mode that starts from Mintlify's `colors.dark` (its shade for
+    // buttons and hover states in light mode) when docs.json gives one.
+    const c = config.colors;
+    const lightSource = (typeof c?.primary !== 'object' && c?.dark) || colors.primary.light;
+    const background = config.background?.color;
+    light.push(`--docs-accent:${colors.primary.light}`, `--docs-primary:${readableShade(lightSource, background?.light ?? DEFAULT_BACKGROUNDS.light, colors.primary.light)}`);
+    dark.push(`--docs-accent:${colors.primary.dark}`, `--docs-primary:${readableShade(colors.primary.dark, background?.dark ?? DEFAULT_BACKGROUNDS.dark)}`);
   }
   if (!light.length) return '';
   // `html:root` outranks the theme's `:root` rules whatever order the stylesheets load in.

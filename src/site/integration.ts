@@ -3,7 +3,7 @@
 // and serves them to the build's code as `virtual:folio/site-build` (settings.ts, build-settings.ts).
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { openApiRelativePath, SITE_CONFIG_FILES, type RedirectRule } from './docs-config.ts';
+import { loadDocsConfigWithWarnings, openApiRelativePath, SITE_CONFIG_FILES, type RedirectRule } from './docs-config.ts';
 import { loadSiteBuild, siteSrcDir, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
@@ -46,8 +46,9 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         const openapi = [config.openapi ?? [], ...docsJsonSources(config).map((s) => s.files), ...navigationSources(config).map((n) => n.source.files)].flat();
         // `astro dev` restarts when one of these changes: pages are rendered per request, but the
         // list of pages (generated ones too) is made at a start. A restart re-reads docs.json, so
-        // an OpenAPI file it newly names is watched from then on.
-        watched = [...SITE_CONFIG_FILES.map((f) => path.join(settings.contentRoot, f)), ...[...new Set(openapi)].map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
+        // an OpenAPI file it newly names is watched from then on, and so is a file its `$ref`s read.
+        const referenced = loadDocsConfigWithWarnings(settings.contentRoot).files ?? [];
+        watched = [...[...SITE_CONFIG_FILES, ...referenced].map((f) => path.join(settings.contentRoot, f)), ...[...new Set(openapi)].map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
         for (const file of watched) addWatchFile(file);
         injectRoute({ pattern: '/404', entrypoint: route('404.astro') });
         injectRoute({ pattern: '/llms.txt', entrypoint: route('llms.txt.ts') });

@@ -2,7 +2,7 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { inlineSnippets } from './llms-markdown.ts';
 import { operationToMarkdown } from './openapi/index.ts';
-import { siteModel, type SitePage } from './pages.ts';
+import { inSearch, siteModel, type SitePage } from './pages.ts';
 import { pageHref } from './page-rules.ts';
 import { absoluteUrl as absolute, docsConfig, siteBuild } from './build-settings.ts';
 
@@ -29,12 +29,15 @@ export function robotsTxt(): string {
   return `User-agent: *\nAllow: /\n${sitemap}`;
 }
 
-/** Every page in reading order: the sidebar's order, then pages the sidebar does not show. */
+/**
+ * Every page the search lists, in reading order: the sidebar's order, then pages the sidebar does
+ * not show. Hidden and noindex pages, x-hidden operations and `searchable: false` pages stay out,
+ * as they stay out of the search (inSearch: one rule for every machine-readable surface).
+ */
 async function readingOrder(): Promise<SitePage[]> {
   const { sequence, pages } = await siteModel();
   const inSidebar = new Set(sequence);
-  // x-hidden operations stay out, as they stay out of the sidebar (docs/decisions.md#openapi-reference-pages).
-  return [...sequence, ...pages.filter((p) => !inSidebar.has(p) && !p.operation?.hidden)];
+  return [...sequence, ...pages.filter((p) => !inSidebar.has(p))].filter(inSearch);
 }
 
 /** llms.txt (llmstxt.org): the site's name and summary, then a link per page in reading order. */

@@ -4,7 +4,7 @@
 // (`url: "api-reference"`), and `versions` by each group's `version`
 // (docs/decisions.md#docsjson).
 import { z } from 'zod';
-import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, pagePath, parseJsonText, redirectRule, validateSiteFile } from './config-values.ts';
+import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, locateInText, pagePath, parseJsonText, redirectWarnings, siteFileRedirectRule, validateSiteFile } from './config-values.ts';
 import type { DocsConfig, NavAnchorConfig, NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig, NavTabConfig, ParsedDocsConfig } from './docs-config.ts';
 
 interface MintGroup {
@@ -53,7 +53,7 @@ const mintSchema = z.object({
     .union([z.record(z.string().regex(/^[a-z-]{1,30}$/), linkHref), z.array(z.object({ type: z.string().regex(/^[a-z-]{1,30}$/), url: linkHref }))])
     .optional(),
   modeToggle: z.object({ default: z.enum(['light', 'dark']).optional(), isHidden: z.boolean().optional() }).optional(),
-  redirects: z.array(redirectRule).max(20_000).optional(),
+  redirects: z.array(siteFileRedirectRule).max(20_000).optional(),
   seo: z.object({ indexHiddenPages: z.boolean().optional() }).optional(),
   search: z.object({ prompt: z.string().trim().max(200).optional() }).optional(),
   openapi: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
@@ -65,8 +65,11 @@ export function parseMintJson(text: string): ParsedDocsConfig {
   const file = 'mint.json';
   const raw = parseJsonText(text, file);
   if (!isObject(raw)) throw new DocsConfigError([{ file, key: '(top level)', message: 'must be a JSON object such as {"name": "Acme"}', line: 1, column: 1 }]);
-  const { value, warnings } = validateSiteFile(mintSchema, raw, text, file);
-  return { config: mintToDocsConfig(value), warnings };
+  const locate = locateInText(text, file);
+  const { value, warnings } = validateSiteFile(mintSchema, raw, locate);
+  const redirects = redirectWarnings(raw.redirects, value.redirects, locate);
+  if (redirects.rules) value.redirects = redirects.rules;
+  return { config: mintToDocsConfig(value), warnings: [...warnings, ...redirects.warnings] };
 }
 
 function mintToDocsConfig(mint: MintJson): DocsConfig {

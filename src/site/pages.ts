@@ -73,6 +73,17 @@ export interface OpenApiPage extends PageBase {
 /** Every kind of page a site can have. */
 export type SitePage = ContentPage | OpenApiPage;
 
+/**
+ * Whether the site's search indexes a page. It is the one rule of every machine-readable listing
+ * of pages too (llms.txt, llms-full.txt, and any later one), so a page kept out of search is kept
+ * out of all of them: not hidden or noindex (hidden implies noindex), not `searchable: false`, not
+ * an x-hidden operation.
+ */
+export function inSearch(page: SitePage): boolean {
+  if (page.operation?.hidden || page.hidden || page.noindex) return false;
+  return page.kind !== 'content' || (!page.meta.noindex && page.meta.searchable);
+}
+
 
 /**
  * What a page source contributes: pages, and navigation groups appended after the configured or

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { OPENAPI_DIGEST_PREFIX, readCheckedFile } from './content-check/checked-files.ts';
 import { loadDocsConfig, type DocsConfig } from './docs-config.ts';
 import { listRootFiles, type ContentLayout } from './layout.ts';
+import { customFiles } from './custom-files.ts';
 
 /** The repository root (where astro.config.mjs and node_modules live). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -70,6 +71,10 @@ export interface SiteBuild {
   checkedSpecs: string[];
   /** MDX pages without code are kept as data (SiteSettings.staticMdx, never with code). */
   staticMdx: boolean;
+  /** Mintlify's custom stylesheets, linked into every page (custom-files.ts). */
+  customStyles: string[];
+  /** Mintlify's custom scripts, run on every page: only with code, else none (custom-files.ts). */
+  customScripts: string[];
 }
 
 /** What a repository project's pages show from git (the deployment computes it, the layout shows it). */
@@ -122,6 +127,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
   // The same list the content check read: a file is built only if it was checked.
   const files = listRootFiles(settings.contentRoot);
   const snippetsDir = path.join(settings.contentRoot, files.layout.snippetsDir);
+  const custom = customFiles(files);
   return {
     contentRoot: settings.contentRoot,
     siteUrl: settings.siteUrl,
@@ -136,6 +142,8 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     onlyPages: settings.onlyPages,
     checkedSpecs: settings.allowCode ? [] : [...readCheckedFile(settings.buildRoot)].filter((digest) => digest.startsWith(OPENAPI_DIGEST_PREFIX)),
     staticMdx: settings.staticMdx !== false && !settings.allowCode,
+    customStyles: custom.styles,
+    customScripts: settings.allowCode ? custom.scripts : [],
   };
 }
 

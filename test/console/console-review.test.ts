@@ -4,6 +4,7 @@
 // on the Account page, a chunked form body sidestepping the size check, and console-host answers
 // outside the pages sent without the console's headers.
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, orgWithKey, removeDir, startServer, type TestServer } from '../helpers/server.ts';
 import { consoleRequest, invite, PASSWORD, signIn, userWithSession } from '../helpers/console.ts';
@@ -43,8 +44,10 @@ describe('console invites by an owner', () => {
     expect(res.status).toBe(400);
     expect(res.text).toContain('npm run admin -- user create --org default --email someone@example.com');
     expect(await membersOf('default')).not.toContain('someone@example.com');
-    // The operator can, with the CLI.
-    expect((await admin(server.dataDir, 'user', 'create', '--org', 'default', '--email', 'someone@example.com')).code).toBe(0);
+    // The operator can, with the CLI: through a link for the person, used with their password.
+    const link = new URL(await invite(server.dataDir, 'default', 'someone@example.com'));
+    expect(await membersOf('default')).not.toContain('someone@example.com');
+    expect((await consoleRequest(server, 'POST', link.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
     expect(await membersOf('default')).toContain('someone@example.com');
   });
 });
@@ -77,6 +80,36 @@ describe('console answers outside its pages', () => {
       expect(res.text).toContain('There is no console page at this address.');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+});
+
+describe('console assets', () => {
+  it('sends the console\'s styles and scripts brotli- or gzip-compressed to a browser that takes it, the same bytes once decoded', async () => {
+    const page = await consoleRequest(server, 'GET', '/sign-in');
+    const asset = /\/_astro\/[^"']+\.css/.exec(page.text)?.[0];
+    expect(asset).toBeDefined();
+    const get = (encoding?: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+        const headers: Record<string, string> = { host: `console.localhost:${server.port}` };
+        if (encoding) headers['accept-encoding'] = encoding;
+        http.get(`${server.url}${asset}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const [plain, br, gzip] = [await get(), await get('gzip, deflate, br'), await get('gzip')];
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.brotliDecompressSync(br.bytes).equals(plain.bytes)).toBe(true);
+    expect(zlib.gunzipSync(gzip.bytes).equals(plain.bytes)).toBe(true);
+    expect(br.bytes.length).toBeLessThan(plain.bytes.length / 2);
+    for (const res of [plain, br, gzip]) {
+      expect(res.headers.vary).toBe('accept-encoding');
+      expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
   });

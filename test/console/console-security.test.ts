@@ -229,10 +229,9 @@ describe('console members and organizations', () => {
     const link = /id="invite-url">([^<]+)</.exec(res.text)?.[1];
     expect(link).toMatch(new RegExp(`^http://console\\.localhost:${server.port}/invite/`));
     expect((await consoleRequest(server, 'POST', new URL(link!).pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
-    // The same person in a second organization (through the CLI): no new link, the password stays.
-    const added = await admin(server.dataDir, 'user', 'create', '--org', 'other-org', '--email', 'two.orgs@example.com');
-    expect(added.code).toBe(0);
-    expect(added.stdout).not.toContain('/invite/');
+    // The same person in a second organization (through the CLI): a new link adds it.
+    const added = await invite(server.dataDir, 'other-org', 'two.orgs@example.com');
+    expect((await consoleRequest(server, 'POST', new URL(added).pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
     const user = await signIn(server, 'two.orgs@example.com');
     const before = await consoleRequest(server, 'GET', '/projects', { session: user.session });
     expect(before.text).toContain('id="org-switch"');
@@ -255,6 +254,65 @@ describe('console members and organizations', () => {
     expect((await consoleRequest(server, 'GET', '/projects', { session: again.session })).status).toBe(303);
     const list = JSON.parse((await admin(server.dataDir, 'user', 'list', '--json')).stdout).users.map((u: { email: string }) => u.email);
     expect(list).not.toContain('two.orgs@example.com');
+  });
+
+  it('never hands an account an owner created for someone else\'s address to the org the operator later adds it to', async () => {
+    const victimOrg = await orgWithKey(server.dataDir, 'victim-org');
+    const victimProject = await client(server.url, victimOrg.key)('POST', '/v1/projects', { body: { name: 'Victim Secrets', slug: 'victim-secrets' } });
+    expect(victimProject.status).toBe(201);
+    expect((await admin(server.dataDir, 'org', 'create', 'mallory-org')).code).toBe(0);
+    const mallory = await userWithSession(server, 'mallory-org', 'mallory@example.com', 'owner');
+
+    // The attacker, owner of mallory-org, invites the victim's address and chooses its password.
+    const res = await consoleRequest(server, 'POST', '/settings/members', { session: mallory.session, form: { csrf: mallory.csrf, intent: 'invite', email: 'victim@example.com', role: 'member' } });
+    const attackerLink = new URL(/id="invite-url">([^<]+)</.exec(res.text)![1]);
+    const attackerPassword = 'chosen by the attacker';
+    expect((await consoleRequest(server, 'POST', attackerLink.pathname, { form: { password: attackerPassword, confirm: attackerPassword } })).status).toBe(200);
+    const hijacked = await signIn(server, 'victim@example.com', attackerPassword);
+
+    // The operator adds that address to the victim's org: a link for the person, no membership yet.
+    const added = await admin(server.dataDir, 'user', 'create', '--org', 'victim-org', '--email', 'victim@example.com', '--role', 'owner');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('They join the organization (owner) only when they use this link');
+    const victimLink = new URL(added.stdout.trim().split('\n').at(-1)!);
+    expect(victimLink.pathname).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
+    for (const session of [hijacked, await signIn(server, 'victim@example.com', attackerPassword)]) {
+      const page = await consoleRequest(server, 'GET', '/projects', { session: session.session });
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain('victim-org');
+      expect(page.text).not.toContain('Victim Secrets');
+      expect((await consoleRequest(server, 'POST', '/switch-org', { session: session.session, form: { csrf: session.csrf, org_id: victimOrg.orgId } })).status).toBe(404);
+      expect((await consoleRequest(server, 'GET', `/projects/${victimProject.body.id}`, { session: session.session })).status).toBe(404);
+    }
+    // Used links stay used; the owner can neither re-invite the address nor see the new link.
+    expect((await consoleRequest(server, 'GET', attackerLink.pathname)).status).toBe(404);
+    const again = await consoleRequest(server, 'POST', '/settings/members', { session: mallory.session, form: { csrf: mallory.csrf, intent: 'invite', email: 'victim@example.com', role: 'member' } });
+    expect(again.status).toBe(400);
+    expect(again.text).not.toContain(victimLink.pathname);
+
+    // The person at the address uses the link: it says what it does, and takes the account back.
+    const page = await consoleRequest(server, 'GET', victimLink.pathname);
+    expect(page.text).toContain('Saving it adds you to victim-org. It replaces the account');
+    const mine = 'only the victim knows this';
+    expect((await consoleRequest(server, 'POST', victimLink.pathname, { form: { password: mine, confirm: mine } })).status).toBe(200);
+    expect((await consoleRequest(server, 'GET', '/projects', { session: hijacked.session })).status).toBe(303);
+    const stale = await consoleRequest(server, 'POST', '/sign-in', { form: { email: 'victim@example.com', password: attackerPassword }, localAddress: '127.0.4.1' });
+    expect(stale.status).toBe(401);
+    const victim = await signIn(server, 'victim@example.com', mine);
+    expect((await consoleRequest(server, 'POST', '/switch-org', { session: victim.session, form: { csrf: victim.csrf, org_id: victimOrg.orgId } })).status).toBe(303);
+    expect((await consoleRequest(server, 'GET', '/projects', { session: victim.session })).text).toContain('Victim Secrets');
+  });
+
+  it('makes an organization\'s first user its owner when user create names no role, later ones members', async () => {
+    expect((await admin(server.dataDir, 'org', 'create', 'new-team')).code).toBe(0);
+    const first = await admin(server.dataDir, 'user', 'create', '--org', 'new-team', '--email', 'founder@example.com');
+    expect(first.stdout).toContain('founder@example.com is a member (owner) of the organization.');
+    const second = await admin(server.dataDir, 'user', 'create', '--org', 'new-team', '--email', 'joiner@example.com');
+    expect(second.stdout).toContain('joiner@example.com is a member (member) of the organization.');
+    const founderLink = new URL(first.stdout.trim().split('\n').at(-1)!);
+    expect((await consoleRequest(server, 'POST', founderLink.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    const founder = await signIn(server, 'founder@example.com');
+    expect((await consoleRequest(server, 'GET', '/settings/api-keys', { session: founder.session })).status).toBe(200);
   });
 
   it('resets a password from the CLI: the old one stops working, a new one-time link is printed', async () => {

@@ -67,6 +67,10 @@ beforeAll(async () => {
     'content/index.mdx': '# Home\n\nFirst home.\n',
     'content/guides/install.mdx': '# Install\n\nInstall steps.\n',
     'content/legacy.mdx': '# Legacy\n\nA page a redirect replaces.\n',
+    // Kept out of search, so out of every machine-readable file too.
+    'content/hidden-notes.mdx': '---\ntitle: Hidden notes\nhidden: true\n---\n\nThe hidden page text.\n',
+    'content/internal.mdx': '---\ntitle: Internal\nnoindex: true\n---\n\nThe noindex page text.\n',
+    'content/unsearched.mdx': '---\ntitle: Unsearched\nsearchable: false\n---\n\nThe unsearchable page text.\n',
     'public/logo.svg': SVG,
   });
   const slug = uniqueSlug('served');
@@ -197,6 +201,25 @@ describe('paths', () => {
     expect(llms.body).toContain(`- [Install](${url}guides/install/)`);
   });
 
+  it('leaves hidden, noindex and unsearchable pages out of llms.txt and llms-full.txt, as out of the search, while serving them', async () => {
+    const { url } = (await api('GET', `/v1/projects/${project.id}`)).body;
+    const [llms, full] = await Promise.all(['/llms.txt', '/llms-full.txt'].map((p) => raw(p)));
+    expect([llms.status, full.status]).toEqual([200, 200]);
+    expect(full.body).toContain('Install steps.');
+    for (const [address, title, text] of [['hidden-notes', 'Hidden notes', 'The hidden page text.'], ['internal', 'Internal', 'The noindex page text.'], ['unsearched', 'Unsearched', 'The unsearchable page text.']]) {
+      expect(llms.body).not.toContain(`${url}${address}/`);
+      expect(llms.body).not.toContain(`[${title}]`);
+      expect(full.body).not.toContain(text);
+      expect(full.body).not.toContain(`${url}${address}/`);
+      const page = await raw(`/${address}/`);
+      expect(page.status).toBe(200);
+      expect(articleOf(page.body)).toContain(text);
+      // The search does not index it either (Pagefind indexes only a data-pagefind-body element).
+      expect(page.body).not.toContain('data-pagefind-body');
+    }
+    expect((await raw('/guides/install/')).body).toContain('data-pagefind-body');
+  });
+
   it('a missing page gets the site’s own 404 page with status 404', async () => {
     const res = await raw('/no/such/page');
     expect(res.status).toBe(404);
@@ -204,6 +227,27 @@ describe('paths', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.body).toBe(await readFile(path.join(liveDir, '404.html'), 'utf8'));
     expect(res.body).toContain('Served Site');
+  });
+
+  it('distinct missing paths, however long, leave nothing behind in the server’s memory', async () => {
+    // Each distinct missing path used to stay cached (up to 20,000 per site): +72 MB per 5,000
+    // paths of 15,000 characters (npm run bench:tenant-limits -- missing-paths).
+    const residentBytes = async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${server.process.pid}/status`, 'utf8'))![1]) * 1024;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const ask = async (from: number, count: number) => {
+      for (let n = from; n < from + count; n += 8) {
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, k) => raw(`/missing-${n + k}-${'m'.repeat(15_000)}`, { agent })));
+        for (const res of answers) expect(res.status).toBe(404);
+      }
+    };
+    try {
+      await ask(0, 1_000); // the server's own allocations for answering 404s settle first
+      const before = await residentBytes();
+      await ask(1_000, 10_000); // 150 MB of paths
+      expect(await residentBytes()).toBeLessThan(before + 48 * 1024 * 1024);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('no request path reads outside the live site', async () => {
@@ -264,6 +308,19 @@ describe('redirects', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
     expect((await raw('/old-install', { method: 'HEAD' })).status).toBe(308);
+  });
+
+  it('more redirects than the server keeps compiled (a 2 MB docs.json of 1,000-character sources) fail the deployment, naming the key and how to fix it', async () => {
+    const big = fixture.host.repo('acme', 'many-redirects');
+    // 2,000 rules of 495 segments: the server used to compile them into a million trie nodes (+486 MB).
+    const rules = Array.from({ length: 2_000 }, (_, i) => ({ source: `/r${i}${'/x'.repeat(494)}`, destination: '/' }));
+    big.commit({ 'docs.json': JSON.stringify({ name: 'Many', redirects: rules }), 'content/index.mdx': '# Home\n\nHome.\n' });
+    const created = await api('POST', '/v1/projects', { body: { name: 'Many', slug: uniqueSlug('many'), source_repo: big.slug } });
+    expect(created.status).toBe(201);
+    const done = await waitForDeployment(api, created.body.id, (await latestDeployment(api, created.body.id)).id);
+    expect(done.status).toBe('failed');
+    expect(done.error.message).toContain('docs.json:1:1: redirects: the sources have 990,000 path segments in all, more than the 20,000 a site may have: merge rules with patterns such as "/old/:slug*"');
+    expect((await raw('/r1/x', { hostName: `${created.body.slug}.localhost` })).status).toBe(404);
   });
 
   it('never redirect Folio’s own assets, and never serve the stored rules or rules a build planted', async () => {

@@ -125,4 +125,38 @@ describe.each(backends)('console accounts on the $name', ({ open }) => {
     await expect(accounts.removeFromOrg(org.id, 'leaving@example.com')).rejects.toThrow(/no user/);
     await store.close();
   });
+
+  it('adds an existing account to another organization only through a fresh link that replaces its password', async () => {
+    const { store, org, accounts, member } = await setup(open);
+    const other: Org = { id: crypto.randomUUID(), name: 'victim', plan: 'free', created_at: new Date().toISOString() };
+    const third: Org = { id: crypto.randomUUID(), name: 'third', plan: 'free', created_at: new Date().toISOString() };
+    await store.createOrg(other);
+    await store.createOrg(third);
+    // Whoever chose this account's password (the inviting owner of acme, say) keeps its session...
+    const chosenByInviter = await member('someone@example.com');
+    const added = await accounts.addUser(other, 'someone@example.com', 'owner');
+    expect(added.user.memberships.map((m) => m.org_id)).toEqual([org.id]);
+    expect(added.user.joining).toEqual([{ org_id: other.id, role: 'owner' }]);
+    // ...but it is not in the new org, and no new sign-in is either.
+    expect((await accounts.session(chosenByInviter))?.user.memberships.map((m) => m.org_id)).toEqual([org.id]);
+    const signedIn = (await accounts.session(chosenByInviter))!;
+    await expect(accounts.switchOrg(signedIn, other.id)).rejects.toThrow(/not found/);
+    expect((await accounts.listUsers(other.id)).map((u) => u.email)).toEqual([]);
+    // A second org of the operator's, and a reset, keep the first in the (new) link; a removal takes it out.
+    await accounts.addUser(third, 'someone@example.com', 'member');
+    expect(await accounts.findInvite(added.inviteToken)).toBeUndefined();
+    expect((await accounts.removeFromOrg(third.id, 'someone@example.com')).joining).toEqual([{ org_id: other.id, role: 'owner' }]);
+    const { inviteToken } = await accounts.resetPassword('someone@example.com');
+    expect((await accounts.findInvite(inviteToken))?.joining).toEqual([{ org_id: other.id, role: 'owner' }]);
+
+    // The person at the address uses the link: member of both, the inviter's password and session gone.
+    const joined = (await accounts.acceptInvite(inviteToken, 'the address owner password'))!;
+    expect(joined.memberships).toEqual([{ org_id: org.id, role: 'member' }, { org_id: other.id, role: 'owner' }]);
+    expect(joined.joining).toEqual([]);
+    expect(await accounts.session(chosenByInviter)).toBeUndefined();
+    expect((await accounts.signIn('someone@example.com', PASSWORD, '10.2.0.1')).ok).toBe(false);
+    expect((await accounts.signIn('someone@example.com', 'the address owner password', '10.2.0.1')).ok).toBe(true);
+    expect((await store.getUser(joined.id))!.invite).toBeUndefined();
+    await store.close();
+  });
 });

@@ -86,6 +86,7 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
     });
   };
   const site = (path = '/guide', host = `${project.slug}.localhost`) => getWithHost(cd.server.url, path, host, {}, SITE);
+  const tlsAllowed = (host: string) => getWithHost(cd.server.url, `/internal/tls-allowed?domain=${encodeURIComponent(host)}`, '127.0.0.1');
   const deploymentsCount = async () => (await cd.api('GET', `/v1/projects/${project.id}/deployments?limit=100`)).body.data.length;
 
   beforeAll(async () => {
@@ -212,6 +213,11 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
     expect(preview.status).toBe(200);
     expect(preview.headers['x-robots-tag']).toBe('noindex');
     expect(articleOf(preview.text)).toContain('This is the preview.');
+    // A TLS certificate only for the preview that is live: any other label of the project is no site.
+    expect((await tlsAllowed(previewHost)).status).toBe(200);
+    for (const other of [`anything--${project.slug}.localhost`, `feature-new-guide-000000--${project.slug}.localhost`]) {
+      expect((await tlsAllowed(other)).status, other).toBe(404);
+    }
     const live = await site();
     expect(articleOf(live.text)).toContain('This is version three.');
     expect(live.headers['x-robots-tag']).toBeUndefined();
@@ -227,6 +233,7 @@ describe('push webhooks, previews, promote, cancel, events out, log streaming', 
     const removed = await push({ ref: `refs/heads/${branch}`, after: '0'.repeat(40), deleted: true });
     expect(removed.body).toEqual({ status: 'preview_removed', branch });
     expect((await site('/guide', previewHost)).status).toBe(404);
+    expect((await tlsAllowed(previewHost)).status).toBe(404);
     expect(articleOf((await site()).text)).toContain('This is version three.');
     // Its kept tree went with it; production's stays (the next push writes only what changed).
     expect(await keptTreeFiles(git)).toEqual([production.tree, production.index].map((p) => path.basename(p)).sort());

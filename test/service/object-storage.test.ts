@@ -110,6 +110,13 @@ describe('two nodes sharing PostgreSQL and object storage', () => {
     // An ETag from the file's content: a revalidation is answered 304.
     const again = await getWithHost(b.url, '/guide', `${project.slug}.localhost`, { 'if-none-match': guide.headers.etag! }, SITE);
     expect(again.status).toBe(304);
+    // The copies compressed when node A published went up with the build: node B sends them as they are.
+    const compressed = await getWithHost(b.url, '/guide', `${project.slug}.localhost`, { 'accept-encoding': 'br' }, SITE);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers.vary).toBe('accept-encoding');
+    expect(compressed.headers.etag).not.toBe(guide.headers.etag);
+    expect(Number(compressed.headers['content-length'])).toBeLessThan(Number(guide.headers['content-length']) / 2);
+    expect((await page(b, '/_folio/compressed/guide/index.html.br')).status).toBe(404);
     // Path checks stay the only way from a request to a key.
     expect((await page(b, '/..%2F..%2Fmanifest.json')).status).toBe(400);
     expect((await page(b, '/missing-page')).status).toBe(404);

@@ -218,11 +218,11 @@ describe('content checks (the build rules, before anything is stored)', () => {
 
   it('imports, exports, expressions, unknown components and bad ApiMethod values, in the words of the build', async () => {
     expect(await refused('import X from "./x.js"\n\n# Hi\n')).toBe(
-      'content:1:1: import and export are not allowed in Folio content unless they are snippets or literal values (it imports code, run at build time and in readers\' browsers): import … from "./x.js"; enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
+      'content:1:1: import and export are not allowed in Folio content unless they are snippets or literal values (it imports code, run at build time and in readers\' browsers): import … from "./x.js"; enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     );
     expect(await refused('# Hi\n\nexport const a = () => 1\n')).toMatch(/^content:3:1: import and export are not allowed/);
     expect(await refused('Text {process.exit(1)} more\n')).toBe(
-      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
+      'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     );
     expect(await refused('\n<Tabbed>\nx\n</Tabbed>\n')).toMatch(/^content:2:1: unknown component <Tabbed>.*ApiMethod/);
     expect(await refused('<ApiMethod method="FETCH" />\n')).toBe(
@@ -234,7 +234,7 @@ describe('content checks (the build rules, before anything is stored)', () => {
   it('content is checked as the body it becomes after the page\'s frontmatter (a page the API accepts must build)', async () => {
     // Alone, "\n---\n{…}\n---" reads as frontmatter; stored after the title's frontmatter it is MDX.
     expect(await refused('\n---\n{process.env.HOME}\n---\n')).toBe(
-      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
+      'content:3:1: expression {process.env.HOME} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     );
   });
 

@@ -2,8 +2,8 @@
 // data dir) sharing one database see each other's writes, race for a slug with exactly one
 // winner, count one rate limit exactly, and keep the pages a disconnected repository synced; the
 // admin CLI works on the database with servers running;
-// and a JSON store moves into PostgreSQL with `admin db import` (README, "Running Folio on
-// several machines").
+// and a JSON store moves into PostgreSQL with `admin db import` (content/operating/postgresql.mdx,
+// "Moving an existing install").
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';

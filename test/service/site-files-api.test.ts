@@ -71,6 +71,39 @@ describe('docs.json', () => {
   });
 });
 
+describe('docs.json with $ref', () => {
+  it('is read as a build reads it: a referenced file\'s warnings name it; a reference out of the project is refused (400) and changes nothing', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+    // A file beside docs.json, as a repository has them (the API writes only docs.json and snippets).
+    await mkdir(path.join(p.root, 'config'), { recursive: true });
+    await writeFile(path.join(p.root, 'config/nav.json'), '{\n  "groups": [{ "group": "Start", "weight": 2, "pages": ["index"] }]\n}\n');
+    const split = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Split', navigation: { $ref: './config/nav.json' } } });
+    expect(split.status).toBe(200);
+    expect(split.body.warnings).toContain('config/nav.json:2:34: groups.0.weight: unknown key: ignored');
+    const out = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Out', navigation: { $ref: '../../secret.json' } } });
+    expect(out.status).toBe(400);
+    expect(out.body.message).toBe('docs.json:4:5: navigation.$ref: "../../secret.json" leads outside the repository: a reference must stay inside it');
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Split', navigation: { $ref: './config/nav.json' } });
+  });
+});
+
+describe('docs.json problems cost time in proportion to the text', () => {
+  it('refuses a docs.json with a 17,000-character key of 4,000 items at once, pointing at the problem, and the server keeps answering', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+    // Every item's key path used to repeat the key: V8 hashes strings that long by length alone,
+    // so the positions of a problem took quadratic time on the event loop (a minute for this body).
+    const hostile = { name: 'New', colors: { primary: 'red;}body{display:none' }, ['k'.repeat(17_000)]: new Array(4_000).fill(0) };
+    const [res, health] = await Promise.all([api('PUT', `${p.base}/docs-json`, { body: hostile }), api('GET', '/healthz')]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('docs.json:4:5: colors.primary: must be a CSS colour');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
+    expect((await api('GET', `${p.base}/docs-json`)).body.content).toEqual({ name: 'Kept' });
+  });
+});
+
 describe('snippets', () => {
   it('are created (201), replaced (200), listed, read and deleted; pages may then include them', async () => {
     const p = await newProject();

@@ -223,6 +223,37 @@ describe.each(backends)('$name', (backend) => {
     expect((await store.claimDeployment('worker-a', 60_000))!.id).toBe(preview.id);
     await store.close();
   });
+
+  it('fair build queue: organizations take turns, and none builds more than its limit at a time', async () => {
+    const { store } = await backend.storeWithOrg();
+    for (const id of ['org-2', 'org-3']) await store.createOrg({ id, name: id, plan: 'free', created_at: new Date().toISOString() });
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
+    const queueIn = async (orgId: string, i: number) => {
+      const p = await store.createProject(project(orgId, i));
+      return (await store.queueDeployment({ id: crypto.randomUUID(), project_id: p.id, status: 'queued', trigger: 'manual', created_at: at(i) })).deployment;
+    };
+    // org-1 queued a backlog of four first; org-2 and org-3 one each, later.
+    const backlog = [await queueIn('org-1', 1), await queueIn('org-1', 2), await queueIn('org-1', 3), await queueIn('org-1', 4)];
+    const [second, third] = [await queueIn('org-2', 10), await queueIn('org-3', 11)];
+    // One slot, each build ending before the next claim: org-1's oldest, then the others' turns.
+    const order: string[] = [];
+    for (let d; (d = await store.claimDeployment('worker-a', 60_000)); ) {
+      order.push(d.id);
+      await store.updateDeployment(d.id, { status: 'succeeded', finished_at: new Date().toISOString() });
+    }
+    expect(order).toEqual([backlog[0].id, second.id, third.id, ...backlog.slice(1).map((d) => d.id)]);
+
+    // At most two of an org at a time: org-1's third waits (org-2, served longer ago, goes first).
+    const other = await queueIn('org-2', 19);
+    const more = [await queueIn('org-1', 20), await queueIn('org-1', 21), await queueIn('org-1', 22)];
+    const claims = [];
+    for (let i = 0; i < 4; i++) claims.push((await store.claimDeployment(`worker-${i}`, 60_000, 2))?.id);
+    expect(claims).toEqual([other.id, more[0].id, more[1].id, undefined]);
+    expect((await store.getDeployment(more[2].id))!.status).toBe('queued');
+    await store.updateDeployment(more[0].id, { status: 'succeeded', finished_at: new Date().toISOString() });
+    expect((await store.claimDeployment('worker-a', 60_000, 2))!.id).toBe(more[2].id);
+    await store.close();
+  });
 });
 
 describe('PostgreSQL store shared by several nodes', () => {
@@ -278,6 +309,22 @@ describe('PostgreSQL store shared by several nodes', () => {
     // The listener on the third node heard of the queue changing (a notification, or its first connection).
     await expect.poll(() => heard).toBeGreaterThan(0);
     unwatch();
+    await Promise.all(nodes.map((n) => n.close()));
+  });
+
+  it('holds the limit of builds per organization when workers on several nodes claim at once', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const nodes = await Promise.all([openPostgresStore(url), openPostgresStore(url), openPostgresStore(url)]);
+    await nodes[0].createOrg({ id: 'org-1', name: 'one', plan: 'free', created_at: new Date().toISOString() });
+    await nodes[0].createOrg({ id: 'org-2', name: 'two', plan: 'free', created_at: new Date().toISOString() });
+    for (let i = 0; i < 8; i++) {
+      const p = await nodes[0].createProject(project(i < 6 ? 'org-1' : 'org-2', i));
+      await nodes[0].queueDeployment({ id: crypto.randomUUID(), project_id: p.id, status: 'queued', trigger: 'manual', created_at: new Date().toISOString() });
+    }
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => nodes[i % 3].claimDeployment(`worker-${i}`, 60_000, 2)));
+    const orgOf = new Map((await nodes[0].listProjects('org-1', 100)).items.map((p) => [p.id, 'org-1']));
+    const claimed = claims.filter((d) => d !== undefined).map((d) => orgOf.get(d.project_id) ?? 'org-2');
+    expect(claimed.sort()).toEqual(['org-1', 'org-1', 'org-2', 'org-2']);
     await Promise.all(nodes.map((n) => n.close()));
   });
 

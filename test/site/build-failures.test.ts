@@ -40,7 +40,7 @@ describe('untrusted content fails the build with file:line:column', () => {
 
   it('refuses {process.env.X} while the parent holds a secret in X', async () => {
     const { error } = await failingBuild(page('Key: {process.env.FOLIO_TEST_SECRET}'));
-    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it');
+    expect(error.message).toBe('content/index.mdx:3:6: expression {process.env.FOLIO_TEST_SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it');
   });
 
   it('refuses export const of anything but a literal value', async () => {
@@ -274,6 +274,15 @@ describe('ApiMethod and Snippet errors name the page and the value', () => {
       '_snippets/b.mdx': 'B <Snippet file="_snippets/a.mdx" />',
     });
     expect(error.message).toBe('_snippets/b.mdx:1:3: snippet cycle: _snippets/a.mdx -> _snippets/b.mdx -> _snippets/a.mdx');
+  });
+
+  it('fails on a cycle through 6,000 snippets, naming its first dozen and how many more', async () => {
+    // The check used to recurse once per snippet of the chain: a few thousand overflowed its stack.
+    const name = (n: number) => `r${String(n).padStart(4, '0')}.mdx`;
+    const ring = Object.fromEntries(Array.from({ length: 6_000 }, (_, n) => [`_snippets/${name(n)}`, `R <Snippet file="${name((n + 1) % 6_000)}" />`]));
+    const { error } = await failingBuild({ ...page(`<Snippet file="${name(0)}" />`), ...ring });
+    const first = Array.from({ length: 12 }, (_, n) => `_snippets/${name(n)}`).join(' -> ');
+    expect(error.message).toBe(`_snippets/${name(5_999)}:1:3: snippet cycle: ${first} -> … 5988 more -> _snippets/${name(0)}`);
   });
 
   it('reports an MDX syntax error with line and column', async () => {

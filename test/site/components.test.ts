@@ -53,15 +53,15 @@ describe('icons', () => {
     expect(page.index).toContain(faPath('free-regular', 'faBell'));
     expect(page.index.split(faPath('free-brands', 'faGithub')).length).toBe(3); // with and without iconType
     expect(page.index).toMatch(/<svg class="mint-icon mint-icon-lucide"[^>]*>[^]*?<\/svg><\/span> lucide only/);
-    expect(page.index).toContain('<span class="mint-icon-wrap big-flag" style="color: #ff0000; --mint-icon-size: 32px" aria-hidden="true">');
+    expect(page.index).toContain('<span class="mint-icon-wrap icon big-flag" style="color: #ff0000; --mint-icon-size: 32px" aria-hidden="true">');
     expect(page.index).toContain(`${faPath('free-solid', 'faHouse')}"/></svg></span> by name`);
     // iconLibrary (Mintlify's prop) picks the library: house is in both, and differs.
     const lucideHouse = fs.readFileSync(path.join(path.dirname(require.resolve('lucide-static/package.json')), 'icons/house.svg'), 'utf8');
     expect(page.index).toMatch(/<svg class="mint-icon mint-icon-lucide"[^>]*>[^<]*<path[^]*?<\/svg><\/span> house from Lucide/);
     expect(page.index).toContain(`${/<path d="([^"]+)"/.exec(lucideHouse)![1]}`);
     expect(page.index).toContain(`${faPath('free-regular', 'faBell')}"/></svg></span> bell from Font Awesome`);
-    const card = page.layout.slice(page.layout.lastIndexOf('<div class="mint-card"', page.layout.indexOf('Lucide card')));
-    expect(card).toMatch(/^<div class="mint-card"><span class="mint-icon-wrap mint-card-icon" aria-hidden="true"><svg class="mint-icon mint-icon-lucide"/);
+    const card = page.layout.slice(page.layout.lastIndexOf('<div class="mint-card card"', page.layout.indexOf('Lucide card')));
+    expect(card).toMatch(/^<div class="mint-card card"><span class="mint-icon-wrap mint-card-icon" aria-hidden="true"><svg class="mint-icon mint-icon-lucide"/);
     expect(page.index).toContain('<img class="mint-icon mint-icon-img" src="/images/logo.svg" alt="" /></span> an image path');
     expect(page.index).toContain('<img class="mint-icon mint-icon-img" src="https://example.com/icon.png" alt="" /></span> an image URL');
     expect(page.index).toMatch(/<svg viewBox="0 0 8 8" class="custom-svg"><circle cx="4" cy="4" r="3"><\/circle><\/svg><\/span> markup/);
@@ -76,41 +76,41 @@ describe('icons', () => {
 
 describe('inline components', () => {
   it('Badge: colour, size, shape, icon, stroke, disabled and class', () => {
-    expect(page.index).toContain('<span class="mint-badge mint-badge-gray mint-badge-md">Plain badge</span>');
-    expect(page.index).toMatch(/<span class="mint-badge mint-badge-green mint-badge-lg mint-badge-pill mint-badge-stroke"><span class="mint-icon-wrap"[^>]*><svg[^]*?<\/span>Stable badge<\/span>/);
-    expect(page.index).toContain('<span class="mint-badge mint-badge-red mint-badge-xs mint-badge-disabled old" aria-disabled="true">Removed badge</span>');
-    expect(page.index).toContain('<span class="mint-badge mint-badge-md" style="--mint-badge: #123456">');
+    expect(page.index).toContain('<span class="mint-badge mint-badge-gray mint-badge-md" data-badge data-color="gray" data-size="md">Plain badge</span>');
+    expect(page.index).toMatch(/<span class="mint-badge mint-badge-green mint-badge-lg mint-badge-pill mint-badge-stroke" data-badge data-color="green" data-size="lg"><span class="mint-icon-wrap"[^>]*><svg[^]*?<\/span>Stable badge<\/span>/);
+    expect(page.index).toContain('<span class="mint-badge mint-badge-red mint-badge-xs mint-badge-disabled old" aria-disabled="true" data-badge data-color="red" data-size="xs">Removed badge</span>');
+    expect(page.index).toContain('<span class="mint-badge mint-badge-md" style="--mint-badge: #123456" data-badge data-color="#123456" data-size="md">');
   });
 
   it('Tooltip: the tip is described by the trigger, which takes keyboard focus', () => {
-    const tip = first(page.index, 'mint-tooltip"');
+    const tip = first(page.index, 'mint-tooltip tooltip"');
     const id = /aria-describedby="([^"]+)"/.exec(tip)?.[1];
     expect(tip).toContain(`<span class="mint-tooltip-trigger" tabindex="0" aria-describedby="${id}">API</span>`);
     expect(tip).toContain(`role="tooltip" id="${id}"><strong class="mint-tooltip-headline">API</strong><span class="mint-tooltip-tip">Application programming interface</span><a class="mint-tooltip-cta" href="/layout">Read the guide</a>`);
   });
 
   it('Frame: hint, content and caption in a figure', () => {
-    expect(page.index).toContain('<figure class="mint-frame wide"><p class="mint-frame-hint">Click to enlarge</p><div class="mint-frame-body"><img src="/images/logo.svg" alt="The fixture logo"/></div><figcaption class="mint-frame-caption">The control room</figcaption></figure>');
+    expect(page.index).toContain('<figure class="mint-frame frame wide"><p class="mint-frame-hint">Click to enlarge</p><div class="mint-frame-body"><img src="/images/logo.svg" alt="The fixture logo"/></div><figcaption class="mint-frame-caption">The control room</figcaption></figure>');
   });
 });
 
 describe('cards and layout', () => {
   it('Card: a link when it has an href, with icon, colour, horizontal layout, image, call to action and arrow', () => {
-    expect(page.layout).toContain('<div class="mint-card"><div class="mint-card-body"><p class="mint-card-title">Plain card</p><div class="mint-card-content">A card without a link.</div></div></div>');
+    expect(page.layout).toContain('<div class="mint-card card"><div class="mint-card-body"><p class="mint-card-title">Plain card</p><div class="mint-card-content">A card without a link.</div></div></div>');
     const linked = first(page.layout, 'mint-card mint-card-horizontal');
-    expect(linked).toMatch(/^<a href="\/api" style="--mint-accent: #0ea5e9" class="mint-card mint-card-horizontal mint-card-link">/);
+    expect(linked).toMatch(/^<a href="\/api" style="--mint-accent: #0ea5e9" class="mint-card mint-card-horizontal mint-card-link card">/);
     expect(linked).toContain(faPath('free-solid', 'faRocket'));
     expect(linked).toContain('<span class="mint-card-cta">Open the API <span aria-hidden="true">→</span></span>');
     expect(linked).toContain('<span class="mint-card-arrow" aria-hidden="true">↗</span>');
-    expect(page.layout).toMatch(/<a href="https:\/\/example.com\/outside" rel="noopener noreferrer" class="mint-card mint-card-link"><img class="mint-card-img" src="\/images\/logo.svg" alt=""><span class="mint-icon-wrap mint-card-icon" aria-hidden="true"><svg viewBox="0 0 4 4"><rect width="4" height="4"><\/rect><\/svg><\/span>/);
+    expect(page.layout).toMatch(/<a href="https:\/\/example.com\/outside" rel="noopener noreferrer" class="mint-card mint-card-link card"><img class="mint-card-img" src="\/images\/logo.svg" alt=""><span class="mint-icon-wrap mint-card-icon" aria-hidden="true"><svg viewBox="0 0 4 4"><rect width="4" height="4"><\/rect><\/svg><\/span>/);
   });
 
   it('CardGroup and Columns: a grid of cols columns; Tile and Panel', () => {
-    const group = first(page.layout, 'mint-columns" style="--mint-cols: 3"');
-    expect(group.match(/class="mint-card"/g)).toHaveLength(3);
+    const group = first(page.layout, 'mint-columns card-group" style="--mint-cols: 3"');
+    expect(group.match(/class="mint-card card"/g)).toHaveLength(3);
     expect(page.layout).toContain('<div class="mint-columns cols" style="--mint-cols: 2"><div class="mint-column">Left column text.</div><div class="mint-column right">Right column text.</div></div>');
     expect(page.layout).toContain('<a class="mint-tile" href="/more"><div class="mint-tile-preview"><img src="/images/logo.svg" alt="Tile preview"/></div><p class="mint-tile-title">A tile</p><p class="mint-tile-description">With a description</p></a>');
-    expect(page.layout).toContain('<aside class="mint-panel" aria-label="Side panel">Panel content on the side.</aside>');
+    expect(page.layout).toContain('<aside class="mint-panel panel" aria-label="Side panel">Panel content on the side.</aside>');
   });
 
   it('GitHub.Repo: a card linking to the repository, from an owner/name or a github.com address, with no request to GitHub', () => {
@@ -120,17 +120,17 @@ describe('cards and layout', () => {
   });
 
   it('Steps: an ordered list; a step has its title (at titleSize), icon or number, and stepNumber restarts the count', () => {
-    const steps = first(page.layout, 'mint-steps"');
-    expect(steps).toContain('<ol class="mint-steps" data-title-size="h3"><li class="mint-step"><span class="mint-step-marker" aria-hidden="true"></span><div class="mint-step-body"><p class="mint-step-title">Install the kit</p>');
+    const steps = first(page.layout, 'mint-steps steps"');
+    expect(steps).toContain('<ol class="mint-steps steps" data-title-size="h3"><li class="mint-step step"><span class="mint-step-marker" aria-hidden="true"></span><div class="mint-step-body"><p class="mint-step-title">Install the kit</p>');
     expect(steps).toMatch(/<span class="mint-step-marker mint-step-marker-icon" aria-hidden="true"><span class="mint-icon-wrap"[^>]*><svg class="mint-icon mint-icon-fa"[^]*?<p class="mint-step-title">Plug it in<\/p>/);
-    expect(steps).toContain('<li class="mint-step" id="jump" value="7" style="counter-set: mint-step 7">');
+    expect(steps).toContain('<li class="mint-step step" id="jump" value="7" style="counter-set: mint-step 7">');
     expect(steps).toContain('<h2 class="mint-step-title">Jump ahead</h2>');
   });
 });
 
 describe('tabs, accordions and code groups', () => {
   it('Tabs: a tab list built from the Tab titles and icons, panels labelled by their tabs, defaultTabIndex shown, nested tabs their own set', () => {
-    const tabs = page.layout.slice(page.layout.indexOf('<div class="mint-tabs fruit-tabs" data-mint-tabs>'), page.layout.indexOf('<h2 id="accordions"'));
+    const tabs = page.layout.slice(page.layout.indexOf('<div class="mint-tabs tabs fruit-tabs" data-mint-tabs>'), page.layout.indexOf('<h2 id="accordions"'));
     const buttons = [...tabs.matchAll(/<button type="button" role="tab" class="mint-tab" id="([^"]+)" aria-controls="([^"]+)" aria-selected="(true|false)" tabindex="(0|-1)">(.*?)<\/button>/g)];
     expect(buttons.map((b) => [b[5]!.replace(/<span class="mint-icon-wrap"[^]*?<\/svg><\/span>/, '[icon]'), b[3], b[4]])).toEqual([
       ['[icon]<span>Apples</span>', 'false', '-1'],
@@ -152,28 +152,28 @@ describe('tabs, accordions and code groups', () => {
   });
 
   it('Tabs: borderBottom and sync={false} are marked for the page script', () => {
-    expect(page.more).toContain('<div class="mint-tabs mint-tabs-border follow-tabs" data-mint-tabs>');
-    expect(page.more).toContain('<div class="mint-tabs alone-tabs" data-mint-tabs data-mint-sync="false">');
+    expect(page.more).toContain('<div class="mint-tabs mint-tabs-border tabs follow-tabs" data-mint-tabs>');
+    expect(page.more).toContain('<div class="mint-tabs tabs alone-tabs" data-mint-tabs data-mint-sync="false">');
   });
 
   it('Accordion and Expandable: <details> with title, description, icon, id and defaultOpen', () => {
-    expect(page.layout).toMatch(/<div class="mint-accordion-group"><details class="mint-accordion" id="q-one"><summary class="mint-accordion-summary"><span class="mint-icon-wrap mint-accordion-icon" aria-hidden="true"><svg class="mint-icon mint-icon-fa"[^]*?<span class="mint-accordion-title">First question<\/span><span class="mint-accordion-description">A short answer<\/span>/);
-    expect(page.layout).toContain('<details class="mint-accordion" id="second-question" open><summary class="mint-accordion-summary"><span class="mint-accordion-heading"><span class="mint-accordion-title">Second question</span></span></summary><div class="mint-accordion-body"><p>The second answer.</p></div></details>');
-    expect(page.layout).toContain('<details class="mint-expandable" open><summary class="mint-expandable-summary">Show child attributes</summary>');
+    expect(page.layout).toMatch(/<div class="mint-accordion-group accordion-group"><details class="mint-accordion accordion" id="q-one"><summary class="mint-accordion-summary"><span class="mint-icon-wrap mint-accordion-icon" aria-hidden="true"><svg class="mint-icon mint-icon-fa"[^]*?<span class="mint-accordion-title">First question<\/span><span class="mint-accordion-description">A short answer<\/span>/);
+    expect(page.layout).toContain('<details class="mint-accordion accordion" id="second-question" open><summary class="mint-accordion-summary"><span class="mint-accordion-heading"><span class="mint-accordion-title">Second question</span></span></summary><div class="mint-accordion-body"><p>The second answer.</p></div></details>');
+    expect(page.layout).toContain('<details class="mint-expandable expandable" open><summary class="mint-expandable-summary">Show child attributes</summary>');
   });
 
   it('CodeGroup: one tab per code block, named by its title or language; dropdown as a labelled select; request and response examples', () => {
-    const group = page.layout.slice(page.layout.indexOf('<div class="mint-code-group"'), page.layout.indexOf('<div class="mint-code-group mint-code-group-dropdown"'));
+    const group = page.layout.slice(page.layout.indexOf('<div class="mint-code-group code-group"'), page.layout.indexOf('<div class="mint-code-group mint-code-group-dropdown code-group"'));
     const names = [...group.matchAll(/role="tab"[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
     // The fence titles (install.sh, main.py) once code blocks carry data-title; their languages until then.
     expect([['install.sh', 'main.py'], ['bash', 'python']]).toContainEqual(names);
     expect(group.match(/data-mint-panel/g)).toHaveLength(2);
     // The first block shown, the second hidden until its tab is chosen.
     expect(group).toMatch(/ data-mint-panel>[^]*npm[^]*install[^]* data-mint-panel hidden>[^]*print/);
-    const dropdown = first(page.layout, 'mint-code-group mint-code-group-dropdown"');
+    const dropdown = first(page.layout, 'mint-code-group mint-code-group-dropdown code-group"');
     expect(dropdown).toMatch(/<select class="mint-tab-select" aria-label="Code examples" aria-controls="[^"]+ [^"]+"><option value="0" selected>js<\/option><option value="1">ruby<\/option><\/select>/);
-    expect(page.layout).toMatch(/<div class="mint-example mint-request-example"><div class="mint-code-group" data-mint-tabs><p class="mint-code-group-label">Request<\/p>[^]*role="tab"[^>]*>bash<\/button>/);
-    expect(page.layout).toMatch(/<div class="mint-example mint-response-example"><div class="mint-code-group mint-code-group-dropdown" data-mint-tabs><p class="mint-code-group-label">Response<\/p>[^]*<option value="0" selected>json<\/option>/);
+    expect(page.layout).toMatch(/<div class="mint-example mint-request-example" id="request-example"><div class="mint-code-group code-group" data-mint-tabs><p class="mint-code-group-label">Request<\/p>[^]*role="tab"[^>]*>bash<\/button>/);
+    expect(page.layout).toMatch(/<div class="mint-example mint-response-example" id="response-example"><div class="mint-code-group mint-code-group-dropdown code-group" data-mint-tabs><p class="mint-code-group-label">Response<\/p>[^]*<option value="0" selected>json<\/option>/);
   });
 
   it('load their script from a same-origin file (no inline script)', () => {
@@ -186,24 +186,24 @@ describe('tabs, accordions and code groups', () => {
 
 describe('API fields', () => {
   it('ParamField: name, location, type, required, default, placeholder, deprecated, optional, pre and post labels; hidden not shown', () => {
-    expect(page.api).toContain('<div class="mint-field mint-param-field" id="param-path-gizmo_id"><div class="mint-field-head"><code class="mint-field-name">gizmo_id</code><span class="mint-field-location">path</span><span class="mint-field-type">string</span><span class="mint-field-required">required</span></div><div class="mint-field-body"><p>The gizmo to fetch.</p></div></div>');
+    expect(page.api).toContain('<div class="mint-field mint-param-field field" id="param-path-gizmo_id"><div class="mint-field-head"><code class="mint-field-name">gizmo_id</code><span class="mint-field-location">path</span><span class="mint-field-type">string</span><span class="mint-field-required">required</span></div><div class="mint-field-body"><p>The gizmo to fetch.</p></div></div>');
     expect(page.api).toContain('<code class="mint-field-name">limit</code><span class="mint-field-location">query</span><span class="mint-field-type">integer</span><span class="mint-field-default">default: <code>20</code></span><span class="mint-field-placeholder">example: <code>50</code></span>');
-    expect(page.api).toContain('<div class="mint-field mint-param-field mint-field-deprecated" id="param-body-colour">');
+    expect(page.api).toContain('<div class="mint-field mint-param-field mint-field-deprecated field" id="param-body-colour">');
     expect(page.api).toContain('<span class="mint-field-deprecated-label">deprecated</span><span class="mint-field-default">default: <code>blue</code></span>');
     expect(page.api).toContain('<span class="mint-field-label">beta</span><code class="mint-field-name">X-Trace</code><span class="mint-field-location">header</span><span class="mint-field-type">string</span><span class="mint-field-optional">optional</span><span class="mint-field-label">v2</span>');
     expect(page.api).not.toContain('legacy');
   });
 
   it('ResponseField: name, type, required, default, deprecated, with nested fields in an Expandable', () => {
-    expect(page.api).toContain('<div class="mint-field mint-response-field" id="response-id"><div class="mint-field-head"><code class="mint-field-name">id</code><span class="mint-field-type">integer</span><span class="mint-field-required">required</span></div>');
+    expect(page.api).toContain('<div class="mint-field mint-response-field field" id="response-id"><div class="mint-field-head"><code class="mint-field-name">id</code><span class="mint-field-type">integer</span><span class="mint-field-required">required</span></div>');
     expect(page.api).toMatch(/id="response-owner"[^]*<span class="mint-field-deprecated-label">deprecated<\/span><span class="mint-field-default">default: <code>none<\/code><\/span>[^]*<summary class="mint-expandable-summary">Show owner fields<\/summary>[^]*<code class="mint-field-name">owner.name<\/code>/);
   });
 });
 
 describe('more components', () => {
   it('Update: label as anchor, description and tags; markup labels as written', () => {
-    expect(page.more).toContain('<section class="mint-update" id="2026-03-01"><div class="mint-update-meta"><p class="mint-update-label"><a href="#2026-03-01">2026-03-01</a></p><p class="mint-update-description">Version 2.1</p><ul class="mint-update-tags"><li>Feature</li><li>Fix</li></ul></div><div class="mint-update-body"><p>Gizmos can now fly.</p></div></section>');
-    expect(page.more).toContain('<p class="mint-update-label">Spring <b>release</b> <span class="mint-badge mint-badge-green mint-badge-md">new</span></p><p class="mint-update-description"><em>Markup description</em></p>');
+    expect(page.more).toContain('<section class="mint-update update" id="2026-03-01"><div class="mint-update-meta"><p class="mint-update-label"><a href="#2026-03-01">2026-03-01</a></p><p class="mint-update-description">Version 2.1</p><ul class="mint-update-tags"><li>Feature</li><li>Fix</li></ul></div><div class="mint-update-body"><p>Gizmos can now fly.</p></div></section>');
+    expect(page.more).toContain('<p class="mint-update-label">Spring <b>release</b> <span class="mint-badge mint-badge-green mint-badge-md" data-badge data-color="green" data-size="md">new</span></p><p class="mint-update-description"><em>Markup description</em></p>');
   });
 
   it('Tree: folders open and close, defaultOpen, openable={false}, highlight', () => {

@@ -212,7 +212,7 @@ describe('refused content', () => {
     expect(page('--- # note\nlayout: ./x.mjs\n---\n')).toEqual(['content/p.mdx:1:1: frontmatter key "layout" is not allowed (it would import code at build time)']);
     // Astro's frontmatter ends at the first line starting with ---: what follows is MDX, checked as such.
     expect(page('---\ntitle: a\n---x: 1\nz: "{process.env.SECRET}"\n---\n')).toEqual([
-      'content/p.mdx:4:5: expression {process.env.SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
+      'content/p.mdx:4:5: expression {process.env.SECRET} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     ]);
     expect(page('+++\ntitle = 1\n+++\n')).toEqual(['content/p.mdx:1:1: frontmatter "title" must be a string']);
     expect(page('+++\ntitle = \n+++\n')).toEqual([expect.stringMatching(/^content\/p\.mdx:1:1: frontmatter is not valid TOML: /)]);
@@ -341,9 +341,11 @@ describe('snippet paths', () => {
 });
 
 describe('docs.json', () => {
-  it('maps colours onto theme tokens for light and dark mode', () => {
+  it('maps colours onto theme tokens for light and dark mode (a primary too dark to read on the dark background gets a lighter shade for text)', () => {
     const config = parseDocsConfig(JSON.stringify({ colors: { primary: '#111111', muted: { light: '#222', dark: '#333' } }, theme: 'mint' }));
-    expect(themeOverrideCss(config)).toBe('html:root{--docs-primary:#111111;--docs-fg-muted:#222}html:root[data-theme=dark]{--docs-primary:#111111;--docs-fg-muted:#333}');
+    expect(themeOverrideCss(config)).toBe(
+      'html:root{--docs-fg-muted:#222;--docs-accent:#111111;--docs-primary:#111111}html:root[data-theme=dark]{--docs-fg-muted:#333;--docs-accent:#111111;--docs-primary:#8a8a8a}',
+    );
   });
 
   it('accepts both navigation forms', () => {
@@ -440,7 +442,7 @@ describe('projects that allow code (allowCode)', () => {
 
   it('without it, says how to enable code', () => {
     expect(page('import Chart from "./chart.jsx"\n\n<Chart />')).toEqual([
-      'content/p.mdx:1:1: import and export are not allowed in Folio content unless they are snippets or literal values (it imports code, run at build time and in readers\' browsers): import … from "./chart.jsx"; enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
+      'content/p.mdx:1:1: import and export are not allowed in Folio content unless they are snippets or literal values (it imports code, run at build time and in readers\' browsers): import … from "./chart.jsx"; enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     ]);
   });
 });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { createSiteHandler } from '../../src/hosting/serve-site.ts';
 import { publishBuild } from '../../src/service/deployments/publish.ts';
+import { precompressBuild } from '../../src/service/deployments/precompress.ts';
 import { buildDir } from '../../src/service/project-files.ts';
 import type { ProjectRecord } from '../../src/service/store.ts';
 import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
@@ -107,6 +108,7 @@ export async function serveWithFolio(out: string, options: { allowCode?: boolean
   const dir = buildDir(dataDir, project.id, deployment);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   fs.cpSync(out, dir, { recursive: true });
+  await precompressBuild(dir); // as a deployment's publish step does
   await publishBuild(dataDir, project.id, deployment);
   const sites = createSiteHandler(dataDir);
   const server = http.createServer((req, res) => void sites.serve(project, req, res));

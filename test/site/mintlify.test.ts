@@ -175,8 +175,8 @@ describe('Mintlify frontmatter', () => {
   });
 
   it('weighs a page\'s words in search by its boost, and leaves a searchable: false page out of search but not out of the sitemap', () => {
-    expect(site.read('index.html')).toMatch(/<article data-pagefind-body[^>]* data-pagefind-weight="2.5"/);
-    expect(site.read('guides/setup/index.html')).toMatch(/<article data-pagefind-body[^>]* data-pagefind-weight="3"/);
+    expect(site.read('index.html')).toMatch(/<article id="content-area" class="mdx-content" data-pagefind-body[^>]* data-pagefind-weight="2.5"/);
+    expect(site.read('guides/setup/index.html')).toMatch(/<article id="content-area" class="mdx-content" data-pagefind-body[^>]* data-pagefind-weight="3"/);
     expect(site.read('guides/markdown/index.html')).not.toContain('data-pagefind-body');
     expect(site.read('guides/markdown/index.html')).not.toContain('name="robots"');
     expect(site.read('sitemap.xml')).toContain('<loc>https://docs.example.org/guides/markdown/</loc>');
@@ -226,7 +226,7 @@ describe('what real repositories write', () => {
     const root = makeContentRoot({ 'docs.json': '{}', 'index.mdx': '# Home\n\n<Frame shadow={globalThis.process}>x</Frame>\n' });
     const { code, lines } = await checkSite(root);
     expect(code).toBe(1);
-    expect(lines).toContain('index.mdx:3:1: attribute shadow={globalThis.process} on <Frame> is not allowed: only literal values; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it');
+    expect(lines).toContain('index.mdx:3:1: attribute shadow={globalThis.process} on <Frame> is not allowed: only literal values; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it');
   });
 });
 

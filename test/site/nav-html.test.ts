@@ -1,6 +1,6 @@
 // The sidebar HTML: every link on small sites; on big ones, groups without the current page collapse.
 import { describe, expect, it } from 'vitest';
-import { navHtml } from '../../src/site/layouts/nav-html.ts';
+import { iconHtml, navHtml } from '../../src/site/layouts/nav-html.ts';
 import type { NavGroup, NavItem } from '../../src/site/navigation.ts';
 
 const link = (path: string, title = path) => ({ type: 'link' as const, title, path, href: `/${path}/` });
@@ -11,15 +11,15 @@ const group = (title: string, count: number): NavGroup => ({
 });
 
 describe('sidebar HTML', () => {
-  it('lists every link of a small site, escapes titles and marks the current page', () => {
+  it('lists every link of a small site, escapes titles and marks the current page (with the names Mintlify documents for custom CSS)', () => {
     const nav: NavItem[] = [link('index', 'Home <b>'), group('guides', 3)];
     const html = navHtml(nav, '/guides/p1/');
     expect(html).toBe(
-      '<ul><li><a href="/index/">Home &#60;b&#62;</a></li><li class="nav-group"><p class="group-title">guides</p><ul>' +
-        '<li><a href="/guides/p0/">guides/p0</a></li><li><a href="/guides/p1/" aria-current="page">guides/p1</a></li>' +
+      '<ul id="sidebar-content"><li><a href="/index/">Home &#60;b&#62;</a></li><li class="nav-group sidebar-group"><p class="group-title sidebar-group-header">guides</p><ul>' +
+        '<li><a href="/guides/p0/">guides/p0</a></li><li data-active><a href="/guides/p1/" aria-current="page">guides/p1</a></li>' +
         '<li><a href="/guides/p2/">guides/p2</a></li></ul></li></ul>',
     );
-    expect(navHtml(nav, undefined)).not.toContain('aria-current');
+    expect(navHtml(nav, undefined)).not.toMatch(/aria-current|data-active/);
   });
 
   it('puts a method badge before links that name one (generated API pages)', () => {
@@ -42,13 +42,19 @@ describe('sidebar HTML', () => {
     // b/p1 is listed twice, and is also the nested group's root.
     const b: NavGroup = { type: 'group', title: 'b', items: [nested, ...group('b', 80).items.slice(3), link('b/p1')] };
     const nav: NavItem[] = [link('index'), group('a', 80), b, untitled];
-    const marked = (html: string) => [...html.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map((m) => m[1]);
+    // A current link's list item is marked too (Mintlify's `#sidebar-content li[data-active]`).
+    const marked = (html: string) => {
+      const links = [...html.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map((m) => m[1]);
+      expect([...html.matchAll(/<li data-active><a href="([^"]+)" aria-current="page">/g)].map((m) => m[1])).toEqual(links);
+      expect(html.match(/data-active/g)?.length ?? 0).toBe(links.length);
+      return links;
+    };
     const opened = (html: string) => [...html.matchAll(/<details data-nav-group="(\d+)" open>/g)].length;
     // Twice round, so the second sidebar of each page comes from what the first ones left behind.
     for (let round = 0; round < 2; round++) {
       const p1 = navHtml(nav, '/b/p1/');
       expect(marked(p1)).toEqual(['/b/p1/', '/b/p1/']);
-      expect(p1).toContain('<summary class="group-title"><a href="/b/p1/">b1</a></summary>');
+      expect(p1).toContain('<summary class="group-title sidebar-group-header"><a href="/b/p1/">b1</a></summary>');
       expect(opened(p1)).toBe(1);
       const p2 = navHtml(nav, '/b/p2/');
       expect(marked(p2)).toEqual(['/b/p2/']);
@@ -68,5 +74,14 @@ describe('sidebar HTML', () => {
       expect(navHtml(nav, '/c/p0/')).toContain('<li><a class="group-link" href="/c/p1/">c1</a></li>');
       expect(marked(navHtml(nav, undefined))).toEqual([]);
     }
+  });
+
+  it('writes an icon only where there is one to show: none for a name no icon library has, nor for no icon (no empty box)', () => {
+    expect(iconHtml('rocket')).toMatch(/^<span class="nav-icon" data-icon="rocket" aria-hidden="true"><svg[^>]*>.*<\/svg><\/span>$/);
+    expect(iconHtml('book-open-cover')).toBe(''); // Font Awesome Pro only
+    expect(iconHtml('no-such-icon-anywhere')).toBe('');
+    expect(iconHtml(undefined)).toBe('');
+    const html = navHtml([{ ...group('guides', 1), icon: 'not-an-icon' }, { ...link('start', 'Start'), icon: 'not-an-icon' }], undefined);
+    expect(html).not.toContain('nav-icon');
   });
 });

@@ -101,7 +101,7 @@ describe('generated pages at Mintlify addresses', () => {
     expect(nav).toContain('href="/reference/orders/get-an-order/"');
     expect(nav).not.toContain('cancel-an-order-now');
     // The tab with only a spec leads to its first operation, and its sidebar lists them all.
-    expect(page('guide')).toContain('<a class="site-tab" href="/api-reference/list-stock/">Warehouse API</a>');
+    expect(page('guide')).toContain('<a class="site-tab nav-tabs-item" href="/api-reference/list-stock/">Warehouse API</a>');
     expect(nav).not.toContain('list-stock');
     const warehouse = sidebarOf(page('api-reference/list-stock'));
     expect(warehouse).toContain('href="/api-reference/list-stock/" aria-current="page"><span class="api-method nav-method" style="--method-color: var(--docs-success)" data-method="GET">GET</span> List stock</a>');

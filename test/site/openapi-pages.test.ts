@@ -116,15 +116,15 @@ describe('generated operation pages', () => {
     expect(toc).toContain('<a href="#response-404">404</a>');
     expect(toc).toContain('<a href="#example-request">Example request</a>');
     const todo = page('get-a-todo');
-    expect(todo).toContain('<a class="prev" rel="prev" href="/guide/">');
-    expect(todo).toContain('<a class="next" rel="next" href="/api-reference/store/inventory/">');
+    expect(todo).toContain('<a class="prev pagination-prev" rel="prev" href="/guide/">');
+    expect(todo).toContain('<a class="next pagination-next" rel="next" href="/api-reference/store/inventory/">');
   });
 });
 
 describe('navigation, search and machine-readable files', () => {
   it('add a sidebar group per tag after the configured groups, untagged last, with method badges', () => {
     const nav = sidebarOf(site.read('guide/index.html'));
-    const groups = [...nav.matchAll(/<p class="group-title">([^<]+)<\/p>/g)].map((m) => m[1]);
+    const groups = [...nav.matchAll(/<p class="group-title sidebar-group-header">([^<]+)<\/p>/g)].map((m) => m[1]);
     expect(groups).toEqual(['Start', 'Store', 'Pets', 'Other']);
     const start = nav.slice(nav.indexOf('>Start<'), nav.indexOf('>Store<'));
     expect(start).toContain('<a href="/api-reference/get-a-todo/"><span class="api-method nav-method" style="--method-color: var(--docs-success)" data-method="GET">GET</span> Get a todo</a>');

@@ -20,7 +20,7 @@ describe("Folio's own docs", () => {
 
   it('have the quickstart, configuration, API guides, authoring guide and content-root pages', () => {
     const guides = ['api', 'api/authentication', 'api/pagination', 'api/rate-limits', 'api/errors', 'api/projects', 'api/pages', 'api/deployments'];
-    for (const page of ['quickstart', 'configuration', ...guides, 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root', 'operating/several-machines']) {
+    for (const page of ['quickstart', 'configuration', ...guides, 'authoring', 'authoring/api-method', 'authoring/snippet', 'authoring/callout', 'content-root', 'operating/several-machines', 'operating/hosts-and-domains', 'operating/build-sandbox', 'operating/admin-cli', 'operating/console', 'operating/storage-and-recovery', 'operating/postgresql']) {
       expect(site.exists(`${page}/index.html`), page).toBe(true);
     }
   });
@@ -34,7 +34,7 @@ describe("Folio's own docs", () => {
     }
     const structure = article(site.read('authoring/components/structure/index.html'));
     expect(structure).toContain('role="tablist"');
-    expect(structure).toContain('<ol class="mint-steps"');
+    expect(structure).toContain('<ol class="mint-steps steps"');
     expect(article(site.read('authoring/components/inline/index.html'))).toContain('<span class="katex-display">');
     expect(site.exists('_folio/vendor/mermaid/mermaid.min.js')).toBe(true);
   });
@@ -52,8 +52,8 @@ describe("Folio's own docs", () => {
       expect(text(html)).toContain(op.summary.replace("'", '&#39;'));
     }
     const nav = sidebarOf(site.read('api/index.html'));
-    const groups = [...nav.matchAll(/<p class="group-title">([^<]+)<\/p>/g)].map((m) => m[1]);
-    expect(groups).toEqual(['Get started', 'Writing docs', 'Components', 'API guides', 'Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
+    const groups = [...nav.matchAll(/<p class="group-title sidebar-group-header">([^<]+)<\/p>/g)].map((m) => m[1]);
+    expect(groups).toEqual(['Get started', 'Operating', 'Writing docs', 'Components', 'API guides', 'Projects', 'Pages', 'Site files', 'Deployments', 'Meta']);
     expect(nav).toContain('data-method="POST">POST</span> Create a project</a>');
   });
 

@@ -239,16 +239,16 @@ describe('site features (docs/decisions.md#content-root)', () => {
     const titles = [...sidebar.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
     expect(titles).toEqual(['/', '/snippets/', '/guides/', '/guides/configure/', '/guides/install/']);
     expect(sidebar).toContain('<a href="/guides/install/" aria-current="page">');
-    expect(html).toMatch(/<a class="prev" rel="prev" href="\/guides\/configure\/">/);
+    expect(html).toMatch(/<a class="prev pagination-prev" rel="prev" href="\/guides\/configure\/">/);
     expect(html).not.toContain('rel="next"');
-    expect(site.read('index.html')).toMatch(/<a class="next" rel="next" href="\/snippets\/">/);
+    expect(site.read('index.html')).toMatch(/<a class="next pagination-next" rel="next" href="\/snippets\/">/);
   });
 
   it('has an on-page table of contents of h2 and h3 headings', () => {
     const html = site.read('index.html');
     const toc = html.slice(html.indexOf('<aside class="toc"'));
     expect(toc).toContain('<a href="#first-section">First section</a>');
-    expect(toc).toContain('<li class="depth-3"><a href="#a-subsection">A subsection</a>');
+    expect(toc).toContain('<li class="depth-3 toc-item"><a href="#a-subsection">A subsection</a>');
     expect(html).toContain('<h2 id="first-section">');
   });
 

@@ -1,7 +1,8 @@
 // GET /internal/tls-allowed?domain=…: the `ask` endpoint of a TLS proxy that issues certificates
 // on demand (Caddy's on_demand_tls). 200 only for hosts Folio serves: an existing project's
-// `{slug}.{service_domain}`, a verified custom domain, or an API host; 404 for any other, so no
-// certificate is ever requested for a name Folio does not serve. No key: the proxy calls it.
+// `{slug}.{service_domain}`, a verified custom domain, a live preview's `{label}--{slug}.{service_domain}`
+// or an API host; 404 for any other (a preview label with no live build too), so no certificate is
+// ever requested for a name Folio does not serve. No key: the proxy calls it.
 import type { APIRoute } from 'astro';
 import { formatIssues } from '../../service/errors.ts';
 import { hostQuery } from '../../service/project-rules.ts';
@@ -16,7 +17,7 @@ export const GET: APIRoute = async ({ url, locals }) => {
     if (!parsed.success) throw new FolioError('invalid_request', formatIssues(parsed.error));
     const domain = parsed.data;
     if (!(await folio.projects.tlsAllowed(domain))) {
-      throw new FolioError('not_found', `${domain} is not served here: no project host, verified custom domain or API host has this name`);
+      throw new FolioError('not_found', `${domain} is not served here: no project host, verified custom domain, live preview or API host has this name`);
     }
     return jsonResponse(200, { domain, allowed: true });
   } catch (err) {

@@ -1,11 +1,12 @@
 // The service's build sandbox settings (FOLIO_SANDBOX, FOLIO_BWRAP_PATH, FOLIO_BUILD_MEMORY_MB) and
 // the check at start that tells the operator, loudly, when builds would run without it.
 import type { BuildSandbox } from '../../site/build.ts';
-import { DEFAULT_SANDBOX_LIMITS, sandboxAvailable } from '../../site/sandbox.ts';
+import { buildSandboxOf } from '../../site/build-limits.ts';
+import { sandboxAvailable } from '../../site/sandbox.ts';
 import type { Config } from '../config.ts';
 
 export function buildSandbox(config: Config): BuildSandbox {
-  return { mode: config.sandbox, bwrapPath: config.bwrapPath, limits: { ...DEFAULT_SANDBOX_LIMITS, memoryMb: config.buildMemoryMb } };
+  return buildSandboxOf(config);
 }
 
 /** Probes the sandbox once (builds reuse the answer) and warns when it cannot be used. */

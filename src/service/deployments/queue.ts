@@ -1,9 +1,10 @@
 // The build queue (docs/decisions.md#job-queue-and-node-roles): the store's `queued` deployments
 // are the queue (so it survives a restart and, on PostgreSQL, is shared by every worker node).
-// FOLIO_BUILD_CONCURRENCY slots claim them oldest first from the store, which never lets two of one
-// project build at a time; a claim is a lease this process renews while the build runs, and a
-// deployment whose lease ran out (its worker died) is ended by any node (recoverDeployments). Each
-// slot has its own warm build worker, started in the build sandbox (FOLIO_SANDBOX).
+// FOLIO_BUILD_CONCURRENCY slots claim them from the store, organizations taking turns and none
+// building more than FOLIO_BUILDS_PER_ORG at a time (fair-queue.ts), never two of one project. A
+// claim is a lease this process renews while the build runs, and a deployment whose lease ran out
+// (its worker died) is ended by any node (recoverDeployments). Each slot has its own warm build
+// worker, started in the build sandbox (FOLIO_SANDBOX).
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { BuildSandbox } from '../../site/build.ts';
@@ -47,13 +48,15 @@ export interface BuildQueue {
 
 export interface BuildQueueOptions {
   concurrency: number;
+  /** Most builds of one organization at a time, over every node (FOLIO_BUILDS_PER_ORG; 0: no limit). */
+  buildsPerOrg: number;
   sandbox: BuildSandbox;
   /** How long a claim holds without renewal (FOLIO_BUILD_LEASE_S); renewed every third of it. */
   leaseMs: number;
 }
 
 export function createBuildQueue(store: Store, options: BuildQueueOptions, run: RunDeployment): BuildQueue {
-  const { concurrency, sandbox, leaseMs } = options;
+  const { concurrency, buildsPerOrg, sandbox, leaseMs } = options;
   const running = new Map<string, Running>();
   const idleWorkers = Array.from({ length: concurrency }, () => new WarmWorker({ sandbox }));
   const allWorkers = [...idleWorkers];
@@ -80,7 +83,7 @@ export function createBuildQueue(store: Store, options: BuildQueueOptions, run: 
 
   const fill = async () => {
     while (!closed && idleWorkers.length > 0) {
-      const deployment = await store.claimDeployment(LEASE_OWNER, leaseMs);
+      const deployment = await store.claimDeployment(LEASE_OWNER, leaseMs, buildsPerOrg);
       if (!deployment) return;
       // Workers load Astro once there is work (a server that never deploys never pays for them);
       // each stays warm afterwards.

@@ -17,6 +17,7 @@ import type { ProjectContent } from '../project-content.ts';
 import { buildSandbox } from './build-sandbox.ts';
 import { buildFingerprint, carryOverWarnings, planRedeploy, removeBuildInputs, warningsByPage, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';
 import type { DeploymentLog } from './log.ts';
+import { precompressBuild } from './precompress.ts';
 import { keptBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
 
@@ -322,6 +323,12 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   // A fast redeploy reuses the previous build in the data dir: with object storage none stays
   // there, so every build is full and no inputs are kept (docs/decisions.md#object-storage).
   if (inputs && builds.kind === 'disk') await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
+  // Text files' brotli and gzip copies, so serving only reads them; before `keep`, which uploads them with the build.
+  const compressed = await precompressBuild(output, partial && plan.kind === 'fast' ? plan.previousBuild : undefined).catch((error: unknown) => {
+    if (isOutOfSpace(error)) throw error;
+    throw failure('build_failed', `the build's compressed copies could not be written (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
+  });
+  log.line(`publish: ${compressed.files} text file(s) compressed (brotli, gzip), ${compressed.made} cop${compressed.made === 1 ? 'y' : 'ies'} made`);
   // Kept where every node reads it (object storage: uploaded) before it is made live.
   await builds.keep(project.id, deploymentId).catch((error: unknown) => {
     if (isOutOfSpace(error)) throw error;

@@ -412,7 +412,7 @@ export function createDeploymentsService(
       const leaseMs = config.buildLeaseS * 1000;
       if (runBuilds) {
         await checkSandboxAtStart(config);
-        queue = createBuildQueue(store, { concurrency: config.buildConcurrency, sandbox: buildSandbox(config), leaseMs }, (deployment, worker, signal) =>
+        queue = createBuildQueue(store, { concurrency: config.buildConcurrency, buildsPerOrg: config.buildsPerOrg, sandbox: buildSandbox(config), leaseMs }, (deployment, worker, signal) =>
           runDeployment(runContext, deployment, worker, signal));
         queue.kick();
       }

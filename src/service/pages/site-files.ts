@@ -102,7 +102,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
 
   /** Navigation entries of docs.json that name no page of the project (the build would fail on them). */
   const missingPages = async (project: Project, text: string, file: SiteConfigFile): Promise<string[]> => {
-    const { config: parsed } = parseSiteConfigText(file, text);
+    const { config: parsed } = parseSiteConfigText(file, text, rootOf(project.id));
     if (!parsed.navigation) return [];
     const files = await fg('**/*.{md,mdx}', { cwd: path.join(rootOf(project.id), 'content'), onlyFiles: true, followSymbolicLinks: false });
     const pages = new Set(files.map((f) => f.replace(/\.mdx?$/, '')));
@@ -117,7 +117,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
   const docsJsonView = async (project: Project, file: SiteConfigFile, text: string, mtimeMs: number): Promise<DocsJsonView> => {
     let warnings: string[];
     try {
-      warnings = [...parseSiteConfigText(file, text).warnings.map(formatConfigIssue), ...(await missingPages(project, text, file))];
+      warnings = [...parseSiteConfigText(file, text, rootOf(project.id)).warnings.map(formatConfigIssue), ...(await missingPages(project, text, file))];
     } catch (error) {
       // A repository's file may be invalid: shown as it is, its problems as warnings (its deployment fails).
       if (!(error instanceof DocsConfigError)) throw error;
@@ -188,7 +188,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     // Stored as sent, two-space indented, so positions in messages match the stored file.
     const text = `${JSON.stringify(content, null, 2)}\n`;
     try {
-      parseDocsJson(text);
+      parseDocsJson(text, rootOf(project.id));
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
       const listed = error.issues.slice(0, 10).map(formatConfigIssue).join('; ');

@@ -248,6 +248,24 @@ export const MIGRATIONS: Migration[] = [
       SELECT setval('project_content_versions', COALESCE((SELECT max(version) FROM project_content), 0) + 1, false);
     `,
   },
+  {
+    version: 11,
+    name: 'invites that add an existing account to an organization',
+    // The memberships an open invite link adds when it is used (docs/decisions.md#invites-prove-the-address).
+    sql: `ALTER TABLE users ADD COLUMN invite_joins jsonb;`,
+  },
+  {
+    version: 12,
+    name: 'fair build queue: when each organization last started a build',
+    // Organizations take turns at the build queue (docs/decisions.md#fair-build-queue): a claim
+    // reads each waiting organization's last start by key instead of scanning its deployments.
+    sql: `
+      CREATE TABLE build_turns (
+        org_id text COLLATE "C" PRIMARY KEY REFERENCES orgs (id) ON DELETE CASCADE,
+        last_started_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

@@ -20,14 +20,17 @@ import {
   type ListPosition,
   type Org,
   type ListSlice,
+  type Membership,
   type ProjectChanges,
   type ProjectRecord,
   type SessionRecord,
   type Store,
   type StoreRecords,
   type UserChanges,
+  type UserInvite,
   type UserRecord,
 } from '../store.ts';
+import { nextTurn, type OrgTurn } from '../deployments/fair-queue.ts';
 import { createLanes } from './lanes.ts';
 import { migrate, MIGRATIONS } from './migrations.ts';
 
@@ -68,12 +71,19 @@ function deploymentOf(row: Row): DeploymentRecord {
 }
 
 function userOf(row: Row): UserRecord {
-  const { invite_hash, invite_expires_at, password_hash, ...rest } = row;
+  const { invite_hash, invite_expires_at, invite_joins, password_hash, ...rest } = row;
   const user = rest as unknown as UserRecord;
   if (typeof password_hash === 'string') user.password_hash = password_hash;
-  if (typeof invite_hash === 'string') user.invite = { hash: invite_hash, expires_at: String(invite_expires_at) };
+  if (typeof invite_hash === 'string') {
+    user.invite = { hash: invite_hash, expires_at: String(invite_expires_at) };
+    if (Array.isArray(invite_joins)) user.invite.joins = invite_joins as Membership[];
+  }
   return user;
 }
+
+/** A user's invite as the columns invite_hash, invite_expires_at and invite_joins (jsonb text). */
+const inviteColumns = (invite: UserInvite | null | undefined) =>
+  [invite?.hash ?? null, invite?.expires_at ?? null, invite?.joins ? JSON.stringify(invite.joins) : null] as const;
 
 const sessionOf = (row: Row) => row as unknown as SessionRecord;
 
@@ -83,6 +93,8 @@ function pgError(err: unknown): { code?: string; constraint?: string } {
 }
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
+/** The build queue's claims take turns on this advisory lock; unique to Folio like the migrations' one. */
+const QUEUE_LOCK = 0x466f6c71; // "Folq"
 
 const PROJECT_FIELDS = [
   'name', 'status', 'source_repo', 'source_branch', 'custom_domain', 'custom_domain_status', 'custom_domain_token',
@@ -467,9 +479,9 @@ export class PostgresStore implements Store {
   async createUser(user: UserRecord): Promise<UserRecord> {
     try {
       const rows = await this.query(
-        `INSERT INTO users (id, email, password_hash, memberships, invite_hash, invite_expires_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [user.id, user.email, user.password_hash ?? null, JSON.stringify(user.memberships), user.invite?.hash ?? null, user.invite?.expires_at ?? null, user.created_at],
+        `INSERT INTO users (id, email, password_hash, memberships, invite_hash, invite_expires_at, invite_joins, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [user.id, user.email, user.password_hash ?? null, JSON.stringify(user.memberships), ...inviteColumns(user.invite), user.created_at],
       );
       return userOf(rows[0]);
     } catch (err) {
@@ -510,8 +522,10 @@ export class PostgresStore implements Store {
     if (changes.password_hash !== undefined) add('password_hash', changes.password_hash);
     if (changes.memberships !== undefined) add('memberships', JSON.stringify(changes.memberships));
     if (changes.invite !== undefined) {
-      add('invite_hash', changes.invite?.hash ?? null);
-      add('invite_expires_at', changes.invite?.expires_at ?? null);
+      const [hash, expiresAt, joins] = inviteColumns(changes.invite);
+      add('invite_hash', hash);
+      add('invite_expires_at', expiresAt);
+      add('invite_joins', joins);
     }
     const rows = set.length === 0
       ? await this.query('SELECT * FROM users WHERE id = $1', values)
@@ -668,7 +682,10 @@ export class PostgresStore implements Store {
       if (rows[0].count > 0) throw new FolioError('invalid_request', `the database already holds ${rows[0].count} organization(s): import into an empty database`);
       const deployments = records.deployments.map(({ error, ...d }) => ({ ...d, error_code: error?.code ?? null, error_message: error?.message ?? null }));
       // Columns are matched by name; fields a record lacks become NULL.
-      const users = records.users.map(({ invite, ...u }) => ({ ...u, invite_hash: invite?.hash ?? null, invite_expires_at: invite?.expires_at ?? null }));
+      const users = records.users.map(({ invite, ...u }) => {
+        const [invite_hash, invite_expires_at, joins] = inviteColumns(invite);
+        return { ...u, invite_hash, invite_expires_at, invite_joins: joins === null ? null : JSON.parse(joins) };
+      });
       const tables = [
         ['orgs', records.orgs], ['api_keys', records.keys], ['projects', records.projects], ['deployments', deployments],
         ['users', users], ['sessions', records.sessions], ['webhooks', records.webhooks], ['webhook_deliveries', records.deliveries],
@@ -679,33 +696,51 @@ export class PostgresStore implements Store {
     });
   }
 
-  // The job queue (docs/decisions.md#job-queue-and-node-roles): a worker claims the oldest queued
-  // deployment whose project has none building with FOR UPDATE SKIP LOCKED, so workers claiming at
-  // once each get a different one and never wait on each other. The unique index
-  // deployments_one_building refuses a second building deployment of a project (two workers
-  // claiming a production and a preview deployment of one project at the same instant): the loser
-  // tries again and the NOT EXISTS then skips that project.
-  async claimDeployment(owner: string, leaseMs: number): Promise<DeploymentRecord | undefined> {
+  // The job queue (docs/decisions.md#job-queue-and-node-roles, #fair-build-queue): claims take
+  // turns on a transaction-scoped advisory lock, so each one sees every claim before it and the
+  // limit of builds per organization holds over all nodes (SKIP LOCKED alone let two nodes each
+  // count one fewer). One row per organization with a deployment that can start (its project has
+  // none building) goes to nextTurn, written once for both stores; its pick becomes building. The
+  // unique index deployments_one_building stays the last guard of one build per project.
+  async claimDeployment(owner: string, leaseMs: number, buildsPerOrg = 0): Promise<DeploymentRecord | undefined> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.transaction(async (client) => {
+        const claimed = await this.transaction(async (client) => {
+          await client.query('SELECT pg_advisory_xact_lock($1)', [QUEUE_LOCK]);
+          const { rows: turns } = await client.query<Omit<OrgTurn, 'last_started_at'> & { last_started_at: string | null }>(
+            `WITH ready AS (
+               SELECT DISTINCT ON (p.org_id) p.org_id, d.id AS deployment_id, d.created_at
+               FROM deployments d JOIN projects p ON p.id = d.project_id
+               WHERE d.status = 'queued'
+                 AND NOT EXISTS (SELECT 1 FROM deployments b WHERE b.project_id = d.project_id AND b.status = 'building')
+               ORDER BY p.org_id, d.created_at, d.id)
+             SELECT r.*, t.last_started_at,
+               (SELECT count(*)::int FROM deployments b JOIN projects bp ON bp.id = b.project_id
+                WHERE b.status = 'building' AND bp.org_id = r.org_id) AS building
+             FROM ready r LEFT JOIN build_turns t ON t.org_id = r.org_id`,
+          );
+          const chosen = nextTurn(turns.map(({ last_started_at, ...t }) => (last_started_at === null ? t : { ...t, last_started_at })), buildsPerOrg);
+          if (!chosen) return undefined;
+          const startedAt = new Date().toISOString();
           const { rows } = await client.query(
             `UPDATE deployments SET status = 'building', started_at = $3, lease_owner = $1,
                lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
-             WHERE id = (
-               SELECT d.id FROM deployments d
-               WHERE d.status = 'queued'
-                 AND NOT EXISTS (SELECT 1 FROM deployments b WHERE b.project_id = d.project_id AND b.status = 'building')
-               ORDER BY d.created_at, d.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+             WHERE id = $4 AND status = 'queued'
              RETURNING *`,
-            [owner, leaseMs, new Date().toISOString()],
+            [owner, leaseMs, startedAt, chosen.deployment_id],
           );
           const row = rows[0] as Row | undefined;
-          if (!row) return undefined;
+          if (!row) return null; // canceled or deleted since the read (no lock on the row): pick again
+          await client.query(
+            `INSERT INTO build_turns (org_id, last_started_at) VALUES ($1, $2)
+             ON CONFLICT (org_id) DO UPDATE SET last_started_at = EXCLUDED.last_started_at`,
+            [chosen.org_id, startedAt],
+          );
           // In the same transaction: a client never sees the deployment building and its project not.
           if (row.preview_label === null) await client.query("UPDATE projects SET status = 'building' WHERE id = $1", [row.project_id]);
           return deploymentOf(row);
         });
+        if (claimed !== null || attempt >= 5) return claimed ?? undefined;
       } catch (err) {
         const { code, constraint } = pgError(err);
         if (code !== UNIQUE_VIOLATION || constraint !== 'deployments_one_building' || attempt >= 5) throw err;

@@ -26,7 +26,7 @@ import TreeFolder from './mintlify/TreeFolder.astro';
 import Update from './mintlify/Update.astro';
 import View from './mintlify/View.astro';
 import Visibility from './mintlify/Visibility.astro';
-import { Accordion, AccordionGroup, Badge, Card, Check, Columns, Danger, Icon, Info, Note, ParamField, ResponseField, Step, Steps, Tab, Tip, Warning } from './mintlify/html-components.ts';
+import { Accordion, AccordionGroup, Badge, Card, CardGroup, Check, Columns, Danger, Icon, Info, Note, ParamField, ResponseField, Step, Steps, Tab, Tip, Warning } from './mintlify/html-components.ts';
 import './mintlify/components.css';
 
 // MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.
@@ -46,7 +46,7 @@ export const folioComponents = {
   Check,
   Danger,
   Card,
-  CardGroup: Columns,
+  CardGroup,
   Columns,
   Column,
   Tabs,

@@ -97,7 +97,7 @@ export function checkContent(text: string, options: CheckOptions): Problem[] {
 }
 
 /** How a default-policy refusal of code says what would allow it. */
-const ENABLE_CODE = 'enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it';
+const ENABLE_CODE = 'enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it';
 /** Astro's template directives (`set:html`, `is:raw`, `define:vars`, `client:load` …). */
 export const ASTRO_DIRECTIVE = /^(?:set|is|define|client|server|transition):/i;
 // The full list is long (Mintlify's built-in set): the docs page lists them with their props.

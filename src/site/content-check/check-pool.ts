@@ -8,11 +8,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { readBuildLimits } from '../build-limits.ts';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
 import type { CheckRequest } from './check-process.ts';
 
-/** CPU time one page or snippet may take to check (FOLIO_CHECK_TIMEOUT_MS overrides it). */
-export const CHECK_TIME_LIMIT_MS = 1500;
 /** The largest page or snippet checked (and so built), in bytes. */
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
 /** How long a new check process may take to start (loading the parser), not counted against a page. */
@@ -63,11 +62,6 @@ interface Checker {
   ready: boolean;
   job?: { id: number; job: Job; timer: NodeJS.Timeout };
   startTimer?: NodeJS.Timeout;
-}
-
-function timeLimitMs(): number {
-  const fromEnv = Number(process.env.FOLIO_CHECK_TIMEOUT_MS);
-  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : CHECK_TIME_LIMIT_MS;
 }
 
 class CheckPool {
@@ -145,7 +139,8 @@ class CheckPool {
 
   private assign(checker: Checker, job: Job): void {
     const id = this.nextId++;
-    const limit = timeLimitMs();
+    // FOLIO_CHECK_TIMEOUT_MS, validated by the entry point (loadConfig, build:site, check:site) at start.
+    const limit = readBuildLimits().checkTimeoutMs;
     const started = Date.now();
     const cpuAtStart = cpuTimeMs(checker.child.pid);
     // The limit is the checker's CPU time where the system tells it (a busy machine, or the lower

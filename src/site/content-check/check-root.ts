@@ -11,6 +11,7 @@ import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } fr
 import { checkOpenApiIsolated, openApiFrontmatter } from '../openapi/check.ts';
 import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest } from './checked-files.ts';
 import { navigationSources } from '../openapi/sources.ts';
+import { customFileWarnings } from '../custom-files.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
@@ -69,6 +70,8 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
           : REFUSED[reason],
   }));
   const warnings: Problem[] = files.skipped.map(({ file, reason }) => ({ file, line: 1, column: 1, message: reason }));
+  // Mintlify's custom CSS and JavaScript (custom-files.ts): what of them a reader's browser will not load or run.
+  warnings.push(...(await customFileWarnings(root, files, options.allowCode ?? false)));
   // The root itself cannot be read safely (a link or special file, a named spec behind a link) or
   // names no specs one can trust (a docs.json that cannot be read): the OpenAPI check, which reads
   // the root's files, waits until that is fixed.
@@ -85,7 +88,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       warnings.push({ file: 'mint.json', line: 1, column: 1, message: 'not read: docs.json configures this site' });
     }
     try {
-      const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'));
+      const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'), root);
       config = parsed.config;
       warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
       const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
@@ -250,28 +253,50 @@ function notAllowed(file: string, symlink: boolean): Problem {
   return { file, line: 1, column: 1, message: `${what} is not allowed in a content root` };
 }
 
-/** Snippets that include themselves, directly or through others, fail the build. */
-function findSnippetCycles(snippets: string[], calls: Map<string, SnippetCall[]>, dir: string): Problem[] {
+/** Most snippet cycles reported, and most snippets a cycle's message names: enough to find and break them. */
+const MAX_CYCLES_REPORTED = 20;
+const MAX_CYCLE_NAMES = 12;
+
+/**
+ * Snippets that include themselves, directly or through others, fail the build (exported for npm
+ * run bench:tenant-limits). A depth-first walk with its own stack, in time linear in the snippets
+ * and their calls: it runs on the server's event loop, and a repository may hold thousands of
+ * snippets including each other in a chain (the walk used to recurse, and copy its trail, per step).
+ */
+export function findSnippetCycles(snippets: string[], calls: Map<string, SnippetCall[]>, dir: string): Problem[] {
   const snippetFile = (key: string) => snippetFileIn(key, dir);
+  const known = new Set(snippets);
   const problems: Problem[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (key: string, trail: string[]) => {
-    if (state.get(key) === 'done') return;
-    if (state.get(key) === 'visiting') {
-      const cycle = [...trail.slice(trail.indexOf(key)), key].map(snippetFile);
-      const from = calls.get(snippetFile(trail[trail.length - 1] ?? key))?.find((c) => c.key === key);
-      problems.push({
-        file: snippetFile(trail[trail.length - 1] ?? key),
-        line: from?.line ?? 1,
-        column: from?.column ?? 1,
-        message: `snippet cycle: ${cycle.join(' -> ')}`,
-      });
-      return;
-    }
-    state.set(key, 'visiting');
-    for (const call of calls.get(snippetFile(key)) ?? []) if (call.key && snippets.includes(call.key)) visit(call.key, [...trail, key]);
-    state.set(key, 'done');
+  const done = new Set<string>();
+  // The snippets being walked, from the first, and where each is in that trail.
+  const trail: Array<{ key: string; calls: SnippetCall[]; next: number }> = [];
+  const onTrail = new Map<string, number>();
+  const enter = (key: string) => {
+    onTrail.set(key, trail.length);
+    trail.push({ key, calls: calls.get(snippetFile(key)) ?? [], next: 0 });
   };
-  for (const key of snippets) visit(key, []);
+  for (const first of snippets) {
+    if (done.has(first)) continue;
+    enter(first);
+    while (trail.length) {
+      const top = trail[trail.length - 1]!;
+      if (top.next === top.calls.length) {
+        trail.pop();
+        onTrail.delete(top.key);
+        done.add(top.key);
+        continue;
+      }
+      const call = top.calls[top.next++]!;
+      if (!call.key || !known.has(call.key) || done.has(call.key)) continue;
+      const at = onTrail.get(call.key);
+      if (at === undefined) {
+        enter(call.key);
+      } else if (problems.length < MAX_CYCLES_REPORTED) {
+        const cycle = [...trail.slice(at, at + MAX_CYCLE_NAMES).map((t) => snippetFile(t.key)), snippetFile(call.key)];
+        if (trail.length - at > MAX_CYCLE_NAMES) cycle.splice(-1, 0, `… ${trail.length - at - MAX_CYCLE_NAMES} more`);
+        problems.push({ file: snippetFile(top.key), line: call.line, column: call.column, message: `snippet cycle: ${cycle.join(' -> ')}` });
+      }
+    }
+  }
   return problems;
 }

@@ -5,13 +5,15 @@
 // rendered once and reused, and so is the whole sidebar of the pages in the same groups: it is
 // rendered once with a slot in each link, which each page fills with its own current-page mark.
 //
-// Markup (the theme styles these classes; docs/decisions.md#docsjson-navigation):
-//   top-level group   <li class="nav-group"><p class="group-title">[icon] Title [tag]</p><ul>…</ul></li>
-//                     (with docs.json `root`: <a class="group-title" href=…> instead of <p>)
-//   nested group      <li class="nav-group nested"><details data-nav-group="N" [open]>
-//                       <summary class="group-title">…</summary><ul>…</ul></details></li>
+// Markup (the theme styles these classes; docs/decisions.md#docsjson-navigation). The outer list is
+// ul#sidebar-content and groups carry .sidebar-group and .sidebar-group-header too, the names
+// Mintlify documents for custom CSS (docs/decisions.md#custom-css-and-javascript):
+//   top-level group   <li class="nav-group sidebar-group"><p class="group-title sidebar-group-header">[icon] Title [tag]</p><ul>…</ul></li>
+//                     (with docs.json `root`: <a class="group-title sidebar-group-header" href=…> instead of <p>)
+//   nested group      <li class="nav-group nested sidebar-group"><details data-nav-group="N" [open]>
+//                       <summary class="group-title sidebar-group-header">…</summary><ul>…</ul></details></li>
 //                     open when docs.json says `expanded: true` or it holds the current page
-//   link              <li><a href=… [aria-current="page"]>[method badge][icon] Title [tag]</a></li>
+//   link              <li [data-active]><a href=… [aria-current="page"]>[method badge][icon] Title [tag]</a></li>
 //                     (a page's frontmatter `url`: class="external", target _blank, rel noopener)
 //   icon              <span class="nav-icon" data-icon="rocket" aria-hidden="true"><svg…></span>, or
 //                     <img class="nav-icon" src=… alt=""> for a path or URL
@@ -40,6 +42,8 @@ let nextGroupId = 0;
  * and icons never write `<@`.
  */
 const SLOT = '<@>';
+/** Where the mark of a link's list item (`data-active`) goes, likewise. */
+const ITEM_SLOT = '<%>';
 
 export { navLinks };
 
@@ -56,8 +60,11 @@ function hrefsOf(group: NavGroup): Set<string> {
 export function iconHtml(icon: string | undefined): string {
   if (!icon) return '';
   if (/[/.]/.test(icon)) return `<img class="nav-icon" src="${escapeHtml(icon)}" alt="" aria-hidden="true" loading="lazy" />`;
-  // The SVG inline (Font Awesome, else Lucide: components/mintlify/icons.ts); empty for a name neither has.
-  return `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true">${namedIconSvg(icon) ?? ''}</span>`;
+  // The SVG inline (Font Awesome, else Lucide: components/mintlify/icons.ts). A name neither has
+  // (a Font Awesome Pro icon, a typo) gets no icon at all: an empty span showed as an empty box
+  // where anchors frame their icons (issue 29).
+  const svg = namedIconSvg(icon);
+  return svg ? `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true">${svg}</span>` : '';
 }
 
 const tagHtml = (tag: string | undefined) => (tag ? ` <span class="nav-tag">${escapeHtml(tag)}</span>` : '');
@@ -74,15 +81,17 @@ function collapsedHtml(group: NavGroup): string {
 
 function linkHtml(item: NavLink, state: RenderState): string {
   let mark = item.href === state.current ? ' aria-current="page"' : '';
+  let itemMark = mark && ' data-active';
   if (state.slots) {
     state.slots.push(item.href);
     mark = SLOT;
+    itemMark = ITEM_SLOT;
   }
   const badge = item.method
     ? `<span class="api-method nav-method" style="--method-color: var(${METHOD_TOKENS[item.method]})" data-method="${item.method}">${item.method}</span> `
     : '';
   const external = item.external ? ' class="external" target="_blank" rel="noopener noreferrer"' : '';
-  return `<li><a href="${escapeHtml(item.href)}"${external}${mark}>${badge}${iconHtml(item.icon)}${escapeHtml(item.title)}${tagHtml(item.tag)}</a></li>`;
+  return `<li${itemMark}><a href="${escapeHtml(item.href)}"${external}${mark}>${badge}${iconHtml(item.icon)}${escapeHtml(item.title)}${tagHtml(item.tag)}</a></li>`;
 }
 
 interface RenderState {
@@ -105,15 +114,15 @@ function listHtml(items: NavItem[], state: RenderState, depth: number, around: n
     if (state.collapse && item.title && !holdsCurrent) return collapsedHtml(item);
     const label = `${iconHtml(item.icon)}${escapeHtml(item.title)}${tagHtml(item.tag)}`;
     if (depth === 0 || !item.title) {
-      const title = !item.title ? '' : item.rootHref ? `<a class="group-title" href="${escapeHtml(item.rootHref)}">${label}</a>` : `<p class="group-title">${label}</p>`;
-      return `<li class="nav-group">${title}${listHtml(item.items, state, depth + 1, around)}</li>`;
+      const title = !item.title ? '' : item.rootHref ? `<a class="group-title sidebar-group-header" href="${escapeHtml(item.rootHref)}">${label}</a>` : `<p class="group-title sidebar-group-header">${label}</p>`;
+      return `<li class="nav-group sidebar-group">${title}${listHtml(item.items, state, depth + 1, around)}</li>`;
     }
     const id = state.nextId++;
     const open = item.expanded || holdsCurrent ? ' open' : '';
     const summary = item.rootHref ? `<a href="${escapeHtml(item.rootHref)}">${label}</a>` : label;
-    return `<li class="nav-group nested"><details data-nav-group="${id}"${open}><summary class="group-title">${summary}</summary>${listHtml(item.items, state, depth + 1, [...around, id])}</details></li>`;
+    return `<li class="nav-group nested sidebar-group"><details data-nav-group="${id}"${open}><summary class="group-title sidebar-group-header">${summary}</summary>${listHtml(item.items, state, depth + 1, [...around, id])}</details></li>`;
   });
-  return `<ul>${lis.join('')}</ul>`;
+  return `<ul${depth === 0 ? ' id="sidebar-content"' : ''}>${lis.join('')}</ul>`;
 }
 
 /** Ids of the groups a collapsed sidebar shows open around `current`: those the rendering walks into that hold it. */
@@ -152,7 +161,11 @@ export function navHtml(nav: NavItem[], currentHref: string | undefined): string
     }
     const { hrefs } = slotted;
     let slot = 0;
-    return slotted.html.replace(/<@>/g, () => (hrefs[slot++] === currentHref ? ' aria-current="page"' : ''));
+    // Each link's item slot comes just before its own slot.
+    return slotted.html.replace(/<[@%]>/g, (found) => {
+      if (found === ITEM_SLOT) return hrefs[slot] === currentHref ? ' data-active' : '';
+      return hrefs[slot++] === currentHref ? ' aria-current="page"' : '';
+    });
   }
   let full = fullCache.get(nav);
   if (full === undefined) {
@@ -161,7 +174,7 @@ export function navHtml(nav: NavItem[], currentHref: string | undefined): string
     fullCache.set(nav, full);
   }
   if (!currentHref) return full.html;
-  let html = full.html.replace(`<a href="${escapeHtml(currentHref)}">`, `<a href="${escapeHtml(currentHref)}" aria-current="page">`);
+  let html = full.html.replace(`<li><a href="${escapeHtml(currentHref)}">`, `<li data-active><a href="${escapeHtml(currentHref)}" aria-current="page">`);
   // The nested groups around the current page are open.
   for (const id of full.groupsOf.get(currentHref) ?? []) html = html.replace(`<details data-nav-group="${id}">`, `<details data-nav-group="${id}" open>`);
   return html;

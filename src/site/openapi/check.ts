@@ -29,7 +29,7 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
   const text = await readFile(path.join(root, 'docs.json'), 'utf8').catch(() => undefined);
   let config;
   try {
-    config = text === undefined ? {} : parseDocsConfig(text);
+    config = text === undefined ? {} : parseDocsConfig(text, root);
   } catch {
     return { problems, warnings: [], checked: [] }; // docs.json problems are reported by the root check
   }

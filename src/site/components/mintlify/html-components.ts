@@ -4,7 +4,10 @@
 // with no Astro component instance at all; a page compiled as an MDX module renders each as one
 // Astro component made from the same function (htmlComponent). Both give the same HTML, byte for
 // byte (test/site/static-mdx.test.ts). A page of components has dozens of them, and each Astro
-// component instance cost render time (docs/decisions.md#mintlify-components).
+// component instance cost render time (docs/decisions.md#mintlify-components). Each also carries
+// the class name Mintlify documents for custom CSS (`callout`, `card`, `card-group`, `steps`,
+// `step`, `accordion`, `field`…) beside Folio's own `mint-*` ones, which alone are styled here
+// (docs/decisions.md#custom-css-and-javascript).
 import { Fragment, jsx } from 'astro/jsx-runtime';
 import { addAttribute, createComponent, escapeHTML, renderJSX, renderSlot, renderTemplate } from 'astro/runtime/server/index.js';
 import { CHILDREN, html, iconParts, textParts, type MarkupPart } from './markup.ts';
@@ -74,7 +77,7 @@ function field(kind: 'param' | 'response', props: Props, name: unknown, location
   const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   const id = props.id ?? (typeof name === 'string' ? `${kind}-${[location, name].filter(Boolean).join('-')}`.toLowerCase().replace(/[^a-z0-9_-]+/g, '-') : undefined);
   return [
-    html(`<div${attr('class:list', ['mint-field', `mint-${kind}-field`, deprecated && 'mint-field-deprecated'])}${attr('id', id)}><div class="mint-field-head">${labels(pre)}<code class="mint-field-name">`),
+    html(`<div${attr('class:list', ['mint-field', `mint-${kind}-field`, deprecated && 'mint-field-deprecated', 'field'])}${attr('id', id)}><div class="mint-field-head">${labels(pre)}<code class="mint-field-name">`),
     ...textParts(name),
     html(`</code>${location ? `<span class="mint-field-location">${escapeHTML(location)}</span>` : ''}`),
     ...(type !== undefined ? [html('<span class="mint-field-type">'), ...textParts(type), html('</span>')] : []),
@@ -99,7 +102,7 @@ export const ParamField = htmlComponent('ParamField', (props) => {
 export const ResponseField = htmlComponent('ResponseField', (props) => field('response', props, props.name, typeof props.location === 'string' ? props.location : undefined));
 
 /** Numbered steps: an ordered list; each <Step> is one item. */
-export const Steps = htmlComponent('Steps', ({ className, titleSize }) => [html(`<ol${attr('class:list', ['mint-steps', className])}${attr('data-title-size', titleSize)}>`), CHILDREN, html('</ol>')]);
+export const Steps = htmlComponent('Steps', ({ className, titleSize }) => [html(`<ol${attr('class:list', ['mint-steps', 'steps', className])}${attr('data-title-size', titleSize)}>`), CHILDREN, html('</ol>')]);
 
 /**
  * One step: its number (or icon) on the rail, then title and content. `stepNumber` sets the number
@@ -110,7 +113,7 @@ export const Step = htmlComponent('Step', ({ title, icon, iconType, iconLibrary,
   const number = Number(stepNumber);
   const numbered = Number.isInteger(number);
   return [
-    html(`<li class="mint-step"${attr('id', id)}${attr('value', numbered ? number : undefined)}${attr('style', numbered ? `counter-set: mint-step ${number}` : undefined)}><span${attr('class:list', ['mint-step-marker', icon !== undefined && 'mint-step-marker-icon'])} aria-hidden="true">`),
+    html(`<li class="mint-step step"${attr('id', id)}${attr('value', numbered ? number : undefined)}${attr('style', numbered ? `counter-set: mint-step ${number}` : undefined)}><span${attr('class:list', ['mint-step-marker', icon !== undefined && 'mint-step-marker-icon'])} aria-hidden="true">`),
     ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
     html('</span><div class="mint-step-body">'),
     ...(title !== undefined ? [html(`<${Title} class="mint-step-title">`), ...textParts(title), html(`</${Title}>`)] : []),
@@ -121,13 +124,13 @@ export const Step = htmlComponent('Step', ({ title, icon, iconType, iconLibrary,
 });
 
 /** Accordions stacked as one block. */
-export const AccordionGroup = htmlComponent('AccordionGroup', ({ className }) => [html(`<div${attr('class:list', ['mint-accordion-group', className])}>`), CHILDREN, html('</div>')]);
+export const AccordionGroup = htmlComponent('AccordionGroup', ({ className }) => [html(`<div${attr('class:list', ['mint-accordion-group', 'accordion-group', className])}>`), CHILDREN, html('</div>')]);
 
 /** An accordion: a <details> element, so it opens and closes by click and keyboard with no script. */
 export const Accordion = htmlComponent('Accordion', ({ title, description, defaultOpen, icon, iconType, iconLibrary, id }, page) => {
   const anchor = id ?? (typeof title === 'string' ? title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') : undefined);
   return [
-    html(`<details class="mint-accordion"${attr('id', anchor || undefined)}${attr('open', defaultOpen || undefined)}><summary class="mint-accordion-summary">`),
+    html(`<details class="mint-accordion accordion"${attr('id', anchor || undefined)}${attr('open', defaultOpen || undefined)}><summary class="mint-accordion-summary">`),
     ...iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-accordion-icon' }),
     html('<span class="mint-accordion-heading"><span class="mint-accordion-title">'),
     ...textParts(title),
@@ -140,10 +143,12 @@ export const Accordion = htmlComponent('Accordion', ({ title, description, defau
 });
 
 /** Mintlify's CardGroup and Columns: children side by side in `cols` columns (one on narrow screens). */
-export const Columns = htmlComponent('Columns', ({ cols, className }) => {
+const columns = (mintlifyClass?: string): Markup => ({ cols, className }) => {
   const count = Math.min(6, Math.max(1, Math.floor(Number(cols ?? 2)) || 2));
-  return [html(`<div${attr('class:list', ['mint-columns', className])}${attr('style', `--mint-cols: ${count}`)}>`), CHILDREN, html('</div>')];
-});
+  return [html(`<div${attr('class:list', ['mint-columns', mintlifyClass, className])}${attr('style', `--mint-cols: ${count}`)}>`), CHILDREN, html('</div>')];
+};
+export const Columns = htmlComponent('Columns', columns());
+export const CardGroup = htmlComponent('CardGroup', columns('card-group'));
 
 /**
  * A card: title, icon (or image on top), text, and a link when it has an href (the whole card is
@@ -154,7 +159,7 @@ export const Card = htmlComponent('Card', ({ title, icon, iconType, iconLibrary,
   const tag = href ? 'a' : 'div';
   const external = typeof href === 'string' && /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(href);
   return [
-    html(`<${tag}${attr('href', href)}${attr('style', color ? `--mint-accent: ${String(color)}` : undefined)}${attr('rel', external ? 'noopener noreferrer' : undefined)}${attr('class:list', ['mint-card', horizontal && 'mint-card-horizontal', href && 'mint-card-link'])}>`),
+    html(`<${tag}${attr('href', href)}${attr('style', color ? `--mint-accent: ${String(color)}` : undefined)}${attr('rel', external ? 'noopener noreferrer' : undefined)}${attr('class:list', ['mint-card', horizontal && 'mint-card-horizontal', href && 'mint-card-link', 'card'])}>`),
     html(img ? `<img class="mint-card-img"${attr('src', img)} alt="">` : ''),
     ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-card-icon' }) : []),
     html('<div class="mint-card-body">'),
@@ -169,7 +174,7 @@ export const Card = htmlComponent('Card', ({ title, icon, iconType, iconLibrary,
 
 /** One panel of <Tabs>: Tabs reads its title (and icon) from here to build the tab list. */
 export const Tab = htmlComponent('Tab', ({ title = 'Tab', icon, iconType, iconLibrary, id }, page) => [
-  html(`<div class="mint-tab-panel"${attr('data-mint-tab', String(title))}${attr('data-mint-tab-id', id)}>`),
+  html(`<div class="mint-tab-panel tab"${attr('data-mint-tab', String(title))}${attr('data-mint-tab-id', id)}>`),
   ...(icon !== undefined ? [html('<template class="mint-tab-icon">'), ...iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }), html('</template>')] : []),
   CHILDREN,
   html('</div>'),
@@ -182,7 +187,7 @@ export const Badge = htmlComponent('Badge', ({ color = 'gray', size = 'md', shap
   const named = BADGE_COLORS.includes(color as string);
   const sized = ['xs', 'sm', 'md', 'lg'].includes(size as string) ? size : 'md';
   return [
-    html(`<span${attr('class:list', ['mint-badge', named && `mint-badge-${String(color)}`, `mint-badge-${String(sized)}`, shape === 'pill' && 'mint-badge-pill', stroke && 'mint-badge-stroke', disabled && 'mint-badge-disabled', className])}${attr('style', named ? undefined : `--mint-badge: ${String(color)}`)}${attr('aria-disabled', disabled ? 'true' : undefined)}>`),
+    html(`<span${attr('class:list', ['mint-badge', named && `mint-badge-${String(color)}`, `mint-badge-${String(sized)}`, shape === 'pill' && 'mint-badge-pill', stroke && 'mint-badge-stroke', disabled && 'mint-badge-disabled', className])}${attr('style', named ? undefined : `--mint-badge: ${String(color)}`)}${attr('aria-disabled', disabled ? 'true' : undefined)} data-badge${attr('data-color', color)}${attr('data-size', sized)}>`),
     ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
     CHILDREN,
     html('</span>'),
@@ -194,4 +199,4 @@ export const Badge = htmlComponent('Badge', ({ color = 'gray', size = 'md', shap
  * image URL or path, or markup written in the page (icon={<svg …/>}), which the content check passed.
  */
 export const Icon = htmlComponent('Icon', ({ icon, name, iconType, iconLibrary, color, size, className }, page) =>
-  iconParts(icon ?? name, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, color: color as string | undefined, size: size as number | string | undefined, className: className as string | undefined }));
+  iconParts(icon ?? name, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, color: color as string | undefined, size: size as number | string | undefined, className: ['icon', className].filter(Boolean).join(' ') }));

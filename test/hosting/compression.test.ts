@@ -1,0 +1,182 @@
+// Compressed sites (docs/decisions.md#compressed-sites, issue 29): a deployment's publish step
+// writes brotli and gzip copies of the build's text files; the site handler answers with the one
+// the client's Accept-Encoding takes, each with its own ETag and length, `Vary: Accept-Encoding`
+// on all of them. A real server, a real repository over file://, a real build, raw HTTP.
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import { uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { precompressBuild } from '../../src/service/deployments/precompress.ts';
+import { linkTree } from '../../src/site/link-tree.ts';
+
+let fixture: DeployingServer;
+let server: TestServer;
+let slug: string;
+let liveDir: string;
+
+const NOTES = `Release notes\n${Array.from({ length: 200 }, (_, i) => `- change ${i}: the widget now folds its corners`).join('\n')}\n`;
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  bytes: Buffer;
+}
+
+/** One request, its body's bytes as sent (never decoded). */
+function raw(urlPath: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: server.port, path: urlPath, method, headers: { host: `${slug}.localhost`, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function decoded(res: RawResponse): string {
+  const encoding = res.headers['content-encoding'];
+  if (encoding === 'br') return zlib.brotliDecompressSync(res.bytes).toString('utf8');
+  if (encoding === 'gzip') return zlib.gunzipSync(res.bytes).toString('utf8');
+  expect(encoding).toBeUndefined();
+  return res.bytes.toString('utf8');
+}
+
+beforeAll(async () => {
+  fixture = await startDeployingServer();
+  server = fixture.server;
+  const repo = fixture.host.repo('acme', 'compressed');
+  repo.commit({
+    'docs.json': JSON.stringify({ name: 'Compressed Site' }),
+    'content/index.mdx': `# Home\n\n${'Words that repeat well in a compressed answer. '.repeat(40)}\n`,
+    'public/notes.txt': NOTES,
+    'public/tiny.txt': 'small\n',
+    // A build may write anything into its output, copies under Folio's folder too: never served as such.
+    'public/_folio/compressed/notes.txt.br': 'planted: not the notes\n',
+    'public/_folio/compressed/index.html.gz': 'planted: not the home page\n',
+    'public/_folio/compressed/tiny.txt.gz': 'planted: a copy of a file too small to get one\n',
+  });
+  slug = uniqueSlug('compressed');
+  const created = await fixture.api('POST', '/v1/projects', { body: { name: 'Compressed', slug, source_repo: repo.slug } });
+  const done = await waitForDeployment(fixture.api, created.body.id, (await latestDeployment(fixture.api, created.body.id)).id);
+  expect(done.status).toBe('succeeded');
+  liveDir = path.join(server.dataDir, 'projects', created.body.id, 'builds', done.id);
+  const log = await fixture.api('GET', `/v1/projects/${created.body.id}/deployments/${done.id}/log`);
+  expect(log.text).toMatch(/publish: \d+ text file\(s\) compressed \(brotli, gzip\)/);
+});
+afterAll(() => fixture.close());
+
+describe('Accept-Encoding', () => {
+  it('sends a page brotli- or gzip-compressed as the client asks, the same page each time, smaller, with its own ETag', async () => {
+    const page = await readFile(path.join(liveDir, 'index.html'), 'utf8');
+    const plain = await raw('/');
+    const br = await raw('/', { 'accept-encoding': 'gzip, deflate, br' });
+    const gz = await raw('/', { 'accept-encoding': 'gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    for (const res of [plain, br, gz]) {
+      expect(res.status).toBe(200);
+      expect(decoded(res)).toBe(page);
+      expect(res.headers.vary).toBe('accept-encoding');
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(Number(res.headers['content-length'])).toBe(res.bytes.length);
+    }
+    expect(br.bytes.length).toBeLessThan(plain.bytes.length / 2);
+    expect(gz.bytes.length).toBeLessThan(plain.bytes.length / 2);
+    expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
+  });
+
+  it('follows q-values: a refused encoding (q=0) is never sent, `*` stands for the others, identity when nothing fits', async () => {
+    expect((await raw('/notes.txt', { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
+    expect((await raw('/notes.txt', { 'accept-encoding': 'br;q=0.5, gzip;q=0.8' })).headers['content-encoding']).toBe('gzip');
+    expect((await raw('/notes.txt', { 'accept-encoding': '*' })).headers['content-encoding']).toBe('br');
+    expect((await raw('/notes.txt', { 'accept-encoding': 'gzip;q=0, *' })).headers['content-encoding']).toBe('br');
+    expect((await raw('/notes.txt', { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+    expect((await raw('/notes.txt', { 'accept-encoding': 'deflate, identity' })).headers['content-encoding']).toBeUndefined();
+    for (const encoding of ['br', 'gzip', 'identity']) expect(decoded(await raw('/notes.txt', { 'accept-encoding': encoding }))).toBe(NOTES);
+  });
+
+  it('revalidates each encoding by its own ETag; HEAD sends the headers of the same answer and no body', async () => {
+    const br = await raw('/', { 'accept-encoding': 'br' });
+    const again = await raw('/', { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(br.headers.etag);
+    expect(again.headers.vary).toBe('accept-encoding');
+    // The brotli copy's tag does not stand for the gzip one or the plain page.
+    expect((await raw('/', { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag! })).status).toBe(200);
+    expect((await raw('/', { 'if-none-match': br.headers.etag! })).status).toBe(200);
+    const head = await raw('/', { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.bytes.length).toBe(0);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers['content-length']).toBe(String(br.bytes.length));
+    expect(head.headers.etag).toBe(br.headers.etag);
+  });
+
+  it('ignores copies the build planted, serves no copy by its own path, and leaves images, fonts and tiny files as they are', async () => {
+    expect(decoded(await raw('/notes.txt', { 'accept-encoding': 'br' }))).toBe(NOTES);
+    expect(decoded(await raw('/', { 'accept-encoding': 'gzip' }))).toContain('Words that repeat well');
+    for (const copy of ['/_folio/compressed/notes.txt.br', '/_folio/compressed/index.html.gz', '/_folio/compressed/', '/_folio/compressed']) {
+      expect((await raw(copy)).status, copy).toBe(404);
+    }
+    const tiny = await raw('/tiny.txt', { 'accept-encoding': 'br, gzip' });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.bytes.toString()).toBe('small\n');
+    const font = (await readdir(path.join(liveDir, '_astro'))).find((f) => f.endsWith('.woff2'))!;
+    expect((await raw(`/_astro/${font}`, { 'accept-encoding': 'br, gzip' })).headers['content-encoding']).toBeUndefined();
+    // The CSS and JS assets are compressed too.
+    const css = (await readdir(path.join(liveDir, '_astro'))).find((f) => f.endsWith('.css'))!;
+    const asset = await raw(`/_astro/${css}`, { 'accept-encoding': 'br' });
+    expect(asset.headers['content-encoding']).toBe('br');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(decoded(asset)).toBe(await readFile(path.join(liveDir, '_astro', css), 'utf8'));
+  });
+
+  it('sends the 404 page compressed too, with its status', async () => {
+    const missing = await raw('/no/such/page', { 'accept-encoding': 'br' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-encoding']).toBe('br');
+    expect(decoded(missing)).toContain('<html');
+  });
+});
+
+describe('the publish step', () => {
+  it('writes no copy through a link the build left, replaces wrong copies, and keeps right ones', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'folio-precompress-'));
+    try {
+      const build = path.join(root, 'build');
+      const outside = path.join(root, 'outside');
+      await mkdir(path.join(build, '_folio'), { recursive: true });
+      await mkdir(outside);
+      await writeFile(path.join(build, 'notes.txt'), NOTES);
+      await writeFile(path.join(build, 'other.txt'), NOTES.toUpperCase());
+      await writeFile(path.join(build, 'tiny.txt'), 'small\n');
+      await writeFile(path.join(outside, 'tiny.txt.br'), 'not the build\'s to remove');
+      await symlink(outside, path.join(build, '_folio', 'compressed'));
+      expect(await precompressBuild(build)).toEqual({ files: 2, made: 4 });
+      expect(await readdir(outside)).toEqual(['tiny.txt.br']);
+      const copies = path.join(build, '_folio', 'compressed');
+      expect(zlib.brotliDecompressSync(await readFile(path.join(copies, 'notes.txt.br'))).toString()).toBe(NOTES);
+      // A valid copy of other bytes (what a fast redeploy links in for a changed file) is made again.
+      await writeFile(path.join(copies, 'notes.txt.gz'), zlib.gzipSync('something else entirely'));
+      expect(await precompressBuild(build)).toEqual({ files: 2, made: 1 });
+      expect(zlib.gunzipSync(await readFile(path.join(copies, 'notes.txt.gz'))).toString()).toBe(NOTES);
+      // A fast redeploy: files and copies linked from the published build are kept unread; a
+      // changed file (a new inode) gets new copies, even where the old copy was linked in.
+      const next = path.join(root, 'next');
+      await linkTree(build, next);
+      await rm(path.join(next, 'notes.txt'));
+      await writeFile(path.join(next, 'notes.txt'), `${NOTES}one more line\n`);
+      expect(await precompressBuild(next, build)).toEqual({ files: 2, made: 2 });
+      expect(zlib.brotliDecompressSync(await readFile(path.join(next, '_folio', 'compressed', 'notes.txt.br'))).toString()).toBe(`${NOTES}one more line\n`);
+      expect(zlib.brotliDecompressSync(await readFile(path.join(copies, 'notes.txt.br'))).toString()).toBe(NOTES);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
