@@ -25,6 +25,7 @@ import {
   sandboxAvailable,
   sandboxLaunch,
   sandboxUid,
+  takeFromSandbox,
   type Launch,
   type Mount,
   type SandboxMode,
@@ -463,13 +464,18 @@ export const MAX_OUTPUT_ENTRIES = 200_000;
  * regular file or a directory (never a link, FIFO, socket or device), at a path of at most
  * MAX_OUTPUT_PATH characters (a deeper tree would pass the system's path limit on the way), and at
  * most MAX_OUTPUT_ENTRIES of them. Walked with a list, not recursion, each directory read once as
- * a stream (a build may put millions of names in one): linear in the size of the tree.
+ * a stream (a build may put millions of names in one): linear in the size of the tree. Each
+ * directory is taken from the sandbox (takeFromSandbox) before it is read, so what the walk saw is
+ * what stays, whatever still runs in the sandbox.
  */
 export async function outputProblem(dir: string): Promise<string | undefined> {
   const folders = [''];
   let count = 0;
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    const handle = await fs.opendir(path.join(dir, folder)).catch(() => undefined);
+    // Its parents were taken before it (the walk goes down), so its path holds no link.
+    const handle = await takeFromSandbox(path.join(dir, folder))
+      .then(() => fs.opendir(path.join(dir, folder)))
+      .catch(() => undefined);
     if (!handle) return `the build's output has a folder the server cannot read at ${JSON.stringify(folder || '.')}: refused`;
     // Leaving the loop early closes the directory.
     for await (const entry of handle) {
