@@ -148,6 +148,8 @@ export interface DeploymentRecord {
   source_branch?: string;
   commit_sha?: string;
   page_count?: number;
+  /** Warnings of its build (each a line of its log): what builds, but not as written. */
+  warnings?: number;
   error?: { code: DeploymentErrorCode; message: string };
   /** A preview deployment's branch (production deployments have none). */
   branch?: string;

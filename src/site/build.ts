@@ -39,6 +39,7 @@ import { pipeline } from 'node:stream/promises';
 import { listServerDirs, scrubPaths, type PathView } from './tenant-paths.ts';
 import { linkTree } from './link-tree.ts';
 import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
+import { warningSummary } from './warning-summary.ts';
 
 export interface BuildSiteOptions {
   contentRoot: string;
@@ -247,15 +248,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     log.push(clean);
     options.onLog?.(clean);
   };
-  const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => ({
-    ok: !error,
-    log,
-    warnings: log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l)),
-    pageCount,
-    durationMs: Date.now() - started,
-    phases,
-    error,
-  });
+  const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => {
+    const warnings = log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l));
+    // Every warning is a line of the log above; the log ends with them grouped by kind.
+    for (const line of warningSummary(warnings, 'each one is a line of this log')) emit(line);
+    return { ok: !error, log, warnings, pageCount, durationMs: Date.now() - started, phases, error };
+  };
   const fail = (code: BuildErrorCode, problems: Problem[], message?: string) => {
     const text = scrubPaths(message ?? problems.map(formatProblem).join('\n'), view);
     for (const line of text.split('\n')) emit(`error: ${line}`);
@@ -286,6 +284,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     // The server keeps the redirects compiled while the site is live: more than it keeps is refused here, not dropped there.
     const redirectsProblem = redirectsSizeProblem(report.config?.redirects ?? []);
     if (redirectsProblem) report.problems.push({ file: report.files.layout.configFile, line: 1, column: 1, message: `redirects: ${redirectsProblem}` });
+    // Keys of docs.json Folio ignores, components nobody defines, OpenAPI leniencies: a line each
+    // in the log, never a failure; logged when the build fails too, so that one run says everything.
+    for (const warning of report.warnings) emit(`[folio] warning: ${formatProblem(warning)}`);
     if (report.problems.length) {
       worker.cancel();
       await worker.done;
@@ -293,8 +294,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)${report.files.layout.kind === 'mintlify' ? ` (Mintlify layout, ${report.files.assets.length} static file(s))` : ''}`);
-    // Keys of docs.json Folio ignores, OpenAPI leniencies: a line each in the log, never a failure.
-    for (const warning of report.warnings) emit(`[folio] warning: ${formatProblem(warning)}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original (links where it already can).
       await timed('sandbox input', () => copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]));

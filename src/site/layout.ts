@@ -34,7 +34,14 @@ export const MINTLIFY_LAYOUT: ContentLayout = { kind: 'mintlify', pagesDir: '', 
 /** The settings files that mark a Mintlify repository, in the order they are preferred. */
 export const MINTLIFY_CONFIG_FILES = ['docs.json', 'mint.json'] as const;
 
-/** What Mintlify ignores without being told (gitignore patterns, any depth). */
+/**
+ * What Mintlify ignores without being told (gitignore patterns, any depth): build and dependency
+ * folders, a repository's own notes (README, LICENSE, CHANGELOG, CONTRIBUTING) and the instruction
+ * files of coding agents (AGENTS.md, CLAUDE.md, SKILL.md or skill.md), which Mintlify does not
+ * publish as pages (https://mintlify.com/docs/organize/mintignore); in `.md` or `.mdx`, as Mintlify
+ * reads both. Matched case-sensitively, as git on Linux matches: `changelog.mdx` is a page (real
+ * repositories have one), `CHANGELOG.md` is not.
+ */
 export const MINTLIFY_IGNORED = [
   'node_modules',
   'build',
@@ -42,10 +49,7 @@ export const MINTLIFY_IGNORED = [
   'coverage',
   'tmp',
   'temp',
-  'README.md',
-  'LICENSE.md',
-  'CHANGELOG.md',
-  'CONTRIBUTING.md',
+  ...['README', 'LICENSE', 'CHANGELOG', 'CONTRIBUTING', 'AGENTS', 'CLAUDE', 'SKILL', 'skill'].flatMap((name) => [`${name}.md`, `${name}.mdx`]),
 ];
 
 /** Files at the top of a Mintlify repository that are settings of its tools, not content to serve. */
@@ -155,11 +159,18 @@ function* listFolio(root: string, files: RootFiles): Generator<string, void, fs.
 }
 
 /** The gitignore rules of a Mintlify repository: Mintlify's defaults, then its `.mintignore`. */
-export function mintlifyIgnore(root: string): Ignore {
-  const rules = ignore().add(MINTLIFY_IGNORED);
+export function mintlifyIgnore(root: string): Pick<Ignore, 'ignores'> {
+  const defaults = ignore({ ignorecase: false }).add(MINTLIFY_IGNORED);
   const file = path.join(root, MINTIGNORE);
-  if (present(file)?.isFile()) rules.add(fs.readFileSync(file, 'utf8'));
-  return rules;
+  if (!present(file)?.isFile()) return defaults;
+  const own = ignore().add(fs.readFileSync(file, 'utf8'));
+  // `.mintignore` comes after the defaults: its `!pattern` brings back what they leave out.
+  return {
+    ignores: (rel) => {
+      const { ignored, unignored } = own.test(rel);
+      return ignored || (!unignored && defaults.ignores(rel));
+    },
+  };
 }
 
 function* listMintlify(root: string, files: RootFiles): Generator<string, void, fs.Dirent[]> {

@@ -140,8 +140,9 @@ interface Option {
 const LABEL_KEY: Record<DivisionKind, string> = { languages: 'language', versions: 'version', products: 'product', dropdowns: 'dropdown', tabs: 'tab', anchors: 'anchor' };
 
 /**
- * Resolves `navigation` against the pages. Throws NavigationError for an entry that names no
- * page. Pages no sidebar lists belong to the default section (the first, or `default: true`).
+ * Resolves `navigation` against the pages. An entry that names no page is given to `onMissing`
+ * and left out (as Mintlify leaves it out); without `onMissing` it throws NavigationError. Pages
+ * no sidebar lists belong to the default section (the first, or `default: true`).
  */
 export function resolveNavigation(
   navigation: NavigationConfig,
@@ -160,10 +161,17 @@ export function resolveNavigation(
     attached?: (entry: object) => { byKey: Map<string, string>; items: NavItem[] } | undefined;
     /** The operation key of an entry such as "GET /users" (undefined for a page path). */
     operationKey?: (entry: string) => string | undefined;
+    /** An entry (or a group's `root`) that names no page: left out of the navigation. */
+    onMissing?: (error: NavigationError) => void;
   } = {},
 ): SiteNavigation {
   const sections: Section[] = [];
   const placedIn = new Map<string, Section>();
+  const missing = (error: NavigationError): undefined => {
+    if (!options.onMissing) throw error;
+    options.onMissing(error);
+    return undefined;
+  };
 
   const findPage = (entry: string): NavPageInfo | undefined => {
     const p = entry.replace(/^\/+|\/+$/g, '') || 'index';
@@ -181,8 +189,7 @@ export function resolveNavigation(
   const groupItems = (group: NavGroupConfig, key: string, depth: number, section: Section, scope: Attached): NavGroup => {
     const attached = options.attached?.(group) ?? undefined;
     // The root page comes first in reading order, then the group's pages.
-    const root = group.root === undefined ? undefined : findPage(group.root);
-    if (group.root !== undefined && !root) throw new NavigationError(`${key}.root`, group.root, `no page "${group.root}"`);
+    const root = group.root === undefined ? undefined : (findPage(group.root) ?? missing(new NavigationError(`${key}.root`, group.root, `no page "${group.root}"`)));
     if (root) place(root, section);
     const g: NavGroup = { type: 'group', title: group.group, items: entries(group.pages, `${key}.pages`, depth + 1, section, attached ?? scope) };
     g.items.push(...attachedItems(attached, section));
@@ -212,11 +219,11 @@ export function resolveNavigation(
         const path = scope?.byKey.get(operation);
         if (path === undefined) {
           const why = scope ? "the entry's OpenAPI file has no such operation" : 'no entry around it has an "openapi" file';
-          throw new NavigationError(`${key}.${i}`, entry, `"${entry}" names an operation, but ${why}`);
+          return missing(new NavigationError(`${key}.${i}`, entry, `"${entry}" names an operation, but ${why}`));
         }
         page = pages.get(path);
       }
-      if (!page) throw new NavigationError(`${key}.${i}`, entry, `no page "${entry}"`);
+      if (!page) return missing(new NavigationError(`${key}.${i}`, entry, `no page "${entry}"`));
       place(page, section);
       if (!page.hidden) items.push(page.link);
     });

@@ -12,9 +12,9 @@ import {
   findReferencedSpec,
   loadOpenApiPages,
   navigationSources,
-  OpenApiError,
   operationKey,
   parseOperationReference,
+  unreadableReference,
   specLoader,
   type BuildOptions,
   type LoadedDocument,
@@ -23,7 +23,7 @@ import {
   UNTAGGED_GROUP,
 } from './openapi/index.ts';
 import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, type PageMeta } from './page-rules.ts';
-import { NavigationError, resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
+import { resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
 import { navigationErrorMessage } from './navigation-errors.ts';
 import { pageFileOf } from './layout.ts';
 
@@ -137,22 +137,18 @@ async function buildModel(): Promise<SiteModel> {
   const byPath = new Map(pages.map((p) => [p.path, p]));
   const config = docsConfig;
   const infos = new Map(pages.map((p): [string, NavPageInfo] => [p.path, { path: p.path, link: link(p), hidden: p.hidden }]));
-  let navigation: SiteNavigation;
-  try {
-    navigation = resolveNavigation(config.navigation ?? {}, infos, pageHref, {
-      fallbackSidebar: () => derivedNav(pages.filter((p) => p.kind === 'content' && !p.hidden)),
-      extraGroups: results.flatMap((r) => r.navGroups ?? []),
-      // Navigation entries with `openapi`: the operations their pages name, the groups they get.
-      attached: (entry) => {
-        const found = openApi?.attached.get(entry);
-        return found && { byKey: new Map([...found.byKey].map(([key, page]) => [key, page.path])), items: found.groups };
-      },
-      operationKey: (entry) => parseOperationReference(entry)?.key,
-    });
-  } catch (error) {
-    if (error instanceof NavigationError) throw new Error(navigationErrorMessage(siteBuild.contentRoot, error, expectedSource), { cause: error });
-    throw error;
-  }
+  const navigation = resolveNavigation(config.navigation ?? {}, infos, pageHref, {
+    fallbackSidebar: () => derivedNav(pages.filter((p) => p.kind === 'content' && !p.hidden)),
+    extraGroups: results.flatMap((r) => r.navGroups ?? []),
+    // Navigation entries with `openapi`: the operations their pages name, the groups they get.
+    attached: (entry) => {
+      const found = openApi?.attached.get(entry);
+      return found && { byKey: new Map([...found.byKey].map(([key, page]) => [key, page.path])), items: found.groups };
+    },
+    operationKey: (entry) => parseOperationReference(entry)?.key,
+    // As Mintlify does, an entry naming no page is left out, with a warning naming it in docs.json.
+    onMissing: (error) => console.log(`[folio] warning: ${navigationErrorMessage(siteBuild.contentRoot, error, expectedSource)}; it is left out of the navigation`),
+  });
   const sequence = navigation.readingOrder().map((p) => byPath.get(p)!);
   return { pages, byPath, nav: navigation.defaultSidebar, sequence, navigation, redirects: legacyRedirects(pages) };
 }
@@ -303,13 +299,20 @@ async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: Conte
   // Named as the content check names it: the page's file under the layout's pages folder.
   const { layout, pageFiles } = siteBuild;
   const inRoot = layout.pagesDir ? `${layout.pagesDir}/${entry.id}` : entry.id;
-  const where = `${pageFiles.find((file) => file.replace(/\.mdx?$/, '') === inRoot) ?? inRoot}: openapi`;
+  const file = pageFiles.find((f) => f.replace(/\.mdx?$/, '') === inRoot) ?? inRoot;
+  // A reference that names no operation, or one no spec has, leaves the page its own content (the
+  // check before the build warned).
   const reference = typeof value === 'string' ? parseOperationReference(value) : undefined;
-  if (!reference) throw new OpenApiError(where, `${where}: "${String(value)}" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"`);
+  if (!reference) {
+    warn([`${file}: ${unreadableReference(String(value))}`]);
+    return undefined;
+  }
   const { contentRoot } = siteBuild;
   const config = docsConfig;
   const state = openApiState(contentRoot, config);
-  const loaded = await findReferencedSpec(reference, state.candidates, state.load, where);
+  const { loaded, warning } = await findReferencedSpec(reference, file, state.candidates, state.load);
+  if (warning) warn([`${file}: ${warning}`]);
+  if (!loaded) return undefined;
   warn(loaded.warnings);
   const display = (entry.data.playground as PlaygroundDisplay | undefined) ?? playgroundDisplay(config);
   const [operation] = buildOperationPages(loaded.document, loaded.refNames, {

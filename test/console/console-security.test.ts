@@ -187,6 +187,21 @@ describe('console security', () => {
     expect(status.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it('shows how many warnings a deployment\'s build had, in the list and on its page', async () => {
+    const repo = deploying.host.repo('acme', 'warned-docs');
+    repo.commit({ 'docs.json': JSON.stringify({ name: 'Warned' }), 'content/index.mdx': '# Hello\n\n<Mystery>kept</Mystery>\n' });
+    const created = await consoleRequest(server, 'POST', '/projects', { session: owner.session, form: { csrf: owner.csrf, name: 'Warned', slug: 'warned-docs', source_repo: repo.slug } });
+    const projectId = created.headers.location!.split('/').at(-1)!;
+    const api = client(server.url, server.defaultKey);
+    const first = (await api('GET', `/v1/projects/${projectId}/deployments`)).body.data[0];
+    expect(await waitForDeployment(api, projectId, first.id)).toMatchObject({ status: 'succeeded', warnings: 1 });
+    const list = await consoleRequest(server, 'GET', `/projects/${projectId}/deployments`, { session: owner.session });
+    expect(list.text).toMatch(/<td data-label="Warnings"><a href="\/projects\/[^"]+\/deployments\/[^"]+"[^>]*>1<\/a><\/td>/);
+    const page = await consoleRequest(server, 'GET', `/projects/${projectId}/deployments/${first.id}`, { session: owner.session });
+    expect(page.text).toMatch(/<dt>Warnings<\/dt><dd id="deployment-warnings">1<span class="muted"> \(each is a line of the log below/);
+    expect(page.text).toContain('warning: content/index.mdx:3:1: unknown component &lt;Mystery&gt;');
+  });
+
   it('answers a wrong email like a wrong password, and 429 after 10 failures a minute per IP and per account', async () => {
     const target = new URL(await invite(server.dataDir, 'default', 'target@example.com')).pathname;
     await consoleRequest(server, 'POST', target, { form: { password: PASSWORD, confirm: PASSWORD } });

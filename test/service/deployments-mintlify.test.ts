@@ -22,7 +22,7 @@ function fixtureFiles(): Record<string, string> {
 
 let fixture: DeployingServer;
 let slug: string;
-let deployment: { id: string; status: string; page_count?: number; error?: unknown };
+let deployment: { id: string; status: string; page_count?: number; warnings?: number; error?: unknown };
 let projectId: string;
 const site = (urlPath: string) => getWithHost(fixture.server.url, urlPath, `${slug}.localhost`);
 
@@ -75,5 +75,15 @@ describe('a Mintlify-layout repository through the API', () => {
     expect(log.text).toContain('[folio] warning: guides/setup.mdx:1:1: frontmatter "customThing" is not a key Folio uses; it is ignored');
     expect(log.text).toContain('[folio] warning: guides/markdown.mdx:42:1: <Frame> has no prop "border"; it is ignored');
     expect(log.text).toContain('[folio] warning: guides/markdown.mdx: image ./prototype.png: no file guides/prototype.png in the content root');
+  });
+
+  it('counts its warnings in the deployment record, and ends the log with them grouped by kind', async () => {
+    const log = (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
+    const lines = log.split('\n').filter((l) => l.includes('[folio] warning: '));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    expect(deployment.warnings).toBe(lines.length);
+    expect((await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}`)).body.warnings).toBe(lines.length);
+    expect(log).toContain(`build: warnings by kind: ${lines.length} warnings of `);
+    expect(log).toMatch(/build: {3}2 × <…> has no prop "…"; it is ignored; its props: caption, hint, className\n/);
   });
 });

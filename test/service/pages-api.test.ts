@@ -216,7 +216,7 @@ describe('content checks (the build rules, before anything is stored)', () => {
     expect(await refused('a\n\n<div>\n\n</span>\n')).toMatch(/^content:5:1: MDX syntax error: Unexpected closing tag `<\/span>`/);
   });
 
-  it('imports, exports, expressions, unknown components and bad ApiMethod values, in the words of the build', async () => {
+  it('imports, exports, expressions and bad ApiMethod values, in the words of the build', async () => {
     expect(await refused('import X from "./x.js"\n\n# Hi\n')).toBe(
       'content:1:1: import and export are not allowed in Folio content unless they are snippets or literal values (it imports code, run at build time and in readers\' browsers): import … from "./x.js"; enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     );
@@ -224,11 +224,10 @@ describe('content checks (the build rules, before anything is stored)', () => {
     expect(await refused('Text {process.exit(1)} more\n')).toBe(
       'content:1:6: expression {process.exit(1)} is not allowed: only literal values (strings, numbers, objects, arrays) and {/* comments */} may appear in braces; anything else is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     );
-    expect(await refused('\n<Tabbed>\nx\n</Tabbed>\n')).toMatch(/^content:2:1: unknown component <Tabbed>.*ApiMethod/);
     expect(await refused('<ApiMethod method="FETCH" />\n')).toBe(
       'content:1:1: ApiMethod method "FETCH" is not one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD (case-insensitive)',
     );
-    expect(await refused('<script>alert(1)</script>\n\n<Tabbed />\n')).toMatch(/^content has 2 problems: content:1:1: .*; content:3:1: unknown component <Tabbed>/);
+    expect(await refused('<script>alert(1)</script>\n\n<ApiMethod method="FETCH" />\n')).toMatch(/^content has 2 problems: content:1:1: .*; content:3:1: ApiMethod method "FETCH"/);
   });
 
   it('content is checked as the body it becomes after the page\'s frontmatter (a page the API accepts must build)', async () => {
@@ -363,7 +362,7 @@ describe('update', () => {
       [{ path: 'moved' }, 'unknown field "path"'],
       [{ title: '' }, 'title must be 1 to 200 characters'],
       [{ title: null }, 'title must be a string'],
-      [{ content: '<Nope />' }, /^content:1:1: unknown component <Nope>/],
+      [{ content: '<ApiMethod method="NOPE" />' }, /^content:1:1: ApiMethod method "NOPE" is not one of/],
     ];
     for (const [body, message] of cases) {
       const res = await api('PATCH', `${p.pages}/page`, { body });
@@ -659,7 +658,7 @@ describe('the OpenAPI document agrees with the answers', () => {
     expect((await api('PATCH', `${p.pages}/guides/install`, { body: { description: null } })).status).toBe(200);
     expect((await api('GET', `${p.pages}?limit=1`)).status).toBe(200);
     expect((await createPage(p, { path: 'guides/install', title: 'Again', content: 'x' })).status).toBe(409);
-    expect((await createPage(p, { path: 'x', title: 'X', content: '<Nope />' })).status).toBe(400);
+    expect((await createPage(p, { path: 'x', title: 'X', content: '<ApiMethod method="NOPE" />' })).status).toBe(400);
     const pathPattern = new RegExp(apiDocument().components.schemas.PageCreate.properties.path.pattern, 'u');
     expect(pathPattern.test(created.body.path)).toBe(true);
   });

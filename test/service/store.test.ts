@@ -218,7 +218,8 @@ describe.each(backends)('$name', (backend) => {
     expect(await store.takeExpiredLeases('another sweeper', 60_000)).toEqual([]);
 
     // Once p1's build has ended, its preview can start.
-    await store.updateDeployment(first.id, { status: 'succeeded', finished_at: new Date().toISOString() });
+    await store.updateDeployment(first.id, { status: 'succeeded', finished_at: new Date().toISOString(), page_count: 3, warnings: 2 });
+    expect(await store.getDeployment(first.id)).toMatchObject({ page_count: 3, warnings: 2 });
     expect(await store.renewDeploymentLease(first.id, 'worker-a', 60_000)).toBe(false);
     expect((await store.claimDeployment('worker-a', 60_000))!.id).toBe(preview.id);
     await store.close();

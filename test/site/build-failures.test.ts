@@ -88,12 +88,6 @@ describe('untrusted content fails the build with file:line:column', () => {
     expect(error.message).toContain('specs/api.yaml:1:1: a symbolic link is not allowed in a content root');
   });
 
-  it('refuses unknown components, naming them and listing the available ones', async () => {
-    const { error } = await failingBuild(page('<Carousel>\n  <Slide title="a">x</Slide>\n</Carousel>'));
-    expect(error.message).toContain('content/index.mdx:3:1: unknown component <Carousel>; available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet');
-    expect(error.message).toContain('content/index.mdx:4:3: unknown component <Slide>;');
-  });
-
   it('refuses a relative image path that leaves the content root', async () => {
     const { error } = await failingBuild(page('![secret](../../../../etc/hostname.png)'));
     expect(error.message).toContain('content/index.mdx:3:1: path "../../../../etc/hostname.png" points outside the content root');
@@ -300,15 +294,6 @@ describe('site configuration and build limits', () => {
     expect(error.message).not.toContain('brand');
   });
 
-  it('fails when docs.json navigation names a page that does not exist', async () => {
-    const { error } = await failingBuild({
-      ...page('Hi'),
-      'docs.json': JSON.stringify({ navigation: [{ group: 'Start', pages: ['index', 'guides/missing'] }] }),
-    });
-    expect(error.code).toBe('build_failed');
-    expect(error.message).toMatch(/^docs\.json:1:\d+: navigation\.0\.pages\.1: no page "guides\/missing"/m);
-  });
-
   it('fails on an invalid OpenAPI file, naming the file, line, column and JSON pointer', async () => {
     const spec = [
       'openapi: 3.0.3',
@@ -391,7 +376,7 @@ describe('site configuration and build limits', () => {
     fs.mkdirSync(path.join(stale, '.astro'), { recursive: true });
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
     fs.utimesSync(stale, twoDaysAgo, twoDaysAgo);
-    await failingBuild(page('<Nope />'));
+    await failingBuild(page('<script>alert(1)</script>'));
     expect(fs.existsSync(stale)).toBe(false);
   });
 

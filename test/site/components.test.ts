@@ -248,13 +248,14 @@ describe('the content check on components', () => {
     }
   });
 
-  it('suggests the nearest known name for an unknown component, and only a near one', () => {
-    expect(check('<Crad title="x" />')[0]).toMatch(/^1:1: unknown component <Crad> \(did you mean <Card>\?\); available components: Mintlify's built-in set/);
-    expect(check('<Accordian title="x">y</Accordian>')[0]).toContain('(did you mean <Accordion>?)');
-    expect(check('<note>x</note>')).toEqual([]); // lower case is an HTML element, not a component
-    expect(check('<codegroup>x</codegroup>')).toEqual([]);
-    expect(check('<Tree.Fodler name="x" />')[0]).toContain('(did you mean <Tree.Folder>?)');
-    expect(check('<Carousel />')[0]).not.toContain('did you mean');
+  it('suggests the nearest known name for an unknown component (a warning), and only a near one', () => {
+    const warned = (body: string) => analyzeContent(body, { file: 'content/p.mdx', kind: 'page' }).warnings.map((p) => `${p.line}:${p.column}: ${p.message}`);
+    expect(warned('<Crad title="x" />')[0]).toMatch(/^1:1: unknown component <Crad> \(did you mean <Card>\?\): its content is shown in its place; available components: Mintlify's built-in set/);
+    expect(warned('<Accordian title="x">y</Accordian>')[0]).toContain('(did you mean <Accordion>?)');
+    expect(warned('<note>x</note>')).toEqual([]); // lower case is an HTML element, not a component
+    expect(warned('<codegroup>x</codegroup>')).toEqual([]);
+    expect(warned('<Tree.Fodler name="x" />')[0]).toContain('(did you mean <Tree.Folder>?)');
+    expect(warned('<Carousel />')[0]).not.toContain('did you mean');
   });
 
   it('ignores a prop the component does not have, as Mintlify does, with a warning naming its props and the nearest', () => {
@@ -298,12 +299,12 @@ describe('the content check on components', () => {
     expect(check('<Accordion title={<>Q {/* a comment */}</>}>x</Accordion>')).toEqual([]);
   });
 
-  it('refuses JSX markup that holds code, handlers, script URLs, forbidden elements or unknown components', () => {
+  it('refuses JSX markup that holds code, handlers, script URLs or forbidden elements', () => {
     expect(check('<Card title="x" icon={<svg onload="alert(1)" />}>y</Card>')).toEqual(['1:1: event handler attribute "onload" is not allowed']);
     expect(check('<Update label={<>{process.env}</>}>x</Update>')[0]).toMatch(/^1:1: expression \{process.env\} is not allowed: only literal values/);
     expect(check('<Update label={<a href="javascript:alert(1)">x</a>}>x</Update>')[0]).toContain('attribute href on <a> is not allowed: javascript: URLs');
     expect(check('<Card title={<script>alert(1)</script>}>y</Card>')[0]).toContain('the <script> element is not allowed');
-    expect(check('<Card title={<Fancy />}>y</Card>')[0]).toContain('unknown component <Fancy>');
+    expect(check('<Card title={<Fancy />}>y</Card>')).toEqual([]); // a warning: its content in its place
     expect(check('<Card title={<b {...rest}>x</b>}>y</Card>')[0]).toContain('spread attributes are not allowed on <b>');
     expect(check('<Card title={<div set:html="<img src=x onerror=alert(1)>" />}>y</Card>')[0]).toContain('directive set:html on <div> is not allowed');
     expect(check('<Card title={<b style={window.x}>x</b>}>y</Card>')[0]).toContain('attribute style={window.x} on <b> is not allowed');

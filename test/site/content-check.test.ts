@@ -51,6 +51,22 @@ describe('allowed content', () => {
   });
 });
 
+describe('components nobody defines (Mintlify deploys such pages)', () => {
+  it.each([
+    ['<Tabz />', '1:1: unknown component <Tabz> (did you mean <Tabs>?): its content is shown in its place; available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs)'],
+    ['<foo.Bar />', '1:1: unknown component <foo.Bar>: its content is shown in its place'],
+  ])('%s is a warning, not a problem', (source, expected) => {
+    const analysis = analyzeContent(source, { file: 'content/p.mdx', kind: 'page' });
+    expect(analysis.problems).toEqual([]);
+    expect(analysis.warnings.map(formatProblem).join('\n')).toContain(`content/p.mdx:${expected}`);
+    expect(analysis.dropsProps).toBe(true);
+  });
+
+  it('still refuses code in its attributes', () => {
+    expect(page('<Fancy value={process.env.SECRET}>x</Fancy>').join('\n')).toContain('is not allowed');
+  });
+});
+
 describe('refused content', () => {
   it.each([
     ['import fs from "fs"', '1:1: import and export are not allowed'],
@@ -64,8 +80,6 @@ describe('refused content', () => {
     ['{name}', '1:1: expression {name} is not allowed'],
     ['<Snippet file="a.mdx" vars={{ a: process.env.X }} />', '1:1: attribute vars={{ a: process.env.X }} on <Snippet> is not allowed'],
     ['<ApiMethod {...props} />', 'spread attributes are not allowed on <ApiMethod>'],
-    ['<Tabz />', '1:1: unknown component <Tabz> (did you mean <Tabs>?); available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs)'],
-    ['<foo.Bar />', '1:1: unknown component <foo.Bar>'],
     ['<script>alert(1)</script>', '1:1: the <script> element is not allowed'],
     ['<img src="x.png" onError="alert(1)" />', 'event handler attribute "onError" is not allowed'],
     ['<ApiMethod method="FETCH" />', '1:1: ApiMethod method "FETCH" is not one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD (case-insensitive)'],
@@ -302,7 +316,6 @@ describe('content of a project with code enabled (allowCode)', () => {
     ['<script>alert(1)</script>', '1:1: the <script> element is not allowed'],
     ['<button onClick={() => alert(1)}>x</button>', 'event handler attribute "onClick" is not allowed'],
     ["import Tally from './tally.jsx';\n\n<Tally client:only=\"react\" />", '3:1: directive client:only on <Tally> is not allowed'],
-    ['<Tally />', '1:1: unknown component <Tally>'],
     // Only what the code rewrite itself writes: a bare client:load on a React component.
     ["import Intro from './intro.mdx';\n\n<Intro client:load />", '3:1: directive client:load on <Intro> is not allowed'],
     ["import Tally from './tally.jsx';\n\n<Tally client:load=\"x\" />", '3:1: directive client:load on <Tally> is not allowed'],
@@ -436,7 +449,10 @@ describe('projects that allow code (allowCode)', () => {
       'content/guides/p.mdx:5:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/guides/p.mdx:7:1: directive set:html on <div> is not allowed in Folio content',
       'content/guides/p.mdx:9:1: image "./run.mjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',
-      'content/guides/p.mdx:11:1: unknown component <Carousel>; available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs), and those this file imports or defines with export const',
+    ]);
+    // A component nobody defines is a warning with code too (its content is shown in its place).
+    expect(analyzeContent('<Carousel />', { file: 'content/guides/p.mdx', kind: 'page', allowCode: true }).warnings.map(formatProblem)).toEqual([
+      'content/guides/p.mdx:1:1: unknown component <Carousel>: its content is shown in its place; available components: Mintlify\'s built-in set and ApiMethod, Callout, Snippet (see "Components" in the docs), and those this file imports or defines with export const',
     ]);
   });
 

@@ -231,10 +231,23 @@ describe('what real repositories write', () => {
 });
 
 describe('npm run check:site', () => {
-  it('prints one line per warning and a summary, and exits 0 when nothing is refused', async () => {
-    const { code, lines } = await checkSite(fixtureCopy());
+  it('prints the warnings grouped by kind (each one with --all-warnings) and a summary, and exits 0 when nothing is refused', async () => {
+    const root = fixtureCopy();
+    const { code, lines } = await checkSite(root);
     expect(code).toBe(0);
     expect(lines).toEqual([
+      'warnings by kind: 4 warnings of 3 kinds (--all-warnings lists every one)',
+      '  2 × <…> has no prop "…"; it is ignored; its props: caption, hint, className',
+      '      guides/markdown.mdx:42:1: <Frame> has no prop "border"; it is ignored; its props: caption, hint, className',
+      '      guides/markdown.mdx:42:1: <Frame> has no prop "shadow"; it is ignored; its props: caption, hint, className',
+      '  1 × not served: an HTML or XML file would run its scripts as the site',
+      '      legacy/embed.html:1:1: not served: an HTML or XML file would run its scripts as the site',
+      '  1 × frontmatter "…" is not a key Folio uses; it is ignored',
+      '      guides/setup.mdx:1:1: frontmatter "customThing" is not a key Folio uses; it is ignored',
+      '5 pages, 0 refused, 4 warnings',
+    ]);
+    const all = await run(process.execPath, [path.join(repoRoot, 'scripts/check-site.ts'), root, '--all-warnings'], { cwd: repoRoot });
+    expect(all.stdout.trim().split('\n')).toEqual([
       'legacy/embed.html:1:1: warning: not served: an HTML or XML file would run its scripts as the site',
       'guides/markdown.mdx:42:1: warning: <Frame> has no prop "border"; it is ignored; its props: caption, hint, className',
       'guides/markdown.mdx:42:1: warning: <Frame> has no prop "shadow"; it is ignored; its props: caption, hint, className',

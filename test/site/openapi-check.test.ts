@@ -1,6 +1,7 @@
 // OpenAPI problems fail a build in its check phase, before Astro starts, naming the file, line
 // and column (docs/decisions.md#openapi-reference-pages): a truly broken document, a remote spec
-// URL, and `openapi:` frontmatter naming an operation that does not exist.
+// URL. An `openapi:` frontmatter naming an operation no spec has is a warning: the page shows its
+// own content, as on Mintlify (docs/decisions.md, "What Mintlify deploys, Folio deploys").
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,16 +48,18 @@ describe('the OpenAPI check before the build', () => {
     expect(lines).toEqual(expect.arrayContaining([
       'specs/broken.yaml:9:7: Invalid OpenAPI document specs/broken.yaml:',
       expect.stringMatching(/^docs\.json:4:37: OpenAPI file "https:\/\/example\.com\/openapi\.json": builds never use the network, so a spec cannot be read from a URL; save it in the content root/),
-      'content/missing-op.mdx:3:1: content/missing-op.mdx: openapi: no operation GET /nowhere (none of billing.yaml has it)',
+      '      content/missing-op.mdx:3:1: openapi: no OpenAPI file of the content root has GET /nowhere: the page shows its own content',
     ]));
-    expect(lines.at(-1)).toBe('4 pages, 5 refused, 0 warnings');
+    expect(lines.at(-1)).toBe('4 pages, 2 refused, 3 warnings');
   }, 120_000);
 
-  it('names the page and line of frontmatter that names no operation, or one its file lacks', () => {
-    const problems = site.result.error!.problems.map((p) => `${p.file}:${p.line}: ${p.message}`);
-    expect(problems).toContain('content/missing-op.mdx:3: content/missing-op.mdx: openapi: no operation GET /nowhere (none of billing.yaml has it)');
-    expect(problems).toContain('content/bad-form.mdx:2: openapi: "fetch the invoices" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"');
-    expect(problems).toContain('content/wrong-file.mdx:2: content/wrong-file.mdx: openapi: billing.yaml has no operation DELETE /invoices');
+  it('names in a warning the page and line of frontmatter that names no operation, or one its file lacks', () => {
+    expect(site.result.error!.problems.map((p) => p.file).toSorted()).toEqual(['docs.json', 'specs/broken.yaml']);
+    expect(site.result.warnings).toEqual(expect.arrayContaining([
+      '[folio] warning: content/missing-op.mdx:3:1: openapi: no OpenAPI file of the content root has GET /nowhere: the page shows its own content',
+      '[folio] warning: content/bad-form.mdx:2:1: openapi: "fetch the invoices" names no operation (write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"): the page shows its own content',
+      '[folio] warning: content/wrong-file.mdx:2:1: openapi: billing.yaml has no operation DELETE /invoices, nor has any other OpenAPI file of the content root: the page shows its own content',
+    ]));
   });
 });
 
@@ -64,18 +67,20 @@ describe('the OpenAPI check of a site without specs', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-openapi-none-'));
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('still refuses a page naming an operation though no spec exists (the check is skipped only when no page names one)', async () => {
+  it('still warns of a page naming an operation though no spec exists (the check is skipped only when no page names one)', async () => {
     fs.mkdirSync(path.join(root, 'content'));
     fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Home\n');
-    expect((await checkContentRoot(root)).problems).toEqual([]);
+    expect((await checkContentRoot(root)).warnings).toEqual([]);
     fs.writeFileSync(path.join(root, 'content/users.mdx'), '---\ntitle: Users\nopenapi: GET /users\n---\n');
-    expect((await checkContentRoot(root)).problems).toEqual([
-      { file: 'content/users.mdx', line: 3, column: 1, message: 'content/users.mdx: openapi: no operation GET /users (no usable OpenAPI file was found in the content root)' },
+    const report = await checkContentRoot(root);
+    expect(report.problems).toEqual([]);
+    expect(report.warnings).toEqual([
+      { file: 'content/users.mdx', line: 3, column: 1, message: 'openapi: no OpenAPI file of the content root has GET /users: the page shows its own content' },
     ]);
     // A quoted path is read without its quotes (generated Mintlify pages write it so).
     fs.writeFileSync(path.join(root, 'content/users.mdx'), `---\ntitle: Users\nopenapi: "DELETE '/users/{id}'"\n---\n`);
-    expect((await checkContentRoot(root)).problems).toEqual([
-      { file: 'content/users.mdx', line: 3, column: 1, message: 'content/users.mdx: openapi: no operation DELETE /users/{id} (no usable OpenAPI file was found in the content root)' },
+    expect((await checkContentRoot(root)).warnings).toEqual([
+      { file: 'content/users.mdx', line: 3, column: 1, message: 'openapi: no OpenAPI file of the content root has DELETE /users/{id}: the page shows its own content' },
     ]);
   });
 });
@@ -90,14 +95,15 @@ describe('the OpenAPI check when pages have problems too', () => {
     const { code, lines } = await checkSite(root);
     expect(code).toBe(1);
     expect(lines).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^content\/index\.mdx:3:1: unknown component <Carousel>/),
+      expect.stringMatching(/^ {6}content\/index\.mdx:3:1: unknown component <Carousel>/),
       expect.stringMatching(/^docs\.json:2:\d+: .*specs\/missing\.yaml/),
-      expect.stringMatching(/^content\/users\.mdx:3:1: content\/users\.mdx: openapi: no operation GET \/users/),
+      expect.stringMatching(/^ {6}content\/users\.mdx:3:1: openapi: no OpenAPI file of the content root has GET \/users/),
     ]));
     const built = await buildRoot(root);
     expect(built.result.ok).toBe(false);
     expect(built.result.error?.code).toBe('content_invalid');
-    expect(built.result.error!.problems.map((p) => p.file).toSorted()).toEqual(['content/index.mdx', 'content/users.mdx', 'docs.json']);
+    expect(built.result.error!.problems.map((p) => p.file)).toEqual(['docs.json']);
+    expect(built.result.warnings).toHaveLength(2);
   }, 120_000);
 
   it('waits for a root it cannot read safely: a link in the content root is reported alone', async () => {

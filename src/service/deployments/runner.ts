@@ -106,10 +106,10 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     log.line(`deployment ${queued.id} (${queued.trigger}${preview ? `, preview of branch ${queued.branch}` : ''}) started`);
     await event('deployment.started');
     try {
-      const pageCount = await deploy(ctx, project, queued, astro, signal, log);
+      const { pageCount, warnings } = await deploy(ctx, project, queued, astro, signal, log);
       // Every line is in the file before the status says the deployment ended (docs/decisions.md#deployments).
       await log.flush();
-      await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount, preview), signal);
+      await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount, preview, warnings), signal);
       await event('deployment.succeeded');
     } catch (error) {
       await rm(output, { recursive: true, force: true });
@@ -143,10 +143,10 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
 }
 
 /** Marks a deployment succeeded and its project active, live since now (a preview: the deployment only). */
-export async function recordSuccess(store: Store, deploymentId: string, projectId: string, pageCount?: number, preview = false): Promise<void> {
+export async function recordSuccess(store: Store, deploymentId: string, projectId: string, pageCount?: number, preview = false, warnings?: number): Promise<void> {
   const finishedAt = new Date().toISOString();
   if (!preview) await store.updateProject(projectId, { status: 'active', last_deploy_at: finishedAt });
-  await store.updateDeployment(deploymentId, { status: 'succeeded', finished_at: finishedAt, page_count: pageCount });
+  await store.updateDeployment(deploymentId, { status: 'succeeded', finished_at: finishedAt, page_count: pageCount, ...(warnings !== undefined ? { warnings } : {}) });
 }
 
 /** Marks a deployment failed; the project returns to `active` if a site is live, else `failed`. */
@@ -178,7 +178,8 @@ function asFailure(error: unknown, signal: AbortSignal): DeploymentFailure {
 }
 
 /** Sync, snapshot, build, publish. Returns the page count. */
-async function deploy(ctx: RunContext, project: ProjectRecord, deployment: DeploymentRecord, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<number> {
+/** Builds and publishes; answers the pages built and the build's warnings (those a fast redeploy carried over too). */
+async function deploy(ctx: RunContext, project: ProjectRecord, deployment: DeploymentRecord, astro: AstroRunner, signal: AbortSignal, log: DeploymentLog): Promise<{ pageCount: number; warnings: number }> {
   const { config, store, builds, content } = ctx;
   const deploymentId = deployment.id;
   const label = deployment.preview_label;
@@ -298,6 +299,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     partial = false;
     result = await build();
   }
+  let warnings = result.warnings.length;
   if (result.ok && inputs) {
     // The latest log names every warning of the site, as a full build's would: a partial build
     // checked and rendered only some pages, so the others' come from the previous build's record.
@@ -306,6 +308,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     if (partial && plan.kind === 'fast') {
       const { carried, all } = carryOverWarnings(plan.previous.warnings, plan.pageFiles, fresh);
       for (const line of carried) log.line(`build: ${line} (carried over from the build of deployment ${plan.previous.id}: not checked again)`);
+      warnings += carried.length;
       inputs.warnings = all;
     }
   }
@@ -344,7 +347,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   const kept = await keptBuilds(builds, store, project.id, config.keepBuilds - 1);
   kept.add(deploymentId);
   await builds.prune(project.id, kept);
-  return result.pageCount;
+  return { pageCount: result.pageCount, warnings };
 }
 
 /**

@@ -100,7 +100,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     });
   };
 
-  /** Navigation entries of docs.json that name no page of the project (the build would fail on them). */
+  /** Navigation entries of docs.json that name no page of the project (the build leaves them out, with a warning). */
   const missingPages = async (project: Project, text: string, file: SiteConfigFile): Promise<string[]> => {
     const { config: parsed } = parseSiteConfigText(file, text, rootOf(project.id));
     if (!parsed.navigation) return [];
@@ -111,7 +111,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
         const p = entry.replace(/^\/+|\/+$/g, '') || 'index';
         return !pages.has(p) && !pages.has(`${p}/index`) && !p.startsWith('api-reference/');
       })
-      .map(({ key, entry }) => `${file}: ${key}: no page "${entry}" yet: deployments fail until it exists`);
+      .map(({ key, entry }) => `${file}: ${key}: no page "${entry}" yet: it is left out of the navigation until it exists`);
   };
 
   const docsJsonView = async (project: Project, file: SiteConfigFile, text: string, mtimeMs: number): Promise<DocsJsonView> => {

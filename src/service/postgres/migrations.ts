@@ -266,6 +266,11 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 13,
+    name: 'a deployment counts its build warnings',
+    sql: `ALTER TABLE deployments ADD COLUMN warnings integer CHECK (warnings >= 0);`,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

@@ -78,7 +78,10 @@ export interface ContentAnalysis {
   exports: Record<string, unknown>;
   /** `{name}` placeholders of a snippet body. */
   placeholders: string[];
-  /** A built-in component has a prop it does not take (a warning; the build removes it, component-props.ts). */
+  /**
+   * A built-in component has a prop it does not take, or a component is used that nobody defines
+   * (warnings; the build removes the prop, or puts the element's content in its place: component-props.ts).
+   */
   dropsProps: boolean;
   /** The file has import or export statements (the build rewrites those of content, snippet-imports.ts). */
   hasEsm: boolean;
@@ -508,6 +511,16 @@ function checkImportSource(node: { position?: MdNode['position'] }, specifier: s
   if (problem) check.report(node, problem);
 }
 
+/** A JSX name MDX compiles as a component reference (`Card`, `Tabs.Tab`, `svg:rect`), not an HTML element. */
+export function isComponentName(name: string): boolean {
+  return /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
+}
+
+/** A component of Folio's catalog, or one the file itself binds (`declared`: its imports and export const names). */
+export function isKnownComponent(name: string, declared: ReadonlySet<string>): boolean {
+  return (COMPONENT_NAMES as readonly string[]).includes(name) || declared.has(name.split('.')[0] ?? '');
+}
+
 /** An attribute value not known before rendering: a snippet placeholder, or an expression already reported. */
 const NOT_LITERAL = Symbol('not literal');
 
@@ -515,12 +528,15 @@ function checkElement(node: MdNode, check: Check) {
   const { options, result, report } = check;
   const name = node.name;
   if (!name) return; // fragment <>…</>
-  const isComponent = /^[A-Z]/.test(name) || name.includes('.') || name.includes(':');
-  const known = (COMPONENT_NAMES as readonly string[]).includes(name) || check.declared.has(name.split('.')[0] ?? '') || check.snippetComponents.has(name);
-  if (isComponent && !known) {
+  const isComponent = isComponentName(name);
+  // A snippet's import (a default one, or a named one reported above when it is not a literal) is the page's own.
+  if (isComponent && !isKnownComponent(name, check.declared) && !check.snippetComponents.has(name) && !check.constants.has(name)) {
+    // Mintlify deploys such a page, showing what is between the tags: so does Folio, with a
+    // warning (component-props.ts unwraps the element in the build). Its attributes are dropped
+    // with it, but still checked below: an expression in one is still code.
     const suggestion = nearestComponent(name);
-    report(node, `unknown component <${name}>${suggestion ? ` (did you mean <${suggestion}>?)` : ''}; ${AVAILABLE}${options.allowCode ? ', and those this file imports or defines with export const' : `; with allow_code (see "Code in pages" in the docs) a page may import or define its own`}`);
-    return;
+    result.dropsProps = true;
+    result.warnings.push({ file: options.file, ...check.place(node), message: `unknown component <${name}>${suggestion ? ` (did you mean <${suggestion}>?)` : ''}: its content is shown in its place; ${AVAILABLE}${options.allowCode ? ', and those this file imports or defines with export const' : ''}` });
   }
   // <iframe> is an embed from the allow-list (checked below), rendered sandboxed (rich-blocks.ts).
   if (!isComponent && name !== 'iframe' && (FORBIDDEN_ELEMENTS as readonly string[]).includes(name.toLowerCase())) {

@@ -72,9 +72,10 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const warnings: Problem[] = files.skipped.map(({ file, reason }) => ({ file, line: 1, column: 1, message: reason }));
   // Mintlify's custom CSS and JavaScript (custom-files.ts): what of them a reader's browser will not load or run.
   warnings.push(...(await customFileWarnings(root, files, options.allowCode ?? false)));
-  // The root itself cannot be read safely (a link or special file, a named spec behind a link) or
-  // names no specs one can trust (a docs.json that cannot be read): the OpenAPI check, which reads
-  // the root's files, waits until that is fixed.
+  // The root itself cannot be read safely (a link or special file, a named spec behind a link): the
+  // OpenAPI check, which reads the root's files, waits until that is fixed. A docs.json that cannot
+  // be read does not stop it: it then checks the specs the pages name and those found in the root,
+  // so that one run reports the problems of every file.
   let unreadable = files.refused.some(({ reason }) => reason === 'symlink' || reason === 'special');
   const { pages } = files;
   const snippetFiles = files.snippets;
@@ -100,7 +101,6 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       }
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
-      unreadable = true;
       for (const issue of error.issues) {
         problems.push({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message });
       }
@@ -144,7 +144,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   if (!unreadable && !skipOpenApi) {
     const openapi = await checkOpenApiIsolated(root, pages);
     problems.push(...openapi.problems);
-    warnings.push(...openapi.warnings.map((message) => ({ file: '', line: 0, column: 0, message })));
+    warnings.push(...openapi.warnings);
     checked.push(...(openapi.checked ?? []));
   }
   return { problems, warnings, pages, snippets, files, config, checked };

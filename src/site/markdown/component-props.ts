@@ -3,13 +3,14 @@
 // or `<Card cta=… arrow>` in versions that predate a prop, and those pages render there. The
 // content check names each dropped prop in a warning (check-content.ts); its value was checked like
 // any other (an expression is still code). Removing them here means no component ever receives a
-// prop its catalog entry does not list (docs/decisions.md#mintlify-components).
+// prop its catalog entry does not list (docs/decisions.md#mintlify-components). A component that is
+// neither built in nor the page's own becomes its content, in place, the same way.
 import { Parser } from 'acorn';
 import acornJsx from 'acorn-jsx';
 import type { Program } from 'estree';
 import type { MdastPluginEntry, MdastVisitorContext, MdxJsxFlowElement, MdxJsxTextElement, PluginFactoryContext } from 'satteri';
 import { COMPONENTS } from '../components/catalog.ts';
-import { ASTRO_DIRECTIVE, boundNames } from '../content-check/check-content.ts';
+import { ASTRO_DIRECTIVE, boundNames, isComponentName, isKnownComponent } from '../content-check/check-content.ts';
 
 const JsxParser = Parser.extend(acornJsx());
 
@@ -37,6 +38,12 @@ export function componentPropsPlugin(needed: (ctx: PluginFactoryContext) => bool
     if (ctx.sourceFormat !== 'mdx' || !needed(ctx)) return null;
     const declared = new Set<string>();
     const dropUnknownProps = (node: Readonly<Element>, c: MdastVisitorContext) => {
+      // A component nobody defines: its content in its place, as a fragment (Mintlify deploys such
+      // pages; the content check named it in a warning).
+      if (node.name && isComponentName(node.name) && !isKnownComponent(node.name, declared)) {
+        c.replaceNode(node, { ...node, name: null, attributes: [] } as Element);
+        return;
+      }
       const spec = node.name ? COMPONENTS[node.name] : undefined;
       if (!spec || declared.has(node.name!.split('.')[0] ?? '')) return;
       const attributes = node.attributes.filter((attr) => attr.type !== 'mdxJsxAttribute' || Object.hasOwn(spec.props, attr.name) || ASTRO_DIRECTIVE.test(attr.name));

@@ -12,11 +12,12 @@ import { parse as parseYaml } from 'yaml';
 import type { Problem } from '../content-check/check-content.ts';
 import { parseDocsConfig } from '../docs-config.ts';
 import { OpenApiError } from './errors.ts';
-import { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, parseOperationReference, specLoader } from './sources.ts';
+import { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, parseOperationReference, specLoader, unreadableReference } from './sources.ts';
 
 export interface OpenApiCheck {
   problems: Problem[];
-  warnings: string[];
+  /** A spec read more leniently than written (file ''), a page's `openapi:` resolved elsewhere or not at all. */
+  warnings: Problem[];
   /** Digests of the documents that passed as written (load.ts): the build does not validate them again. */
   checked: string[];
 }
@@ -25,13 +26,16 @@ export interface OpenApiCheck {
 export async function checkOpenApi(root: string, pages: string[]): Promise<OpenApiCheck> {
   const problems: Problem[] = [];
   const warnings = new Set<string>();
+  const pageWarnings: Problem[] = [];
   const checked = new Set<string>();
   const text = await readFile(path.join(root, 'docs.json'), 'utf8').catch(() => undefined);
   let config;
   try {
     config = text === undefined ? {} : parseDocsConfig(text, root);
   } catch {
-    return { problems, warnings: [], checked: [] }; // docs.json problems are reported by the root check
+    // docs.json problems are reported by the root check; the specs the pages name and those of the
+    // root are still checked, so that one run reports every problem.
+    config = {};
   }
   // Validation only: the build resolves $refs itself; operations are found in the file as written.
   const load = specLoader(root, { validateOnly: true });
@@ -57,21 +61,22 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
   for (const page of pages) {
     const reference = await frontmatterReference(root, page);
     if (!reference) continue;
-    const where = `${page}: openapi`;
+    const at = { file: page, line: reference.line, column: 1 };
     const parsed = parseOperationReference(reference.value);
     if (!parsed) {
-      problems.push({ file: page, line: reference.line, column: 1, message: `openapi: "${reference.value}" names no operation: write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"` });
+      pageWarnings.push({ ...at, message: unreadableReference(reference.value) });
       continue;
     }
     try {
-      const loaded = await findReferencedSpec(parsed, candidates, load, where);
-      for (const warning of loaded.warnings) warnings.add(warning);
-      if (loaded.digest) checked.add(loaded.digest);
+      const { loaded, warning } = await findReferencedSpec(parsed, page, candidates, load);
+      if (warning) pageWarnings.push({ ...at, message: warning });
+      for (const w of loaded?.warnings ?? []) warnings.add(w);
+      if (loaded?.digest) checked.add(loaded.digest);
     } catch (error) {
-      report(error, { file: page, line: reference.line, column: 1, message: '' });
+      report(error, { ...at, message: '' });
     }
   }
-  return { problems, warnings: [...warnings], checked: [...checked] };
+  return { problems, warnings: [...[...warnings].map((message) => ({ file: '', line: 0, column: 0, message })), ...pageWarnings], checked: [...checked] };
 }
 
 /** Line and column of the first place docs.json names `file` (as a JSON string), else its start. */

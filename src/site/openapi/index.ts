@@ -23,7 +23,7 @@ export type { OperationHeading } from './headings.ts';
 export { buildOperationPages, DEFAULT_DIRECTORY, findOperations, mintlifyPath, operationKey, UNTAGGED_GROUP, urlPart } from './operations.ts';
 export { operationToMarkdown } from './to-markdown.ts';
 export type { BuildOptions, PlaygroundDisplay } from './operations.ts';
-export { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, openApiSource, parseOperationReference, specLoader } from './sources.ts';
+export { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, openApiSource, parseOperationReference, specLoader, unreadableReference } from './sources.ts';
 export type { OpenApiSource, OperationReference } from './sources.ts';
 export { connectOrigins } from './origins.ts';
 export type * from './model.ts';

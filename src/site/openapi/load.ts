@@ -141,7 +141,7 @@ async function resolveInsideRoot(rootReal: string, openapiPath: string): Promise
     throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" is outside the content root`);
   }
   const real = await realpath(candidate).catch(() => undefined);
-  if (!real) throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" not found in the content root`);
+  if (!real) throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" not found in the content root`, { missing: true });
   if (!isInside(rootReal, real)) {
     throw new OpenApiError(openapiPath, `OpenAPI file "${openapiPath}" is outside the content root (symbolic link)`);
   }

@@ -80,6 +80,11 @@ export function parseOperationReference(text: string): OperationReference | unde
   return { ...(file ? { file } : {}), method: lower as OperationMethod, apiPath: target, key: `${lower} ${target}` };
 }
 
+/** The warning of an `openapi:` frontmatter that names no operation (the page shows its own content). */
+export function unreadableReference(value: string): string {
+  return `openapi: "${value}" names no operation (write "GET /users/{id}", "openapi.yaml GET /users/{id}" or "webhook user.created"): the page shows its own content`;
+}
+
 // Mintlify finds spec files anywhere in the repository. Folio looks at JSON and YAML files outside
 // dependency and hidden folders, within limits, and reads only their first bytes to decide.
 const SPEC_FILE = /\.(json|ya?ml)$/i;
@@ -144,34 +149,65 @@ export function specLoader(contentRoot: string, options: LoadOptions = {}): (fil
   };
 }
 
+/** The spec an `openapi:` frontmatter resolves to, and what Folio did that the page does not say. */
+export interface ReferencedSpec {
+  /** Undefined when no spec has the operation: the page then shows its own content. */
+  loaded?: LoadedDocument;
+  /** A warning: the spec was found elsewhere than at the path named, or not at all. */
+  warning?: string;
+}
+
 /**
- * The spec holding `reference`: the file it names, else the first of `candidates` (docs.json's,
- * then the navigation's, then those found in the content root) that has the operation.
+ * The spec holding `reference`, as Mintlify finds it (https://mintlify.com/docs/api-playground/openapi-setup:
+ * the path is needed only to choose among several specs, the one spec of a repository is found
+ * without it). In order: the file at the path named, from the content root (a leading `/` or
+ * not); the same path from the page's folder (`page`, relative to the root); a spec of the same
+ * file name anywhere in the root (`/fr/openapi.json` of a translated page, when the translations
+ * share the root's spec); then the first of `candidates` (docs.json's, the navigation's, those
+ * found in the root) that has the operation. A named file that is there but broken is an error
+ * (its problems are the file's); one that is there without the operation, or a spec found nowhere,
+ * is a warning, and the page shows its own content.
  */
 export async function findReferencedSpec(
   reference: OperationReference,
+  page: string,
   candidates: () => Promise<string[]>,
   load: (file: string) => Promise<LoadedDocument>,
-  where: string,
-): Promise<LoadedDocument> {
-  if (reference.file) {
-    const loaded = await load(reference.file);
-    if (!hasOperation(loaded, reference.key)) throw new OpenApiError(loaded.file, `${where}: ${loaded.file} has no operation ${describe(reference)}`);
-    return loaded;
+): Promise<ReferencedSpec> {
+  const operation = describe(reference);
+  const absent = (error: unknown): undefined => {
+    if (error instanceof OpenApiError && error.missing) return undefined;
+    throw error;
+  };
+  const named = reference.file;
+  /** The file named, found, but without the operation (a translation's copy that lags behind the root's). */
+  let lacking: string | undefined;
+  if (named && !isUrl(named)) {
+    const fromRoot = openApiRelativePath(named);
+    const fromPage = path.posix.join(path.posix.dirname(page), named);
+    for (const file of fromPage === fromRoot || named.startsWith('/') ? [fromRoot] : [fromRoot, fromPage]) {
+      const loaded = await load(file).catch(absent);
+      if (!loaded) continue;
+      if (hasOperation(loaded, reference.key)) return file === fromRoot ? { loaded } : { loaded, warning: `openapi: "${named}" is read from the page's folder: ${loaded.file} (from the content root, write "/${loaded.file}")` };
+      lacking = loaded.file;
+      break;
+    }
   }
   // A candidate that cannot be used (a URL, a broken file) is reported where it is named, not here.
-  const files: string[] = [];
+  const usable: LoadedDocument[] = [];
   for (const file of (await candidates()).filter((candidate) => !isUrl(candidate))) {
     const loaded = await load(file).catch((error: unknown) => {
       if (error instanceof OpenApiError) return undefined;
       throw error;
     });
-    if (!loaded) continue;
-    if (hasOperation(loaded, reference.key)) return loaded;
-    files.push(loaded.file);
+    if (loaded && hasOperation(loaded, reference.key)) usable.push(loaded);
   }
-  const looked = files.length ? `none of ${files.join(', ')} has it` : 'no usable OpenAPI file was found in the content root';
-  throw new OpenApiError(where, `${where}: no operation ${describe(reference)} (${looked})`);
+  const baseName = named && path.posix.basename(named);
+  const found = usable.find((loaded) => path.posix.basename(loaded.file) === baseName) ?? usable[0];
+  if (!named) return found ? { loaded: found } : { warning: `openapi: no OpenAPI file of the content root has ${operation}: the page shows its own content` };
+  const notThere = lacking ? `${lacking} has no operation ${operation}` : `no file "${named}"`;
+  if (found) return { loaded: found, warning: `openapi: ${notThere}: ${found.file}, which has ${lacking ? 'it' : operation}, is used` };
+  return { warning: lacking ? `openapi: ${notThere}, nor has any other OpenAPI file of the content root: the page shows its own content` : `openapi: ${notThere}, and no OpenAPI file of the content root has ${operation}: the page shows its own content` };
 }
 
 function hasOperation(loaded: LoadedDocument, key: string): boolean {
