@@ -132,7 +132,7 @@ export function siteModel(): Promise<SiteModel> {
 async function buildModel(): Promise<SiteModel> {
   openApi = undefined;
   const results = await Promise.all(pageSources.map((source) => source()));
-  const pages = results.flatMap((r) => r.pages);
+  const pages = writtenPagesFirst(results.flatMap((r) => r.pages));
   refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
   const config = docsConfig;
@@ -167,7 +167,22 @@ function legacyRedirects(pages: SitePage[]): Redirect[] {
   return redirects;
 }
 
-/** A written page where a generated one goes (`content/api-reference/list-items.mdx`) fails the build. */
+/**
+ * A written page where a generated one goes (`content/api-reference/list-items.mdx` and the
+ * operation GET /list-items): the written page is served, as on Mintlify, and the generated one is
+ * left out with a warning (docs/decisions.md#what-mintlify-deploys-folio-deploys). Navigation entries
+ * naming the operation then lead to the written page, which holds the same address.
+ */
+function writtenPagesFirst(pages: SitePage[]): SitePage[] {
+  const written = new Map(pages.filter((page) => page.kind === 'content').map((page) => [pageHref(page.path), page]));
+  return pages.filter((page) => {
+    const owner = page.kind === 'openapi' ? written.get(pageHref(page.path)) : undefined;
+    if (owner?.kind === 'content') console.log(`[folio] warning: ${contentFile(owner.entry)}:1:1: this page takes the address ${pageHref(page.path)} of ${describePage(page)}, whose generated page is left out`);
+    return !owner;
+  });
+}
+
+/** Two written pages at one address (`a.md` and `a.mdx`) fail the build: neither is the author's obvious choice. */
 function refuseSameAddress(pages: SitePage[]) {
   const byHref = new Map<string, SitePage>();
   for (const page of pages) {
@@ -176,6 +191,13 @@ function refuseSameAddress(pages: SitePage[]) {
     if (other) throw new Error(`${describePage(other)} and ${describePage(page)} would both be served at ${href}`);
     byHref.set(href, page);
   }
+}
+
+/** A written page's file, relative to the content root (`api-reference/list.mdx`), as warnings name it. */
+function contentFile(entry: CollectionEntry<'pages'>): string {
+  const { layout, pageFiles } = siteBuild;
+  const inRoot = layout.pagesDir ? `${layout.pagesDir}/${entry.id}` : entry.id;
+  return pageFiles.find((f) => f.replace(/\.mdx?$/, '') === inRoot) ?? inRoot;
 }
 
 function describePage(page: SitePage): string {
@@ -297,9 +319,7 @@ async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: Conte
   const value = entry.data.openapi;
   if (value === undefined) return undefined;
   // Named as the content check names it: the page's file under the layout's pages folder.
-  const { layout, pageFiles } = siteBuild;
-  const inRoot = layout.pagesDir ? `${layout.pagesDir}/${entry.id}` : entry.id;
-  const file = pageFiles.find((f) => f.replace(/\.mdx?$/, '') === inRoot) ?? inRoot;
+  const file = contentFile(entry);
   // A reference that names no operation, or one no spec has, leaves the page its own content (the
   // check before the build warned).
   const reference = typeof value === 'string' ? parseOperationReference(value) : undefined;

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, workerEnv } from '../../src/site/build.ts';
-import { listFiles, makeContentRoot } from './helpers.ts';
+import { buildFixture, listFiles, makeContentRoot } from './helpers.ts';
 
 const SECRET = 'sekrit-b41d-never-in-output';
 beforeAll(() => {
@@ -323,11 +323,14 @@ describe('site configuration and build limits', () => {
     expect(outside.error.message).toMatch(/^docs\.json:\d+:\d+: OpenAPI file "\.\.\/\.\.\/etc\/passwd" is outside the content root$/);
   });
 
-  it('fails when a written page takes the address of a generated API reference page', async () => {
-    const spec = JSON.stringify({ openapi: '3.1.0', info: { title: 'T', version: '1' }, paths: { '/items': { get: { operationId: 'listItems', responses: { '200': { description: 'OK' } } } } } });
+  it('serves a written page that takes the address of a generated API reference page, leaving the generated one out with a warning', async () => {
+    const spec = JSON.stringify({ openapi: '3.1.0', info: { title: 'T', version: '1' }, paths: { '/items': { get: { operationId: 'listItems', responses: { '200': { description: 'OK' } } } }, '/other': { get: { responses: { '200': { description: 'OK' } } } } } });
     // Mintlify's address of an operation without tag or summary: method and path (get-items).
-    const { error } = await failingBuild({ ...page('Hi'), 'content/api-reference/get-items.mdx': '# Mine', 'openapi.json': spec, 'docs.json': JSON.stringify({ openapi: 'openapi.json' }) });
-    expect(error.message).toBe('the page content/api-reference/get-items and the OpenAPI operation GET /items would both be served at /api-reference/get-items/');
+    const site = await buildFixture({ ...page('Hi'), 'content/api-reference/get-items.mdx': '# Mine\n\nWritten by hand.', 'openapi.json': spec, 'docs.json': JSON.stringify({ openapi: 'openapi.json' }) });
+    expect(site.result.ok).toBe(true);
+    expect(site.read('api-reference/get-items/index.html')).toContain('Written by hand.');
+    expect(site.exists('api-reference/get-other/index.html')).toBe(true);
+    expect(site.result.log).toContain('[folio] warning: content/api-reference/get-items.mdx:1:1: this page takes the address /api-reference/get-items/ of the OpenAPI operation GET /items, whose generated page is left out');
   });
 
   it('fails when two files would be served at the same address', async () => {

@@ -290,6 +290,13 @@ describe('content of a project with code enabled (allowCode)', () => {
     }
   });
 
+  it('accepts an event handler written as code on an element (React runs it)', () => {
+    expect(code('<button onClick={() => setCount(count + 1)}>x</button>')).toEqual([]);
+    expect(page('<button onClick={() => alert(1)}>x</button>')).toEqual([
+      'content/p.mdx:1:1: event handler attribute onClick={() => alert(1)} on <button> is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
+    ]);
+  });
+
   it('accepts the bare client:load the code rewrite gives React components', () => {
     expect(code("import Tally from '/snippets/tally.jsx';\nexport const Shelf = () => <ul />;\n\n<Tally client:load /> <Shelf client:load />")).toEqual([]);
   });
@@ -314,7 +321,8 @@ describe('content of a project with code enabled (allowCode)', () => {
     ["import X from './x.jsx';\nexport * from 'node:fs'", '2:1: import "node:fs" is not allowed'],
     ['export default function Layout() {}', '1:1: export default is not allowed'],
     ['<script>alert(1)</script>', '1:1: the <script> element is not allowed'],
-    ['<button onClick={() => alert(1)}>x</button>', 'event handler attribute "onClick" is not allowed'],
+    // A handler written as code is React's (the element is hydrated); written as text it is an inline script.
+    ['<button onClick="alert(1)">x</button>', '1:1: event handler attribute "onClick" is not allowed: write it as code, onClick={() => …}, which React runs'],
     ["import Tally from './tally.jsx';\n\n<Tally client:only=\"react\" />", '3:1: directive client:only on <Tally> is not allowed'],
     // Only what the code rewrite itself writes: a bare client:load on a React component.
     ["import Intro from './intro.mdx';\n\n<Intro client:load />", '3:1: directive client:load on <Intro> is not allowed'],
@@ -443,9 +451,9 @@ describe('projects that allow code (allowCode)', () => {
   });
 
   it('keeps every other rule: elements, event handlers, script URLs, directives, images, unknown components', () => {
-    expect(code('<script>alert(1)</script>\n\n<img src="x.png" onError={() => 1} />\n\n<a href="javascript:alert(1)">a</a>\n\n<div set:html={x} />\n\n![i](./run.mjs)\n\n<Carousel />')).toEqual([
+    expect(code('<script>alert(1)</script>\n\n<img src="x.png" onError="alert(1)" />\n\n<a href="javascript:alert(1)">a</a>\n\n<div set:html={x} />\n\n![i](./run.mjs)\n\n<Carousel />')).toEqual([
       'content/guides/p.mdx:1:1: the <script> element is not allowed in Folio content',
-      'content/guides/p.mdx:3:1: event handler attribute "onError" is not allowed',
+      'content/guides/p.mdx:3:1: event handler attribute "onError" is not allowed: write it as code, onError={() => …}, which React runs',
       'content/guides/p.mdx:5:1: attribute href on <a> is not allowed: javascript: URLs run script in the reader\'s browser',
       'content/guides/p.mdx:7:1: directive set:html on <div> is not allowed in Folio content',
       'content/guides/p.mdx:9:1: image "./run.mjs" is not allowed: a local image must be a .jpg, .jpeg, .png, .apng, .gif, .webp, .avif, .svg or .tiff file (without ? or #)',

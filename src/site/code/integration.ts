@@ -8,6 +8,7 @@
 // rendered runs in the build process): builds with code run in a fresh process, never a warm worker.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import { parse } from 'acorn';
@@ -15,6 +16,17 @@ import type { Program } from 'estree';
 import { COMPANION_SUFFIX, pageCode, patternNames } from './page-code.ts';
 import { repoRoot, siteSrcDir } from '../settings.ts';
 import { IMPORT_RULE, REACT_PACKAGES, importTarget } from './imports.ts';
+import { COMPONENT_NAMES } from '../components/catalog.ts';
+import { javascriptShipped, javascriptShippedLine } from './javascript-shipped.ts';
+
+/**
+ * The module of Folio's built-in components as React components, which content code uses without
+ * an import (the hooks plugin below adds it), as Mintlify provides them.
+ */
+export const REACT_COMPONENTS_MODULE = 'folio:components';
+const REACT_COMPONENTS_FILE = path.join(siteSrcDir, 'components/react-components.ts');
+/** Folio's icon library (Node's fs and every icon's SVG): never bundled for the reader's browser. */
+const ICONS_FILE = path.join(siteSrcDir, 'components/mintlify/icons.ts');
 
 /** The Astro integrations of a build with code: React, then Folio's code plugins. */
 export async function codeIntegrations(contentRoot: string): Promise<AstroIntegration[]> {
@@ -24,6 +36,9 @@ export async function codeIntegrations(contentRoot: string): Promise<AstroIntegr
     hooks: {
       'astro:config:setup': ({ updateConfig }) => {
         updateConfig({ vite: { plugins: codeVitePlugins(contentRoot) } });
+      },
+      'astro:build:done': ({ dir }) => {
+        console.log(javascriptShippedLine(javascriptShipped(fileURLToPath(dir))));
       },
     },
   };
@@ -74,6 +89,7 @@ export function codeVitePlugins(contentRoot: string): Plugin[] {
     name: 'folio-code-confine-imports',
     enforce: 'pre',
     async resolveId(source, importer, options) {
+      if (source === REACT_COMPONENTS_MODULE) return REACT_COMPONENTS_FILE;
       if (companionPage(clean(source)) && isPage(companionPage(clean(source))!)) return clean(source);
       if (!importer) return null;
       const from = clean(importer);
@@ -100,7 +116,9 @@ export function codeVitePlugins(contentRoot: string): Plugin[] {
       if (!inside(real) || !inside(realFile)) return refuse();
       return resolved;
     },
-    load(id) {
+    load(id, options) {
+      // Hydrating keeps the icons the server wrote (react-components.ts): the browser needs no icon data.
+      if (!options?.ssr && clean(id) === ICONS_FILE) return 'export const iconHtml = () => "";\n';
       const page = companionPage(clean(id));
       if (!page || !isPage(page)) return null;
       return pageCode(fs.readFileSync(page, 'utf8'), page, root, exportsOf).companion ?? 'export {};\n';
@@ -122,10 +140,11 @@ export function codeVitePlugins(contentRoot: string): Plugin[] {
       const file = clean(id);
       if (!/\.[jt]sx?$/.test(file) || !inside(file)) return null;
       const missing = missingReactNames(code);
-      if (!missing.names.length && !missing.react) return null;
+      if (!missing.names.length && !missing.react && !missing.components.length) return null;
       const lines = [];
       if (missing.react) lines.push('import React from "react";');
       if (missing.names.length) lines.push(`import { ${missing.names.join(', ')} } from "react";`);
+      if (missing.components.length) lines.push(`import { ${missing.components.join(', ')} } from ${JSON.stringify(REACT_COMPONENTS_MODULE)};`);
       return { code: `${lines.join(' ')}${code}`, map: null };
     },
   };
@@ -143,20 +162,31 @@ const REACT_HOOKS = [
   'useDebugValue', 'useActionState', 'useOptimistic', 'use',
 ];
 
-/** The hooks (and `React`) a compiled module uses without declaring or importing them. */
-export function missingReactNames(code: string): { names: string[]; react: boolean } {
+/**
+ * Built-in components by the name content code uses (`Tree` of `<Tree.Folder>`), and Mintlify's
+ * CodeBlock, which only React code uses (pages write code fences).
+ */
+const BUILT_IN_NAMES = [...new Set([...COMPONENT_NAMES.map((n) => n.split('.')[0]!), 'CodeBlock'])];
+
+/**
+ * The hooks, built-in components (and `React`) a compiled module uses without declaring or
+ * importing them.
+ */
+export function missingReactNames(code: string): { names: string[]; react: boolean; components: string[] } {
   const used = (name: string) => new RegExp(`(?<![\\w$.])${name}\\s*\\(`).test(code);
   const candidates = REACT_HOOKS.filter(used);
   const wantsReact = /(?<![\w$.])React\s*\./.test(code);
-  if (!candidates.length && !wantsReact) return { names: [], react: false };
+  // Compiled JSX names a component as a value (`jsx(Note, …)`); a mention in text is harmless.
+  const components = BUILT_IN_NAMES.filter((name) => new RegExp(`(?<![\\w$.'"\`])${name}(?![\\w$'"\`])`).test(code));
+  if (!candidates.length && !wantsReact && !components.length) return { names: [], react: false, components: [] };
   let program: Program;
   try {
     program = parse(code, { ecmaVersion: 'latest', sourceType: 'module' }) as unknown as Program;
   } catch {
-    return { names: [], react: false }; // not plain JavaScript: the bundler reports it
+    return { names: [], react: false, components: [] }; // not plain JavaScript: the bundler reports it
   }
   const declared = topLevelNames(program);
-  return { names: candidates.filter((n) => !declared.has(n)), react: wantsReact && !declared.has('React') };
+  return { names: candidates.filter((n) => !declared.has(n)), react: wantsReact && !declared.has('React'), components: components.filter((n) => !declared.has(n)) };
 }
 
 function topLevelNames(program: Program): Set<string> {

@@ -7,6 +7,11 @@
 // - Mintlify authors never write `client:` directives: every element whose component comes from a
 //   code file (.js/.jsx/.ts/.tsx) or from the page's own export declarations is given
 //   `client:load`, so it is rendered to HTML at build time and hydrated as soon as the page loads.
+// - An element with an event handler written as code (`<button onClick={() => …}>`) becomes a React
+//   island of its own: the element moves into the companion as a component (`FolioIsland1`) that
+//   renders the page's children of the element, and the page renders that component with
+//   `client:load` in its place. Only these elements are hydrated, not the page around them
+//   (docs/decisions.md, "React code in pages").
 // - `/`-rooted import paths (`/snippets/x.jsx`) mean the content root, as in Mintlify: they are made
 //   absolute paths inside the content root, so Astro's hydration metadata names the real file.
 //
@@ -31,7 +36,7 @@ interface Node {
   type: string;
   name?: string | null;
   children?: Node[];
-  attributes?: Array<{ type: string; name?: string }>;
+  attributes?: Array<{ type: string; name?: string; value?: unknown }>;
   data?: { estree?: Program | null };
   position?: { start: { offset?: number }; end: { offset?: number } };
 }
@@ -115,13 +120,17 @@ export function pageCode(text: string, file: string, contentRoot: string, export
     }
   }
 
+  const islands = handlerIslands(text, tree, edits);
+
   let companion: string | undefined;
   if (firstDeclaration) {
-    const line = `import { ${declared.join(', ')} } from ${JSON.stringify(file + COMPANION_SUFFIX)};`;
+    const line = `import { ${[...declared, ...islands.names].join(', ')} } from ${JSON.stringify(file + COMPANION_SUFFIX)};`;
     // On the first declaration's first line; the lines it spanned stay (blank).
     firstDeclaration.text = line + firstDeclaration.text.slice(firstDeclaration.text.indexOf('\n') < 0 ? firstDeclaration.text.length : firstDeclaration.text.indexOf('\n'));
-    companion = [...companionImports, ...declarations].join('\n') + '\n';
+  } else if (islands.names.length) {
+    edits.push(leadingImport(tree, `import { ${islands.names.join(', ')} } from ${JSON.stringify(file + COMPANION_SUFFIX)};`, islands.first));
   }
+  if (firstDeclaration || islands.names.length) companion = [...companionImports, ...declarations, ...islands.components].join('\n') + '\n';
 
   if (mdxComponents.size) {
     // An imported MDX module renders with only the components it is given: the page hands on its
@@ -159,6 +168,62 @@ export function pageCode(text: string, file: string, contentRoot: string, export
   let page = text;
   for (const edit of edits) page = page.slice(0, edit.start) + edit.text + page.slice(edit.end);
   return { page, companion, declared };
+}
+
+/**
+ * `line`, an import, placed before the page's first island: Astro reads a hydrated component's
+ * import only if it stands before the component, and an import must be a block of its own (blank
+ * lines around it). Before the page's first import or export, on its line, when that comes first,
+ * so no line of the page moves; else on lines of its own before the first block, which moves the
+ * page's lines by two (the check before the build reports the lines the author wrote).
+ */
+function leadingImport(tree: Node, line: string, firstIsland: number): Edit {
+  const esm = tree.children?.find((n) => n.type === 'mdxjsEsm')?.position?.start.offset;
+  if (esm !== undefined && esm < firstIsland) return { start: esm, end: esm, text: `${line} ` };
+  const at = tree.children?.[0]?.position?.start.offset ?? firstIsland;
+  return { start: at, end: at, text: `${line}\n\n` };
+}
+
+/** An element's attribute that is an event handler written as code (`onClick={…}`). */
+const isHandler = (a: { type: string; name?: string; value?: unknown }) => a.type === 'mdxJsxAttribute' && /^on[A-Z]/.test(a.name ?? '') && typeof a.value === 'object' && a.value !== null;
+
+/**
+ * Every HTML element of the page with an event handler written as code, as a React component of
+ * the companion (`components`, named `names`) that the page renders, hydrated, in its place (the
+ * element's children stay the page's, rendered as the page renders them). Lines are kept.
+ */
+function handlerIslands(text: string, tree: Node, edits: Edit[]): { names: string[]; components: string[]; first: number } {
+  const names: string[] = [];
+  const components: string[] = [];
+  let firstStart = text.length;
+  const visit = (node: Node) => {
+    const isElement = (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name && /^[a-z]/.test(node.name) && !node.name.includes('.');
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (isElement && start !== undefined && end !== undefined && node.attributes?.some(isHandler)) {
+      const name = `FolioIsland${names.length + 1}`;
+      firstStart = Math.min(firstStart, start);
+      const source = text.slice(start, end);
+      const firstChild = node.children?.[0]?.position?.start.offset;
+      const selfClosing = !node.children?.length && /\/\s*>$/.test(source);
+      // The opening tag ends at the last `>` before the first child (or the element's end).
+      const openEnd = selfClosing ? end : text.lastIndexOf('>', firstChild ?? text.lastIndexOf('</', end - 1) - 1) + 1;
+      const closeStart = selfClosing ? end : text.lastIndexOf('</', end - 1);
+      const open = text.slice(start, openEnd);
+      const lineBreaks = (s: string) => '\n'.repeat(s.split('\n').length - 1);
+      const element = selfClosing ? open : `${open}{children}${text.slice(closeStart, end)}`;
+      components.push(`export const ${name} = ({ children }) => (${element});`);
+      names.push(name);
+      if (selfClosing) edits.push({ start, end, text: `<${name} client:load />${lineBreaks(open)}` });
+      else {
+        edits.push({ start, end: openEnd, text: `<${name} client:load>${lineBreaks(open)}` });
+        edits.push({ start: closeStart, end, text: `</${name}>${lineBreaks(text.slice(closeStart, end))}` });
+      }
+    }
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(tree);
+  return { names, components, first: firstStart };
 }
 
 type Import = Extract<Program['body'][number], { type: 'ImportDeclaration' }>;

@@ -7,26 +7,17 @@ import CodeGroup from './mintlify/CodeGroup.astro';
 import Color from './mintlify/Color.astro';
 import ColorItem from './mintlify/ColorItem.astro';
 import ColorRow from './mintlify/ColorRow.astro';
-import Column from './mintlify/Column.astro';
-import Expandable from './mintlify/Expandable.astro';
-import Frame from './mintlify/Frame.astro';
 import GitHubRepo from './mintlify/GitHubRepo.astro';
 import Latex from './mintlify/Latex.astro';
 import Mermaid from './mintlify/Mermaid.astro';
-import Panel from './mintlify/Panel.astro';
 import Prompt from './mintlify/Prompt.astro';
 import RequestExample from './mintlify/RequestExample.astro';
 import ResponseExample from './mintlify/ResponseExample.astro';
 import Tabs from './mintlify/Tabs.astro';
-import Tile from './mintlify/Tile.astro';
-import Tooltip from './mintlify/Tooltip.astro';
-import Tree from './mintlify/Tree.astro';
-import TreeFile from './mintlify/TreeFile.astro';
-import TreeFolder from './mintlify/TreeFolder.astro';
-import Update from './mintlify/Update.astro';
-import View from './mintlify/View.astro';
-import Visibility from './mintlify/Visibility.astro';
-import { Accordion, AccordionGroup, Badge, Card, CardGroup, Check, Columns, Danger, Icon, Info, Note, ParamField, ResponseField, Step, Steps, Tab, Tip, Warning } from './mintlify/html-components.ts';
+import {
+  Accordion, AccordionGroup, Badge, Card, CardGroup, Check, Column, Columns, Danger, Expandable, Frame, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
+  Tooltip, Tree, TreeFile, TreeFolder, Update, View, Visibility, Warning,
+} from './mintlify/html-components.ts';
 import './mintlify/components.css';
 
 // MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.

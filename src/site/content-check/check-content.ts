@@ -552,7 +552,14 @@ function checkElement(node: MdNode, check: Check) {
       continue;
     }
     const attrName = attr.name ?? '';
-    if (!isComponent && /^on/i.test(attrName)) report(node, `event handler attribute "${attrName}" is not allowed`);
+    if (!isComponent && /^on/i.test(attrName)) {
+      // With code, a handler written as code is React's (the element becomes an island of its own,
+      // src/site/code/page-code.ts); a handler written as text is an inline script, never allowed.
+      const code = attr.value != null && typeof attr.value !== 'string' ? attr.value.value : undefined;
+      if (code === undefined) report(node, `event handler attribute "${attrName}" is not allowed${options.allowCode ? `: write it as code, ${attrName}={() => …}, which React runs` : ''}`);
+      else if (!options.allowCode) report(node, `event handler attribute ${attrName}={${shorten(code)}} on <${name}> is code: ${ENABLE_CODE}`);
+      if (code === undefined || !options.allowCode) continue;
+    }
     if (spec && !Object.hasOwn(spec.props, attrName) && !ASTRO_DIRECTIVE.test(attrName)) {
       // Mintlify's components drop props they do not read (<Frame border shadow> renders), so a
       // real repository's extra props are a warning, and the build removes them before rendering

@@ -2,8 +2,10 @@
 // as a JSX node; the content check passed it (check-content.ts). Astro renders such nodes in MDX,
 // not in a component's template, so the components render them to HTML with Astro's own renderer.
 // Titles and icons are rendered by these functions rather than by nested components: a page of
-// cards, steps and tabs has dozens of them, and each component instance costs render time.
-import { markHTMLString, renderJSX } from 'astro/runtime/server/index.js';
+// cards, steps and tabs has dozens of them, and each component instance costs render time. This
+// module imports no Astro renderer (markup-render.ts renders parts in .astro components), so the
+// browser bundle of React code that uses built-in components (react-components.ts) stays small.
+import { markHTMLString } from 'astro/runtime/server/escape.js';
 import { escapeHtml } from './html-parts.ts';
 import { iconHtml } from './icons.ts';
 
@@ -19,27 +21,10 @@ export const CHILDREN = Symbol('children');
 /** HTML the component wrote (from its own strings and escaped values), kept as it is. */
 export const html = (s: string) => markHTMLString(s) as unknown as { readonly html: true };
 
-/** The HTML of a JSX node, rendered in the page being built (`result` is the component's `$$result`). */
-export async function markupHtml(result: unknown, node: unknown): Promise<string> {
-  return String(await renderJSX(result as Parameters<typeof renderJSX>[0], node));
-}
-
-/** Parts as one HTML string (no children among them), rendered in the page being built. */
-async function partsHtml(result: unknown, parts: MarkupPart[]): Promise<string> {
-  let out = '';
-  for (const part of parts) out += typeof part === 'object' && part !== null && 'node' in part ? await markupHtml(result, part.node) : String(part as unknown);
-  return out;
-}
-
 /** A text prop as parts: a string or number as escaped text, markup as that markup. */
 export function textParts(value: unknown): MarkupPart[] {
   if (value === undefined || value === null || value === false) return [];
   return [typeof value === 'object' ? { node: value } : html(escapeHtml(String(value)))];
-}
-
-/** A text prop as HTML: a string or number as escaped text, markup as that markup. */
-export async function textHtml(result: unknown, value: unknown): Promise<string> {
-  return partsHtml(result, textParts(value));
 }
 
 export interface IconOptions {
@@ -63,9 +48,4 @@ export function iconParts(icon: unknown, page: string, options: IconOptions = {}
   const open = `<span class="${escapeHtml(['mint-icon-wrap', className].filter(Boolean).join(' '))}"${style ? ` style="${escapeHtml(style)}"` : ''} aria-hidden="true">`;
   if (typeof icon === 'string') return [html(`${open}${iconHtml(icon, options.iconType, page, options.iconLibrary)}</span>`)];
   return [html(open), { node: icon }, html('</span>')];
-}
-
-/** An icon prop as HTML (iconParts, rendered in the page being built). */
-export async function iconWrapHtml(result: unknown, icon: unknown, page: string, options: IconOptions = {}): Promise<string> {
-  return partsHtml(result, iconParts(icon, page, options));
 }
