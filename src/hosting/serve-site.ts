@@ -4,13 +4,13 @@
 // rest, text sent brotli- or gzip-compressed from copies made at publish time (Accept-Encoding), `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
 // the site's own 404 page. The site's redirects (docs.json `redirects`, redirects.ts) answer before
 // its files, except for Folio's own asset paths.
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { codeAllowed } from '../service/projects.ts';
 import type { ProjectRecord } from '../service/store.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
-import { checkRequestPath, chooseEncoding, COMPRESSED_DIR, REVALIDATE, type SiteFile } from './site-files.ts';
+import { BUILD_FILE_FLAGS, checkRequestPath, chooseEncoding, COMPRESSED_DIR, REVALIDATE, type SiteFile } from './site-files.ts';
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
 import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
@@ -82,9 +82,12 @@ function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, fou
     }, () => res.destroy());
     return;
   }
-  const stream = createReadStream(file.abs);
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
+  open(file.abs, BUILD_FILE_FLAGS).then((handle) => {
+    const stream = handle.createReadStream();
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy()); // closes the file when the client goes first
+    stream.pipe(res);
+  }, () => res.destroy());
 }
 
 function sendRedirect(req: IncomingMessage, res: ServerResponse, policy: string, answer: RedirectAnswer): void {

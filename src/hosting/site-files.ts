@@ -3,9 +3,18 @@
 // A build directory never changes once it is live (a redeploy publishes a new one), so what a path
 // resolves to is cached per build directory: after the first request, serving a page costs a map
 // lookup. Small files are kept in memory too.
+import { constants as fsConstants } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_CACHED_MISS_PATH, MAX_CACHED_MISSES_PER_SITE } from '../site/tenant-limits.ts';
+
+/**
+ * How the server opens a file of a build: never through a link (O_NOFOLLOW), and never waiting
+ * (O_NONBLOCK: opening a FIFO for reading would wait for a writer, holding one of the few threads
+ * every file operation of the server shares). Builds hold only regular files (build.ts checks
+ * them before publishing); this holds if one ever does not. The opener still checks the type.
+ */
+export const BUILD_FILE_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
 
 export interface SiteFile {
   /** Absolute path of a regular file inside the build directory (a build on disk). */
@@ -276,6 +285,6 @@ async function regularFileInside(buildDir: string, rel: string): Promise<SiteFil
   if ((await realpath(abs).catch(() => '')) !== abs) return null;
   const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${stat.ino.toString(16)}"`;
   const file = siteFileOf(rel, stat.size, etag, abs);
-  if (stat.size <= MEMORY_FILE_BYTES) file.body = await readFile(abs);
+  if (stat.size <= MEMORY_FILE_BYTES) file.body = await readFile(abs, { flag: BUILD_FILE_FLAGS });
   return file;
 }

@@ -2,11 +2,11 @@
 // object storage when FOLIO_STORAGE_URL is set (object-site-source.ts). Either way a build is named
 // by one string key, never by request input: a request path reaches a build's files only through
 // checkRequestPath and the source's own lookup (docs/decisions.md#object-storage).
-import { constants as fsConstants, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { open, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { liveLink, previewLiveLink } from '../service/project-files.ts';
-import { SiteFiles } from './site-files.ts';
+import { BUILD_FILE_FLAGS, SiteFiles } from './site-files.ts';
 
 export interface SiteSource {
   /**
@@ -45,7 +45,7 @@ export function createDiskSiteSource(dataDir: string): SiteSource {
     },
     files: new SiteFiles(),
     async readSmall(build, rel, maxBytes) {
-      const handle = await open(path.join(build, rel), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW).catch(() => undefined);
+      const handle = await open(path.join(build, rel), BUILD_FILE_FLAGS).catch(() => undefined);
       if (!handle) return undefined;
       try {
         const stat = await handle.stat();

@@ -4,7 +4,7 @@
 // and search indexing; the finished site is then moved into the output directory. Log lines and
 // errors name files relative to the content root only (tenant-paths.ts). Used by
 // `npm run build:site` and by the deployment runner.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -25,6 +25,7 @@ import {
   sandboxAvailable,
   sandboxLaunch,
   sandboxUid,
+  takeFromSandbox,
   type Launch,
   type Mount,
   type SandboxMode,
@@ -32,10 +33,12 @@ import {
 } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
 import { contentLayout, type ContentLayout } from './layout.ts';
-import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { constants as fsConstants, createWriteStream, type Dirent } from 'node:fs';
+import { promisify } from 'node:util';
 import { pipeline } from 'node:stream/promises';
-import { scrubPaths, type PathView } from './tenant-paths.ts';
+import { listServerDirs, scrubPaths, type PathView } from './tenant-paths.ts';
 import { linkTree } from './link-tree.ts';
+import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
 import { warningSummary } from './warning-summary.ts';
 
 export interface BuildSiteOptions {
@@ -138,8 +141,8 @@ export const coldAstro: AstroRunner = {
       input: job.sandbox ? sandboxInput(inputDir) : job.contentRoot,
       uid,
       cleanup: async () => {
-        await fs.rm(buildRoot, { recursive: true, force: true });
-        await fs.rm(inputDir, { recursive: true, force: true });
+        await removeBuildDir(buildRoot);
+        await removeBuildDir(inputDir);
       },
     };
   },
@@ -174,6 +177,7 @@ export interface BuildSiteResult {
 export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
 
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
+const execFileAsync = promisify(execFile);
 /**
  * Pagefind's native indexer, writing `<outDir>/pagefind/`: the binary of its package for this
  * platform, as its npm wrapper (pagefind/lib/runner/bin.cjs) finds it, but started directly; the
@@ -272,6 +276,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const worker = await runner.start({ contentRoot, siteUrl: options.siteUrl, sandbox, allowCode: options.allowCode, pageHistory: options.pageHistory, onlyPages }, limits, emit);
   view.base = worker.buildRoot;
   view.contentRoots.push(worker.input);
+  await listServerDirs(view);
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
@@ -314,15 +319,22 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     }
     if (outcome === 0 && reuse) {
       // The changed pages' outputs over the links to the previous build, then the search index
-      // over the whole site.
-      const refused = await reuseRefusal(buildOutDir(worker.buildRoot), reuse.previousOutDir);
-      if (refused) {
-        await emptyDir(outDir);
-        return finish({ code: 'reuse_refused', message: refused, problems: [] });
-      }
+      // over the whole site; the partial output is taken and checked before anything reads it.
       try {
-        if (!(await timed('output', () => moveContents(buildOutDir(worker.buildRoot), outDir)))) {
-          return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
+        const partial = await takeOutput(buildOutDir(worker.buildRoot));
+        try {
+          if (partial.problem) {
+            await emptyDir(outDir);
+            return fail('build_failed', [], partial.problem);
+          }
+          const refused = await reuseRefusal(partial.dir, reuse.previousOutDir);
+          if (refused) {
+            await emptyDir(outDir);
+            return finish({ code: 'reuse_refused', message: refused, problems: [] });
+          }
+          await timed('output', () => mergeInto(partial.dir, outDir));
+        } finally {
+          await removeBuildDir(partial.dir);
         }
         // Pagefind reads the merged site read-only and writes its index into the build root.
         const index = path.join(worker.buildRoot, PAGEFIND_DIR);
@@ -331,12 +343,21 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         const launch = buildLaunch([...PAGEFIND, '--site', site, '--output-path', index], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
         outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
         if (outcome === 0) {
-          const taken = await fs.lstat(index).catch(() => undefined);
-          if (!taken?.isDirectory()) return fail('build_failed', [], 'the search index was not written');
-          await timed('output', async () => {
-            await moveInto(index, path.join(outDir, PAGEFIND_DIR));
-            await writeRedirects(outDir, report.config);
-          });
+          const exists = await fs.lstat(index).catch(() => undefined);
+          if (!exists) return fail('build_failed', [], 'the search index was not written');
+          const taken = await takeOutput(index);
+          try {
+            if (taken.problem) {
+              await emptyDir(outDir);
+              return fail('build_failed', [], taken.problem);
+            }
+            await timed('output', async () => {
+              await moveInto(taken.dir, path.join(outDir, PAGEFIND_DIR));
+              await writeRedirects(outDir, report.config);
+            });
+          } finally {
+            await removeBuildDir(taken.dir);
+          }
         }
       } catch (error) {
         await emptyDir(outDir);
@@ -355,8 +376,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         try {
           // `npm run build:site -- <root> <out>` may name an output directory that does not exist yet.
           await fs.mkdir(outDir, { recursive: true });
-          if (!(await moveContents(buildOutDir(worker.buildRoot), outDir))) {
-            return fail('build_failed', [], 'the build replaced its output directory with a link: refused');
+          const site = await takeOutput(buildOutDir(worker.buildRoot));
+          try {
+            if (site.problem) return fail('build_failed', [], site.problem);
+            await mergeInto(site.dir, outDir);
+          } finally {
+            await removeBuildDir(site.dir);
           }
           // Read from the sandbox's copy when there is one: it holds only regular files.
           await copyStaticFiles(sandbox ? worker.input : contentRoot, report.files.assets, outDir, emit);
@@ -410,29 +435,84 @@ function buildLaunch(command: string[], buildRoot: string, env: Record<string, s
 }
 
 /**
- * Moves a finished build's output from its build root (writable inside the sandbox) into `to`.
- * Code in the sandbox may have replaced the output directory or its entries with links to
- * anything on the host, so the output is first renamed into BUILDS_DIR, which no sandbox can write
- * (a rename moves a link itself, never its target), refused unless it is a real directory (false),
- * and then only its real files and directories move on.
+ * Takes a finished build's output (or search index) out of its build root (writable inside the
+ * sandbox) and checks it. Code in the sandbox may have replaced the directory, or anything at any
+ * depth in it, with a link to anything on the host, a FIFO or a socket; a link there would be
+ * followed later by whatever the server does with the site (the static files copied into it, the
+ * redirects file written, files served or uploaded), a FIFO would block the thread that opens it.
+ * So the output is first renamed into BUILDS_DIR, which no sandbox can write (a rename moves a link
+ * itself, never its target; the build's processes have all exited), and then walked: `problem`
+ * says why it cannot be a site (outputProblem). The caller removes `dir` (removeBuildDir) when done.
  */
-async function moveContents(from: string, to: string): Promise<boolean> {
-  const taken = path.join(BUILDS_DIR, `${randomUUID()}.out`);
-  await fs.rename(from, taken);
-  try {
-    const stat = await fs.lstat(taken);
-    if (!stat.isDirectory()) return false;
-    await mergeInto(taken, to);
-    return true;
-  } finally {
-    await fs.rm(taken, { recursive: true, force: true });
+async function takeOutput(from: string): Promise<{ dir: string; problem?: string }> {
+  const dir = path.join(BUILDS_DIR, `${randomUUID()}.out`);
+  await fs.rename(from, dir);
+  const stat = await fs.lstat(dir);
+  if (!stat.isDirectory()) return { dir, problem: `the build replaced its output directory with a link or special file: refused` };
+  return { dir, problem: await outputProblem(dir) };
+}
+
+/** Longest path (in characters, relative to the output) a site's file may have: no real site comes near. */
+export const MAX_OUTPUT_PATH = 1024;
+
+/** Most files and folders a site's output may hold: far beyond any real site, and bounded memory for the steps after. */
+export const MAX_OUTPUT_ENTRIES = 200_000;
+
+/**
+ * Why the tree at `dir` cannot be published as a site, or undefined: everything in it must be a
+ * regular file or a directory (never a link, FIFO, socket or device), at a path of at most
+ * MAX_OUTPUT_PATH characters (a deeper tree would pass the system's path limit on the way), and at
+ * most MAX_OUTPUT_ENTRIES of them. Walked with a list, not recursion, each directory read once as
+ * a stream (a build may put millions of names in one): linear in the size of the tree. Each
+ * directory is taken from the sandbox (takeFromSandbox) before it is read, so what the walk saw is
+ * what stays, whatever still runs in the sandbox.
+ */
+export async function outputProblem(dir: string): Promise<string | undefined> {
+  const folders = [''];
+  let count = 0;
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    // Its parents were taken before it (the walk goes down), so its path holds no link.
+    const handle = await takeFromSandbox(path.join(dir, folder))
+      .then(() => fs.opendir(path.join(dir, folder)))
+      .catch(() => undefined);
+    if (!handle) return `the build's output has a folder the server cannot read at ${JSON.stringify(folder || '.')}: refused`;
+    // Leaving the loop early closes the directory.
+    for await (const entry of handle) {
+      const rel = folder ? `${folder}/${entry.name}` : entry.name;
+      if (++count > MAX_OUTPUT_ENTRIES) return `the build's output holds more than ${MAX_OUTPUT_ENTRIES} files and folders: refused`;
+      if (rel.length > MAX_OUTPUT_PATH) return `the build's output has a path longer than ${MAX_OUTPUT_PATH} characters (${JSON.stringify(`${rel.slice(0, 80)}…`)}): refused`;
+      if (entry.isDirectory()) folders.push(rel);
+      else if (!entry.isFile()) return `the build's output holds ${specialKind(entry)} at ${JSON.stringify(rel)}; a site holds only files and folders: refused`;
+    }
   }
+  return undefined;
+}
+
+/** What a directory entry that is neither a file nor a directory is, in words. */
+function specialKind(entry: Dirent): string {
+  if (entry.isSymbolicLink()) return 'a symbolic link';
+  if (entry.isFIFO()) return 'a FIFO';
+  if (entry.isSocket()) return 'a socket';
+  return 'a device';
 }
 
 /**
- * Moves the real files and directories of `from` into `to`: a directory already in `to` is merged
- * into, anything else there is replaced by a rename (which replaces a hard link to a kept build's
- * file, never the file it shares).
+ * Removes a directory a build wrote into, however deep: fs.rm stops at the system's path limit (a
+ * build can nest folders far beyond it), and so does link-tree.ts's removeTree once it runs out of
+ * file descriptors (one per level); GNU rm walks any depth relative to each directory. None of
+ * them follows a link.
+ */
+export async function removeBuildDir(dir: string): Promise<void> {
+  await fs.rm(dir, { recursive: true, force: true }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENAMETOOLONG') throw error;
+    await execFileAsync('rm', ['-rf', '--one-file-system', '--', dir]);
+  });
+}
+
+/**
+ * Moves the files and directories of `from` (checked by takeOutput) into `to`: a directory already
+ * in `to` is merged into, anything else there is replaced by a rename (which replaces a hard link
+ * to a kept build's file, never the file it shares).
  */
 async function mergeInto(from: string, to: string): Promise<void> {
   for (const entry of await fs.readdir(from, { withFileTypes: true })) {
@@ -473,13 +553,14 @@ async function reuseRefusal(partial: string, previous: string): Promise<string |
   const files = await listFiles(partial);
   for (const rel of files) {
     if (!rel.startsWith('_astro/')) continue;
-    const [ours, theirs] = await Promise.all([fs.readFile(path.join(partial, rel)), fs.readFile(path.join(previous, rel)).catch(() => undefined)]);
+    // The previous build may predate the check of build output (takeOutput): read as the site handler reads.
+    const [ours, theirs] = await Promise.all([fs.readFile(path.join(partial, rel)), fs.readFile(path.join(previous, rel), { flag: BUILD_FILE_FLAGS }).catch(() => undefined)]);
     if (!theirs?.equals(ours)) return `the asset /${rel} is new`;
   }
   const assets = (html: string) => [...new Set(html.match(/\/_astro\/[^"'\s)>]+/g) ?? [])].sort().join(' ');
   for (const rel of files) {
     if (!rel.endsWith('.html')) continue;
-    const before = await fs.readFile(path.join(previous, rel), 'utf8').catch(() => undefined);
+    const before = await fs.readFile(path.join(previous, rel), { encoding: 'utf8', flag: BUILD_FILE_FLAGS }).catch(() => undefined);
     if (before === undefined) return `/${rel} is new`;
     if (assets(before) !== assets(await fs.readFile(path.join(partial, rel), 'utf8'))) return `/${rel} uses other assets than before`;
   }
@@ -540,7 +621,7 @@ async function removeStaleBuildRoots() {
     const dir = path.join(BUILDS_DIR, name);
     if (liveBuildDirs.has(dir)) continue;
     const stat = await fs.lstat(dir).catch(() => undefined);
-    if (stat && stat.mtimeMs < dayAgo) await fs.rm(dir, { recursive: true, force: true });
+    if (stat && stat.mtimeMs < dayAgo) await removeBuildDir(dir);
   }
 }
 
@@ -661,21 +742,48 @@ export function startProcess(launch: Launch, limits: BuildLimits, emit: (line: s
   };
 }
 
-/** Calls `onLine` with each non-blank line of a child's output, without colour codes or trailing space. */
+/**
+ * Longest log line kept, in characters: a build's output is tenant-made and every line is scanned
+ * for paths (tenant-paths.ts) and stored; the rest of a longer line is dropped as it arrives.
+ */
+export const MAX_LOG_LINE = 8192;
+
+/**
+ * Calls `onLine` with each non-blank line of a child's output, without colour codes or trailing
+ * space, cut at MAX_LOG_LINE characters. Each chunk is scanned once and an unfinished line only
+ * grows up to the limit, so any output costs time linear in its size.
+ */
 export function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
   let rest = '';
-  const emit = (line: string) => {
+  let cut = false;
+  const add = (piece: string) => {
+    if (cut) return;
+    if (rest.length + piece.length <= MAX_LOG_LINE) {
+      rest += piece;
+      return;
+    }
+    rest += piece.slice(0, MAX_LOG_LINE - rest.length);
+    cut = true;
+  };
+  const end = () => {
+    const line = cut ? `${rest} … (line cut at ${MAX_LOG_LINE} characters)` : rest;
+    rest = '';
+    cut = false;
     // eslint-disable-next-line no-control-regex -- ESC starts the colour codes removed here
     const clean = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
     if (clean) onLine(clean);
   };
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    lines.forEach(emit);
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      add(chunk.slice(start, newline));
+      end();
+      start = newline + 1;
+    }
+    add(chunk.slice(start));
   });
-  stream.on('end', () => rest && emit(rest));
+  stream.on('end', () => (rest || cut) && end());
 }
 
 /** The failure lines of the worker, with their file:line:column when Astro gave one. */

@@ -176,6 +176,18 @@ export async function giveToSandbox(dir: string, uid: number): Promise<void> {
 }
 
 /**
+ * Makes a directory the sandbox wrote the server's own again, when the sandbox has a uid of its own:
+ * owned by root and not writable by others, so a process of the sandbox still running (a warm
+ * worker's) can no longer add, remove or rename entries in it, even through a descriptor it holds.
+ * Only for a directory whose parents are the server's already (a link in its path would be followed).
+ */
+export async function takeFromSandbox(dir: string): Promise<void> {
+  if (!runsAsRoot()) return;
+  await fs.promises.lchown(dir, 0, 0);
+  await fs.promises.chmod(dir, 0o755);
+}
+
+/**
  * Names never copied into the sandbox: not content, and possibly large or private; and TypeScript
  * configs, which would change how the build resolves modules (Folio's config is its own).
  */

@@ -28,14 +28,62 @@ const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWit
 /** Directories of every server: temp files and the home of the user Folio runs as. */
 const SERVER_DIRS = [os.tmpdir(), os.homedir()].filter((d) => d && d !== '/');
 
+const hiddenDirs = (view: PathView) => [...(view.hidden ?? []), ...SERVER_DIRS];
+
+/** The names directly in each server directory (listServerDirs); undefined: too many to keep. */
+const serverNames = new Map<string, ReadonlySet<string> | undefined>();
+/** Most names kept of one directory; one with more is taken to hold every name. */
+const MAX_LISTED_NAMES = 10_000;
+
+/**
+ * Lists the directories `view` hides, and those between them and `view.base` (where climbing
+ * paths start), so that scrubPaths can tell a climbing path that reaches something of the server
+ * from one a tenant made up without a file-system call per path: a build's output is tenant-made,
+ * and one line may hold thousands of paths. Called once a build has its root (names made later in
+ * these directories count as the server's only from the next build on).
+ */
+export async function listServerDirs(view: PathView): Promise<void> {
+  const hidden = hiddenDirs(view);
+  const dirs = new Set(hidden);
+  for (let dir = view.base; dir && dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (hidden.some((d) => inside(dir!, d))) dirs.add(dir);
+  }
+  await Promise.all(
+    [...dirs].map(async (dir) => {
+      const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+      serverNames.set(dir, names.length > MAX_LISTED_NAMES ? undefined : new Set(names));
+    }),
+  );
+}
+
+/**
+ * Whether `absolute`, inside one of `hidden`, may name a file of the server: the first name below
+ * the deepest listed directory it lies in is an entry of that directory (or the innermost hidden
+ * directory it lies in was never listed).
+ */
+function namesServerEntry(absolute: string, hidden: string[]): boolean {
+  const innermost = hidden.filter((d) => inside(absolute, d)).reduce((a, b) => (b.length > a.length ? b : a));
+  if (!serverNames.has(innermost)) return true;
+  let dir = innermost;
+  for (const listed of serverNames.keys()) {
+    if (listed.length > dir.length && inside(absolute, listed) && inside(listed, innermost)) dir = listed;
+  }
+  const names = serverNames.get(dir);
+  if (!names) return true;
+  const below = absolute.slice(dir.length).replace(/^\/+/, '');
+  const slash = below.indexOf('/');
+  return below === '' || names.has(slash === -1 ? below : below.slice(0, slash));
+}
+
 /**
  * `text` with every server path replaced: content files relative to the root, anything else hidden.
  * Paths a tenant wrote itself and a message quotes back (`"../../etc/passwd"` in a docs.json) stay,
  * so the message still says what to fix: an absolute path is hidden when it lies in a server
- * directory, a climbing one when it leads to an existing server file or names a server directory.
+ * directory, a climbing one when it leads into one of the server's own entries (namesServerEntry:
+ * no file-system call per path) or names a server directory.
  */
 export function scrubPaths(text: string, view: PathView): string {
-  const hidden = [...(view.hidden ?? []), ...SERVER_DIRS];
+  const hidden = hiddenDirs(view);
   for (const name of view.hiddenRelative ?? []) {
     text = text.replace(new RegExp(`(?<![\\w/.-])${RegExp.escape(name)}[^\\s'"\`()<>[\\]{},;]*`, 'g'), PATH_PLACEHOLDER);
   }
@@ -61,7 +109,7 @@ export function scrubPaths(text: string, view: PathView): string {
       const root = view.contentRoots.find((r) => inside(`/${rest}`, r));
       if (root) return (path.posix.relative(root, `/${rest}`) || '.') + suffix;
       const namesServerDir = rest.split('/').includes('node_modules') || hidden.some((d) => `/${rest}/`.includes(`${d}/`));
-      if (namesServerDir || (inHidden && fs.existsSync(absolute!))) return PATH_PLACEHOLDER + suffix;
+      if (namesServerDir || (inHidden && namesServerEntry(absolute!, hidden))) return PATH_PLACEHOLDER + suffix;
     }
     return token;
   });

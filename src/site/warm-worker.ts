@@ -24,6 +24,7 @@ import {
   lineReader,
   liveBuildDirs,
   makeBuildRoot,
+  removeBuildDir,
   sandboxInput,
   WORKER,
   type AstroRunner,
@@ -119,8 +120,8 @@ export class WarmWorker implements AstroRunner {
     };
     const cleanup = async () => {
       try {
-        await fs.promises.rm(buildRoot, { recursive: true, force: true });
-        if (input !== job.contentRoot) await fs.promises.rm(input, { recursive: true, force: true });
+        await removeBuildDir(buildRoot);
+        if (input !== job.contentRoot) await removeBuildDir(input);
       } finally {
         proc?.inUse.delete(inUse);
         released();
@@ -230,8 +231,8 @@ export class WarmWorker implements AstroRunner {
       await Promise.all(proc.inUse);
       liveBuildDirs.delete(workDir);
       liveBuildDirs.delete(inputDir);
-      await fs.promises.rm(workDir, { recursive: true, force: true });
-      await fs.promises.rm(inputDir, { recursive: true, force: true });
+      await removeBuildDir(workDir);
+      await removeBuildDir(inputDir);
     });
     return proc;
   }

@@ -4,10 +4,10 @@
 // is never followed, and a name no request path could name (control characters, backslashes) is
 // left out.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { BUILD_FILE_FLAGS } from '../../hosting/site-files.ts';
 import type { ObjectStore } from './client.ts';
 
 export interface ManifestEntry {
@@ -56,9 +56,9 @@ async function filesUnder(dir: string, rel = ''): Promise<string[]> {
 const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 const PARALLEL_UPLOADS = 8;
 
-async function hashFile(file: string): Promise<string> {
+async function hashFile(file: FileHandle): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of file.createReadStream({ start: 0, autoClose: false })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
@@ -76,16 +76,27 @@ export async function uploadFolder(objects: ObjectStore, dir: string, keyOf: (re
   const manifest: Manifest = new Map();
   const files = await filesUnder(dir);
   await inParallel(files, PARALLEL_UPLOADS, async (rel) => {
-    const file = path.join(dir, rel);
-    const { size } = await stat(file);
-    const contentType = contentTypeOf?.(rel);
-    if (size <= IN_MEMORY_BYTES) {
-      const bytes = await readFile(file);
-      manifest.set(rel, { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
-      await objects.put(keyOf(rel), bytes, { contentType });
-    } else {
-      manifest.set(rel, { size, sha256: await hashFile(file) });
-      await objects.put(keyOf(rel), createReadStream(file), { contentType, contentLength: size });
+    // Opened as the site handler opens a build's files, and taken only if still a regular file.
+    const file = await open(path.join(dir, rel), BUILD_FILE_FLAGS).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ELOOP' || error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!file) return;
+    try {
+      const stat = await file.stat();
+      if (!stat.isFile()) return;
+      const size = stat.size;
+      const contentType = contentTypeOf?.(rel);
+      if (size <= IN_MEMORY_BYTES) {
+        const bytes = await file.readFile();
+        manifest.set(rel, { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+        await objects.put(keyOf(rel), bytes, { contentType });
+      } else {
+        manifest.set(rel, { size, sha256: await hashFile(file) });
+        await objects.put(keyOf(rel), file.createReadStream({ start: 0, autoClose: false }), { contentType, contentLength: size });
+      }
+    } finally {
+      await file.close();
     }
   });
   // Sorted, so that the same folder always gives the same manifest.
