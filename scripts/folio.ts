@@ -1,0 +1,31 @@
+// The `folio` command for authors (content/authoring/cli.mdx), started by bin/folio on Folio's
+// own Node from the docs repository the author stands in: that folder is the content root.
+import { parseArgs, usage, UsageError, type Invocation } from '../src/cli/args.ts';
+import { checkRepository, formatCheck } from '../src/cli/check.ts';
+
+const root = process.cwd();
+
+async function run(invocation: Invocation): Promise<number> {
+  const { command, flags } = invocation;
+  if (invocation.help || !command) {
+    console.log(usage(command));
+    return 0;
+  }
+  switch (command) {
+    case 'check': {
+      const outcome = await checkRepository(root, flags['allow-code'] === true);
+      console.log(flags.json ? JSON.stringify({ pages: outcome.pages, errors: outcome.errors, warnings: outcome.warnings, results: outcome.results }, null, 2) : formatCheck(outcome));
+      return outcome.errors ? 1 : 0;
+    }
+    default:
+      throw new UsageError(`folio ${command} is not available yet`);
+  }
+}
+
+try {
+  process.exitCode = await run(parseArgs(process.argv.slice(2)));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`folio: ${error.message}`);
+  process.exitCode = 2;
+}
