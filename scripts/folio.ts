@@ -2,6 +2,8 @@
 // own Node from the docs repository the author stands in: that folder is the content root.
 import { parseArgs, usage, UsageError, type Invocation } from '../src/cli/args.ts';
 import { checkRepository, formatCheck } from '../src/cli/check.ts';
+import { findBrokenLinks } from '../src/site/broken-links.ts';
+import { formatProblem } from '../src/site/content-check/check-content.ts';
 
 const root = process.cwd();
 
@@ -16,6 +18,12 @@ async function run(invocation: Invocation): Promise<number> {
       const outcome = await checkRepository(root, flags['allow-code'] === true);
       console.log(flags.json ? JSON.stringify({ pages: outcome.pages, errors: outcome.errors, warnings: outcome.warnings, results: outcome.results }, null, 2) : formatCheck(outcome));
       return outcome.errors ? 1 : 0;
+    }
+    case 'broken-links': {
+      const report = await findBrokenLinks(root, { checkAnchors: flags['check-anchors'] === true, checkExternal: flags['check-external'] === true });
+      for (const link of report.broken) console.log(formatProblem(link));
+      console.log(`${report.pages} pages, ${report.checked} links checked, ${report.broken.length} broken`);
+      return report.broken.length ? 1 : 0;
     }
     default:
       throw new UsageError(`folio ${command} is not available yet`);
