@@ -2,6 +2,7 @@
 // own Node from the docs repository the author stands in: that folder is the content root.
 import { parseArgs, usage, UsageError, type Invocation } from '../src/cli/args.ts';
 import { checkRepository, formatCheck } from '../src/cli/check.ts';
+import { ApiError, deploy } from '../src/cli/deploy.ts';
 import { findBrokenLinks } from '../src/site/broken-links.ts';
 import { formatProblem } from '../src/site/content-check/check-content.ts';
 
@@ -25,6 +26,10 @@ async function run(invocation: Invocation): Promise<number> {
       console.log(`${report.pages} pages, ${report.checked} links checked, ${report.broken.length} broken`);
       return report.broken.length ? 1 : 0;
     }
+    case 'deploy': {
+      const project = typeof flags.project === 'string' ? flags.project : undefined;
+      return deploy({ url: process.env.FOLIO_URL, key: process.env.FOLIO_API_KEY, project, wait: flags.wait === true, write: (text) => process.stdout.write(text) });
+    }
     default:
       throw new UsageError(`folio ${command} is not available yet`);
   }
@@ -33,7 +38,8 @@ async function run(invocation: Invocation): Promise<number> {
 try {
   process.exitCode = await run(parseArgs(process.argv.slice(2)));
 } catch (error) {
-  if (!(error instanceof UsageError)) throw error;
+  if (!(error instanceof UsageError || error instanceof ApiError)) throw error;
   console.error(`folio: ${error.message}`);
-  process.exitCode = 2;
+  // 2 for a command written wrong (flags, settings), 1 for a refusal of the server.
+  process.exitCode = error instanceof UsageError ? 2 : 1;
 }
