@@ -1,8 +1,9 @@
 // The `folio` command for authors (content/authoring/cli.mdx), started by bin/folio on Folio's
 // own Node from the docs repository the author stands in: that folder is the content root.
-import { parseArgs, usage, UsageError, type Invocation } from '../src/cli/args.ts';
+import { parseArgs, portFlag, usage, UsageError, type Invocation } from '../src/cli/args.ts';
 import { checkRepository, formatCheck } from '../src/cli/check.ts';
 import { ApiError, deploy } from '../src/cli/deploy.ts';
+import { dev } from '../src/cli/dev.ts';
 import { findBrokenLinks } from '../src/site/broken-links.ts';
 import { formatProblem } from '../src/site/content-check/check-content.ts';
 
@@ -30,6 +31,8 @@ async function run(invocation: Invocation): Promise<number> {
       const project = typeof flags.project === 'string' ? flags.project : undefined;
       return deploy({ url: process.env.FOLIO_URL, key: process.env.FOLIO_API_KEY, project, wait: flags.wait === true, write: (text) => process.stdout.write(text) });
     }
+    case 'dev':
+      return dev({ root, port: portFlag(flags.port), allowCode: flags['allow-code'] === true, write: (text) => process.stdout.write(text) });
     default:
       throw new UsageError(`folio ${command} is not available yet`);
   }

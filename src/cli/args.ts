@@ -113,3 +113,8 @@ export function parseArgs(argv: readonly string[]): Invocation {
   }
   return { command, help: false, flags };
 }
+
+/** The `--port` value (checked by the parser), or undefined when not given. */
+export function portFlag(value: string | true | undefined): number | undefined {
+  return typeof value === 'string' ? Number(value) : undefined;
+}

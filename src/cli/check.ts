@@ -33,8 +33,9 @@ export interface CheckOutcome {
   warnings: number;
 }
 
-export async function checkRepository(root: string, allowCode: boolean): Promise<CheckOutcome> {
-  const report = await checkContentRoot(root, { allowCode });
+/** `onlyPages`: check only these pages (and every snippet, docs.json and the file tree), as `folio dev` does after a change. */
+export async function checkRepository(root: string, allowCode: boolean, onlyPages?: readonly string[]): Promise<CheckOutcome> {
+  const report = await checkContentRoot(root, { allowCode, onlyPages });
   const results = [...report.problems.map((p) => result(p, 'error')), ...report.warnings.map((w) => result(w, 'warning'))];
   return { pages: report.pages.length, results, errors: report.problems.length, warnings: report.warnings.length };
 }
