@@ -42,12 +42,19 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * The folder Astro works in for the preview of `root`: inside Folio's checkout (ignored by git),
+ * where Astro resolves its own modules, as npm run dev does; one per repository, kept for its cache.
+ */
+export function devBuildRoot(root: string): string {
+  return path.join(CHECKOUT, '.folio-builds', `dev-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`);
+}
+
 /** Runs the preview until the command is interrupted; resolves with the exit code. */
 export async function dev(options: DevOptions): Promise<number> {
   const { root, write } = options;
   const port = options.port ?? (await freePort());
-  // Inside Folio's checkout (ignored by git), where Astro resolves its own modules, as npm run dev does.
-  const buildRoot = path.join(CHECKOUT, '.folio-builds', `dev-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`);
+  const buildRoot = devBuildRoot(root);
   fs.mkdirSync(buildRoot, { recursive: true });
   const url = `http://127.0.0.1:${port}/`;
 

@@ -13,7 +13,9 @@ import { checkSnippetCalls } from './content-check/check-root.ts';
 import { listRootFilesAsync, pagePathOf, type RootFiles } from './layout.ts';
 import { pageHref } from './page-rules.ts';
 import { importedSnippetKey, snippetKey } from './snippet-paths.ts';
-import { loadDocsConfigWithWarnings, type RedirectRule } from './docs-config.ts';
+import { loadDocsConfigWithWarnings, type DocsConfig, type RedirectRule } from './docs-config.ts';
+import { buildOperationPages, loadOpenApiPages } from './openapi/index.ts';
+import { docsJsonSources, navigationSources, specLoader } from './openapi/sources.ts';
 import type { Locate } from './config-values.ts';
 import { redirectable, RedirectTable } from '../hosting/redirects.ts';
 
@@ -107,7 +109,8 @@ async function readContentFile(root: string, file: string, snippetsDir: string):
         if (attribute.type !== 'mdxJsxAttribute' || typeof attribute.value !== 'string') continue;
         if (attribute.name === 'id') found.anchors.add(attribute.value);
         else if (attribute.name && LINK_ATTRIBUTES.has(attribute.name)) found.links.push({ url: attribute.value, ...at(node) });
-        else if (attribute.name === 'file' && node.name === 'Snippet') found.snippetCalls.push({ file: attribute.value, key: snippetKey(attribute.value, snippetsDir), ...at(node) });
+        // A Snippet with children shows them and reads no file (check-content.ts).
+        else if (attribute.name === 'file' && node.name === 'Snippet' && !node.children?.length) found.snippetCalls.push({ file: attribute.value, key: snippetKey(attribute.value, snippetsDir), ...at(node) });
       }
     } else if (node.type === 'html' && node.value) {
       for (const match of node.value.matchAll(/\sid\s*=\s*["']([^"']+)["']/g)) found.anchors.add(match[1]);
@@ -119,6 +122,35 @@ async function readContentFile(root: string, file: string, snippetsDir: string):
     }
   }
   return found;
+}
+
+/** Stands for the anchors of a page whose headings are not read (a generated OpenAPI page): every anchor is there. */
+const ANY_ANCHOR: Set<string> = new (class extends Set<string> {
+  override has(): boolean {
+    return true;
+  }
+})();
+
+/**
+ * The paths of the pages a build generates from the OpenAPI files docs.json names (pages.ts, the
+ * same path rules); none when a file cannot be read (`folio check` reports it).
+ */
+async function operationPages(root: string, config: DocsConfig): Promise<string[]> {
+  const load = specLoader(root);
+  const taken = new Set<string>();
+  const paths: string[] = [];
+  try {
+    for (const source of docsJsonSources(config)) paths.push(...(await loadOpenApiPages(root, source.files, { prefix: source.directory }, load, taken)).pages.map((p) => p.path));
+    for (const { source } of navigationSources(config)) {
+      for (const file of source.files) {
+        const { document, refNames, file: shown } = await load(file);
+        paths.push(...buildOperationPages(document, refNames, { prefix: source.directory, file: shown }, taken).pages.map((p) => p.path));
+      }
+    }
+  } catch {
+    // An OpenAPI file that cannot be read fails `folio check`; its pages are then not known here.
+  }
+  return paths;
 }
 
 /** `/guides/install/` and `guides/install` alike become `guides/install`; the home page is ''. */
@@ -178,10 +210,12 @@ export async function findBrokenLinks(root: string, options: BrokenLinkOptions =
   const { layout } = files;
   let rules: RedirectRule[] = [];
   let locate: Locate | undefined;
+  let generated: string[] = [];
   try {
     const parsed = loadDocsConfigWithWarnings(root);
     rules = parsed.config.redirects ?? [];
     locate = parsed.locate;
+    generated = await operationPages(root, parsed.config);
   } catch {
     // An invalid docs.json is `folio check`'s to report; its redirects are then not checked.
   }
@@ -195,6 +229,8 @@ export async function findBrokenLinks(root: string, options: BrokenLinkOptions =
     for (const call of page.snippetCalls) for (const anchor of (call.key && snippetAnchors.get(call.key)) || []) anchors.add(anchor);
     site.pages.set(pageKey(pagePathOf(page.file, layout)), anchors);
   }
+  // Anchors of generated pages are not known here: links to them are checked up to the page.
+  for (const page of generated) if (!site.pages.has(pageKey(page))) site.pages.set(pageKey(page), ANY_ANCHOR);
 
   const broken: Problem[] = [];
   const external = new Map<string, Problem[]>();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installFolio, type InstalledFolio } from '../helpers/folio-cli.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { makeContentRoot } from '../site/helpers.ts';
+import { ROOT } from '../helpers/server.ts';
 
 let folio: InstalledFolio;
 let repo: string;
@@ -103,5 +104,11 @@ describe('folio broken-links', () => {
     const { code, stdout } = await folio.run(clean, ['broken-links', '--check-anchors']);
     expect(code).toBe(0);
     expect(stdout).toContain('0 broken');
+  });
+
+  it("finds none in Folio's own docs, whose links go to generated API reference pages and a Snippet with children", async () => {
+    const { code, stdout } = await folio.run(ROOT, ['broken-links']);
+    expect(stdout).toMatch(/ 0 broken$/m);
+    expect(code).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devBuildRoot } from '../../src/cli/dev.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { installFolio, type InstalledFolio } from '../helpers/folio-cli.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -55,6 +56,7 @@ afterAll(async () => {
     await exited;
   }
   folio.remove();
+  fs.rmSync(devBuildRoot(fs.realpathSync(repo)), { recursive: true, force: true });
   fs.rmSync(repo, { recursive: true, force: true });
 });
 
