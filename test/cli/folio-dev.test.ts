@@ -1,0 +1,81 @@
+// `folio dev`, run as an author runs it (the installed command, in a docs repository outside
+// Folio's checkout): it serves the repository, Chromium sees a saved change without reloading by
+// hand, and a page with a problem shows in the terminal and as an overlay, never as a dead server.
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devBuildRoot } from '../../src/cli/dev.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { installFolio, type InstalledFolio } from '../helpers/folio-cli.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { makeContentRoot } from '../site/helpers.ts';
+
+let folio: InstalledFolio;
+let repo: string;
+let preview: ChildProcess;
+let output = '';
+let url: string;
+let browser: Browser;
+let tab: Page;
+
+const page = (body: string) => `---\ntitle: Home\n---\n\n${body}\n`;
+
+/** Waits until the command's output contains `text` (a reload on a busy machine may take seconds). */
+async function printed(text: string, from = 0): Promise<void> {
+  for (const deadline = Date.now() + 60_000; !output.slice(from).includes(text); ) {
+    if (Date.now() > deadline || preview.exitCode !== null) throw new Error(`never printed ${JSON.stringify(text)}:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits until the open page (reloaded by the preview, never by the test) shows `text`. */
+async function shows(text: string): Promise<void> {
+  await tab.waitForFunction((t) => document.querySelector('article')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 });
+}
+
+beforeAll(async () => {
+  folio = installFolio();
+  repo = makeContentRoot({ 'docs.json': JSON.stringify({ name: 'Preview', navigation: { pages: ['index'] } }), 'index.mdx': page('The first draft.') });
+  const port = await freePort();
+  preview = folio.start(repo, ['dev', '--port', String(port)]);
+  preview.stdout?.setEncoding('utf8').on('data', (d: string) => (output += d));
+  preview.stderr?.setEncoding('utf8').on('data', (d: string) => (output += d));
+  url = `http://127.0.0.1:${port}/`;
+  await printed(`Folio preview of ${fs.realpathSync(repo)}: ${url}`);
+  browser = await launchChromium();
+  tab = await browser.newPage();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (preview?.pid && preview.exitCode === null) {
+    const exited = new Promise((resolve) => preview.once('exit', resolve));
+    process.kill(-preview.pid, 'SIGTERM');
+    await exited;
+  }
+  folio.remove();
+  fs.rmSync(devBuildRoot(fs.realpathSync(repo)), { recursive: true, force: true });
+  fs.rmSync(repo, { recursive: true, force: true });
+});
+
+describe('folio dev', () => {
+  it('serves the repository and shows a saved change in the open page', async () => {
+    await tab.goto(url);
+    expect(await tab.locator('article').innerText()).toContain('The first draft.');
+    fs.writeFileSync(path.join(repo, 'index.mdx'), page('The second draft.'));
+    await shows('The second draft.');
+  });
+
+  it('shows a problem in the terminal and over the page, and recovers when it is fixed', async () => {
+    const from = output.length;
+    fs.writeFileSync(path.join(repo, 'index.mdx'), page('A {broken expression'));
+    await printed('index.mdx:5:3: MDX syntax error', from);
+    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay') || document.title === 'MDXError', undefined, { timeout: 60_000 });
+    fs.writeFileSync(path.join(repo, 'index.mdx'), page('The third draft.'));
+    // The page under the overlay reloads by itself once the problem is fixed.
+    await shows('The third draft.');
+    expect(preview.exitCode).toBe(null);
+  });
+});
