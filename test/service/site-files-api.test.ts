@@ -88,6 +88,34 @@ describe('docs.json with $ref', () => {
   });
 });
 
+describe('docs.json with $ref, written by a hostile repository', () => {
+  // Each file nested 45 levels, referencing the next: every level used to copy its whole key path
+  // for each value, and the nesting restarted in each file, so 30 such files ahead of a 4 MB list
+  // made one read of docs.json stall the server for minutes (docs/decisions.md, "Second security
+  // review of issue 25").
+  it('counts nesting across referenced files: a chain of deep files is refused (400) at the level that goes past 200, naming that file', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+    await mkdir(path.join(p.root, 'deep'), { recursive: true });
+    const nest = (inner: string) => `${'{"a":'.repeat(45)}${inner}${'}'.repeat(45)}`;
+    for (let i = 0; i < 5; i++) await writeFile(path.join(p.root, `deep/f${i}.json`), nest(i < 4 ? `{"$ref": "./f${i + 1}.json"}` : '[0, 0, 0]'));
+    const [res, health] = await Promise.all([api('PUT', `${p.base}/docs-json`, { body: { name: 'Deep', navigation: { $ref: './deep/f0.json' } } }), api('GET', '/healthz')]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^deep\/f4\.json:1:\d+: (a\.){19}a: nested more than 200 levels deep \(counting the levels of the files that reference this one\)$/);
+    expect(health.status).toBe(200);
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
+  });
+
+  it('stops at 100 problems with references, saying the rest are not listed', async () => {
+    const p = await newProject();
+    const res = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Many', extra: new Array(10_000).fill({ $ref: 1 }) } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^docs\.json has 101 problems: docs\.json:\d+:\d+: extra\.0\.\$ref: must be the path of a JSON file/);
+    expect(res.body.message).not.toContain('extra.100.');
+    expect((await api('GET', `${p.base}/docs-json`)).status).toBe(404);
+  });
+});
+
 describe('docs.json problems cost time in proportion to the text', () => {
   it('refuses a docs.json with a 17,000-character key of 4,000 items at once, pointing at the problem, and the server keeps answering', async () => {
     const p = await newProject();
