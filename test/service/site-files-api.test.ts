@@ -106,6 +106,17 @@ describe('docs.json with $ref, written by a hostile repository', () => {
     expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
   });
 
+  it('reads at most 4 MiB of referenced JSON in all: a 3 MiB list used twice is refused (400) at its second use', async () => {
+    const p = await newProject();
+    // Each use is parsed and walked again on the event loop of a read of docs.json: 32 MiB of uses
+    // held it for 4 to 6 seconds per read.
+    await mkdir(p.root, { recursive: true });
+    await writeFile(path.join(p.root, 'big.json'), `[${new Array(1_500_000).fill(0).join(',')}]`);
+    const res = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Fan', extra: [{ $ref: 'big.json' }, { $ref: 'big.json' }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^docs\.json:\d+:\d+: extra\.1\.\$ref: references read more than 4 MiB of JSON in all \(each use of a file counts\)$/);
+  });
+
   it('stops at 100 problems with references, saying the rest are not listed', async () => {
     const p = await newProject();
     const res = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Many', extra: new Array(10_000).fill({ $ref: 1 }) } });
