@@ -191,8 +191,18 @@ export class DocsConfigError extends Error {
 /** Keys Mintlify defines that Folio knows and ignores for now: their warning says so. */
 export const KNOWN_UNSUPPORTED = new Set(['contextual', 'icons', 'integrations', 'interaction', 'metadata', 'styling', 'thumbnails', 'variables', 'asyncapi']);
 
+/**
+ * Largest site file (docs.json, mint.json, a file one references) read, in characters: far above
+ * any real one. A repository's docs.json is parsed on the server's event loop (reads through the
+ * API, every deployment), so its size bounds that work.
+ */
+export const MAX_SITE_FILE_CHARS = 4 * 1024 * 1024;
+
 /** JSON.parse with the contract's message: line and column of the syntax error. */
 export function parseJsonText(text: string, file: string): unknown {
+  if (text.length > MAX_SITE_FILE_CHARS) {
+    throw new DocsConfigError([{ file, key: '(top level)', message: `larger than ${MAX_SITE_FILE_CHARS / 1024 / 1024} MiB: a site file may be at most that large`, line: 1, column: 1 }]);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -117,6 +117,16 @@ describe('docs.json with $ref, written by a hostile repository', () => {
     expect(res.body.message).toMatch(/^docs\.json:\d+:\d+: extra\.1\.\$ref: references read more than 4 MiB of JSON in all \(each use of a file counts\)$/);
   });
 
+  it('a docs.json larger than 4 MiB is not parsed: read as empty, its warning saying why', async () => {
+    const p = await newProject();
+    await mkdir(p.root, { recursive: true });
+    await writeFile(path.join(p.root, 'docs.json'), JSON.stringify({ name: 'Huge', filler: new Array(1_100_000).fill(1000) }));
+    const res = await api('GET', `${p.base}/docs-json`);
+    expect(res.status).toBe(200);
+    expect(res.body.content).toEqual({});
+    expect(res.body.warnings).toEqual(['docs.json:1:1: (top level): larger than 4 MiB: a site file may be at most that large']);
+  });
+
   it('stops at 100 problems with references, saying the rest are not listed', async () => {
     const p = await newProject();
     const res = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Many', extra: new Array(10_000).fill({ $ref: 1 }) } });

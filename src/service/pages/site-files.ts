@@ -16,6 +16,7 @@ import { analyzeIsolated, ContentTooComplexError } from '../../site/content-chec
 import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
 import { formatProblem } from '../../site/content-check/check-content.ts';
 import { DocsConfigError, formatConfigIssue, parseDocsJson, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../../site/docs-config.ts';
+import { MAX_SITE_FILE_CHARS } from '../../site/config-values.ts';
 import { navigationEntries } from '../../site/navigation.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { updatedAt } from './catalog.ts';
@@ -126,7 +127,8 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     }
     let content: Record<string, unknown>;
     try {
-      content = JSON.parse(text) as Record<string, unknown>;
+      // A file too large to read is shown empty, as one that is not JSON is (its warning says why).
+      content = text.length > MAX_SITE_FILE_CHARS ? {} : (JSON.parse(text) as Record<string, unknown>);
     } catch {
       content = {};
     }
