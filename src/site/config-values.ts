@@ -191,8 +191,18 @@ export class DocsConfigError extends Error {
 /** Keys Mintlify defines that Folio knows and ignores for now: their warning says so. */
 export const KNOWN_UNSUPPORTED = new Set(['contextual', 'icons', 'integrations', 'interaction', 'metadata', 'styling', 'thumbnails', 'variables', 'asyncapi']);
 
+/**
+ * Largest site file (docs.json, mint.json, a file one references) read, in characters: far above
+ * any real one. A repository's docs.json is parsed on the server's event loop (reads through the
+ * API, every deployment), so its size bounds that work.
+ */
+export const MAX_SITE_FILE_CHARS = 4 * 1024 * 1024;
+
 /** JSON.parse with the contract's message: line and column of the syntax error. */
 export function parseJsonText(text: string, file: string): unknown {
+  if (text.length > MAX_SITE_FILE_CHARS) {
+    throw new DocsConfigError([{ file, key: '(top level)', message: `larger than ${MAX_SITE_FILE_CHARS / 1024 / 1024} MiB: a site file may be at most that large`, line: 1, column: 1 }]);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -227,18 +237,28 @@ export function validateSiteFile<T>(
   const result = schema.safeParse(raw);
   const problems = [...(options.problems ?? [])];
   if (!result.success) {
-    for (const issue of result.error.issues) if (!quiet(issue.path)) problems.push({ ...locate(issue.path), message: issue.message });
+    const issues = result.error.issues.filter((issue) => !quiet(issue.path));
+    for (const issue of issues.slice(0, MAX_LISTED_PROBLEMS)) problems.push({ ...locate(issue.path), message: issue.message });
+    if (issues.length > MAX_LISTED_PROBLEMS) problems.push({ ...locate([]), message: `and ${issues.length - MAX_LISTED_PROBLEMS} more problems, not listed` });
   }
   if (problems.length || !result.success) throw new DocsConfigError(problems);
-  const warnings = unknownKeys(raw, result.data, [])
-    .filter((keyPath) => !quiet(keyPath))
-    .map((keyPath): DocsConfigIssue => {
-      const name = String(keyPath.at(-1));
-      const why = keyPath.length === 1 && KNOWN_UNSUPPORTED.has(name) ? 'not supported by Folio yet: ignored' : 'unknown key: ignored';
-      return { ...locate(keyPath), message: why };
-    });
+  const unknown = unknownKeys(raw, result.data, []).filter((keyPath) => !quiet(keyPath));
+  const warnings = unknown.slice(0, MAX_LISTED_WARNINGS).map((keyPath): DocsConfigIssue => {
+    const name = String(keyPath.at(-1));
+    const why = keyPath.length === 1 && KNOWN_UNSUPPORTED.has(name) ? 'not supported by Folio yet: ignored' : 'unknown key: ignored';
+    return { ...locate(keyPath), message: why };
+  });
+  if (unknown.length > MAX_LISTED_WARNINGS) warnings.push({ ...locate([]), message: `and ${unknown.length - MAX_LISTED_WARNINGS} more unknown keys, not listed: ignored` });
   return { value: result.data, warnings };
 }
+
+/**
+ * Problems and warnings of one site file that are located and listed: a tenant's file may have
+ * hundreds of thousands, and each is placed in the text on the server's event loop (a 3.6 MB
+ * docs.json with 300,000 invalid groups held it 14 s). The rest are counted in one more line.
+ */
+export const MAX_LISTED_PROBLEMS = 100;
+export const MAX_LISTED_WARNINGS = 1000;
 
 /** Key paths present in `raw` but not in `parsed` (what a stripping schema dropped). */
 function unknownKeys(raw: unknown, parsed: unknown, at: PropertyKey[]): PropertyKey[][] {

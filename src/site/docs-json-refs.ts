@@ -17,14 +17,40 @@ import { jsonLocations, positionOf, type TextPosition } from './json-locations.t
 export const MAX_REF_FILE_BYTES = 4 * 1024 * 1024;
 /** References resolved per docs.json, counting each use of a file again. */
 export const MAX_REFS = 1000;
-/** Text parsed for references per docs.json, counting each use again (the validated value stays linear in it). */
-export const MAX_REF_TOTAL_BYTES = 32 * 1024 * 1024;
+/**
+ * Text parsed for references per docs.json, counting each use again (the validated value stays
+ * linear in it). Resolving runs on the server's event loop where the API shows a repository's
+ * docs.json: 32 MiB (one 4 MiB list used 8 times) held it for 4 to 6 seconds per read.
+ */
+export const MAX_REF_TOTAL_BYTES = 4 * 1024 * 1024;
 /** Files referencing files, from docs.json down. */
 export const MAX_REF_DEPTH = 32;
-/** Objects and arrays inside each other, within one file. */
-const MAX_NESTING = 200;
+/**
+ * Objects and arrays inside each other in the resolved value, counting the levels of every file on
+ * the way down: a file nested 190 levels deep referencing another that is would otherwise make
+ * key paths thousands of keys long.
+ */
+export const MAX_NESTING = 200;
+/** Problems with references listed before resolving stops (the docs.json is refused anyway). */
+export const MAX_REF_PROBLEMS = 100;
 
 type KeyPath = readonly PropertyKey[];
+
+/**
+ * A key path sharing its parent's (one object per level, not a copy of the whole path per value),
+ * so resolving stays linear in the text however deep it nests; made an array only to report a
+ * problem or to remember where a reference sits.
+ */
+interface SharedPath {
+  up: SharedPath | undefined;
+  key: string;
+}
+const down = (from: SharedPath | undefined, key: string): SharedPath => ({ up: from, key });
+const keysOf = (at: SharedPath | undefined): string[] => {
+  const keys: string[] = [];
+  for (let p = at; p; p = p.up) keys.push(p.key);
+  return keys.reverse();
+};
 
 /** A key of the resolved value: the file that holds it and its key path inside that file. */
 export interface WrittenAt {
@@ -80,46 +106,52 @@ export function resolveRefs(raw: unknown, text: string, file: string, root: stri
   let refs = 0;
   let totalBytes = 0;
   const issue = (f: string, keyPath: KeyPath, message: string): DocsConfigIssue => ({ file: f, key: describe(keyPath), message, ...position(f, keyPath) });
+  /** Records a problem; past MAX_REF_PROBLEMS the docs.json is refused with what was found so far. */
+  const problem = (found: DocsConfigIssue) => {
+    problems.push(found);
+    if (problems.length < MAX_REF_PROBLEMS) return;
+    throw new DocsConfigError([...problems, { file, key: '(top level)', line: 1, column: 1, message: `more than ${MAX_REF_PROBLEMS} problems with references: the rest are not listed` }]);
+  };
 
   /** `node`, written in `holder` at `inFile`, sits at `at` of the resolved value; `chain` is the files being resolved. */
-  const resolve = (node: unknown, holder: string, inFile: string[], at: string[], chain: string[], nesting: number): unknown => {
+  const resolve = (node: unknown, holder: string, inFile: SharedPath | undefined, at: SharedPath | undefined, chain: string[], nesting: number): unknown => {
     if (nesting > MAX_NESTING) {
-      problems.push(issue(holder, inFile, `nested more than ${MAX_NESTING} levels deep`));
+      problem(issue(holder, keysOf(inFile), `nested more than ${MAX_NESTING} levels deep (counting the levels of the files that reference this one)`));
       return node;
     }
-    if (Array.isArray(node)) return node.map((item, i) => resolve(item, holder, [...inFile, String(i)], [...at, String(i)], chain, nesting + 1));
+    if (Array.isArray(node)) return node.map((item, i) => resolve(item, holder, down(inFile, String(i)), down(at, String(i)), chain, nesting + 1));
     if (!isObject(node)) return node;
     const own = (obj: Record<string, unknown>, skip?: string) => {
       const out: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(obj)) {
-        if (key !== skip) out[key] = resolve(value, holder, [...inFile, key], [...at, key], chain, nesting + 1);
+        if (key !== skip) out[key] = resolve(value, holder, down(inFile, key), down(at, key), chain, nesting + 1);
       }
       return out;
     };
     if (!Object.hasOwn(node, '$ref')) return own(node);
-    const refKey = [...inFile, '$ref'];
+    const refKey = keysOf(down(inFile, '$ref'));
     // What a reference that cannot be resolved leaves: the keys beside it; its place is marked,
     // so validation does not report what is missing there a second time.
     const unresolved = () => {
-      failed.push(at);
+      failed.push(keysOf(at));
       return own(node, '$ref');
     };
     const target = refTarget(node.$ref, holder);
     if ('problem' in target) {
-      problems.push(issue(holder, refKey, target.problem));
+      problem(issue(holder, refKey, target.problem));
       return unresolved();
     }
     const rel = target.file;
     if (chain.includes(rel)) {
-      problems.push(issue(holder, refKey, `"${String(node.$ref)}" refers back to a file that refers to it (${[...chain, rel].join(' → ')}): a reference may not loop`));
+      problem(issue(holder, refKey, `"${String(node.$ref)}" refers back to a file that refers to it (${[...chain, rel].join(' → ')}): a reference may not loop`));
       return unresolved();
     }
     if (chain.length >= MAX_REF_DEPTH) {
-      problems.push(issue(holder, refKey, `references nested more than ${MAX_REF_DEPTH} files deep`));
+      problem(issue(holder, refKey, `references nested more than ${MAX_REF_DEPTH} files deep`));
       return unresolved();
     }
     if (++refs > MAX_REFS) {
-      if (refs === MAX_REFS + 1) problems.push(issue(holder, refKey, `more than ${MAX_REFS} references in one docs.json`));
+      if (refs === MAX_REFS + 1) problem(issue(holder, refKey, `more than ${MAX_REFS} references in one docs.json`));
       return unresolved();
     }
     let content: string;
@@ -127,12 +159,12 @@ export function resolveRefs(raw: unknown, text: string, file: string, root: stri
       content = root === undefined ? missingRoot() : (texts.get(rel) ?? readInsideRoot(root, rel));
     } catch (error) {
       if (!(error instanceof RefReadError)) throw error;
-      problems.push(issue(holder, refKey, error.message.replace('%s', `"${String(node.$ref)}"`)));
+      problem(issue(holder, refKey, error.message.replace('%s', `"${String(node.$ref)}"`)));
       return unresolved();
     }
     totalBytes += content.length;
     if (totalBytes > MAX_REF_TOTAL_BYTES) {
-      problems.push(issue(holder, refKey, `references read more than ${MAX_REF_TOTAL_BYTES / 1024 / 1024} MiB of JSON in all (each use of a file counts)`));
+      problem(issue(holder, refKey, `references read more than ${MAX_REF_TOTAL_BYTES / 1024 / 1024} MiB of JSON in all (each use of a file counts)`));
       return unresolved();
     }
     texts.set(rel, content);
@@ -142,21 +174,22 @@ export function resolveRefs(raw: unknown, text: string, file: string, root: stri
       parsed = parseJsonText(content, rel);
     } catch (error) {
       if (!(error instanceof DocsConfigError)) throw error;
-      problems.push(...error.issues);
+      for (const parseIssue of error.issues) problem(parseIssue);
       return unresolved();
     }
     const siblings = Object.keys(node).filter((k) => k !== '$ref');
-    mounts.push({ at, file: rel, siblings: new Set(siblings) });
-    const resolved = resolve(parsed, rel, [], at, [...chain, rel], 0);
+    mounts.push({ at: keysOf(at), file: rel, siblings: new Set(siblings) });
+    // The nesting goes on counting inside the referenced file.
+    const resolved = resolve(parsed, rel, undefined, at, [...chain, rel], nesting);
     const rest = own(node, '$ref');
     if (isObject(resolved)) return { ...resolved, ...rest };
     if (siblings.length) {
-      warnings.push(issue(holder, [...inFile, siblings[0]!], `ignored: "${String(node.$ref)}" holds ${Array.isArray(resolved) ? 'a list' : 'a single value'}, so the keys beside "$ref" (${siblings.join(', ')}) have nothing to be merged into`));
+      warnings.push(issue(holder, keysOf(down(inFile, siblings[0]!)), `ignored: "${String(node.$ref)}" holds ${Array.isArray(resolved) ? 'a list' : 'a single value'}, so the keys beside "$ref" (${siblings.join(', ')}) have nothing to be merged into`));
     }
     return resolved;
   };
 
-  const value = resolve(raw, file, [], [], [file], 0);
+  const value = resolve(raw, file, undefined, undefined, [file], 0);
 
   const writtenAt = (keyPath: KeyPath): WrittenAt => {
     const keys = keyPath.map(String);

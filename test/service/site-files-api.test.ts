@@ -88,6 +88,74 @@ describe('docs.json with $ref', () => {
   });
 });
 
+describe('docs.json with $ref, written by a hostile repository', () => {
+  // Each file nested 45 levels, referencing the next: every level used to copy its whole key path
+  // for each value, and the nesting restarted in each file, so 30 such files ahead of a 4 MB list
+  // made one read of docs.json stall the server for minutes (docs/decisions.md, "Second security
+  // review of issue 25").
+  it('counts nesting across referenced files: a chain of deep files is refused (400) at the level that goes past 200, naming that file', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+    await mkdir(path.join(p.root, 'deep'), { recursive: true });
+    const nest = (inner: string) => `${'{"a":'.repeat(45)}${inner}${'}'.repeat(45)}`;
+    for (let i = 0; i < 5; i++) await writeFile(path.join(p.root, `deep/f${i}.json`), nest(i < 4 ? `{"$ref": "./f${i + 1}.json"}` : '[0, 0, 0]'));
+    const [res, health] = await Promise.all([api('PUT', `${p.base}/docs-json`, { body: { name: 'Deep', navigation: { $ref: './deep/f0.json' } } }), api('GET', '/healthz')]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^deep\/f4\.json:1:\d+: (a\.){19}a: nested more than 200 levels deep \(counting the levels of the files that reference this one\)$/);
+    expect(health.status).toBe(200);
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
+  });
+
+  it('reads at most 4 MiB of referenced JSON in all: a 3 MiB list used twice is refused (400) at its second use', async () => {
+    const p = await newProject();
+    // Each use is parsed and walked again on the event loop of a read of docs.json: 32 MiB of uses
+    // held it for 4 to 6 seconds per read.
+    await mkdir(p.root, { recursive: true });
+    await writeFile(path.join(p.root, 'big.json'), `[${new Array(1_500_000).fill(0).join(',')}]`);
+    const res = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Fan', extra: [{ $ref: 'big.json' }, { $ref: 'big.json' }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^docs\.json:\d+:\d+: extra\.1\.\$ref: references read more than 4 MiB of JSON in all \(each use of a file counts\)$/);
+  });
+
+  it('a docs.json larger than 4 MiB is not parsed: read as empty, its warning saying why', async () => {
+    const p = await newProject();
+    await mkdir(p.root, { recursive: true });
+    await writeFile(path.join(p.root, 'docs.json'), JSON.stringify({ name: 'Huge', filler: new Array(1_100_000).fill(1000) }));
+    const res = await api('GET', `${p.base}/docs-json`);
+    expect(res.status).toBe(200);
+    expect(res.body.content).toEqual({});
+    expect(res.body.warnings).toEqual(['docs.json:1:1: (top level): larger than 4 MiB: a site file may be at most that large']);
+  });
+
+  it('lists at most 1,000 unknown keys and 100 invalid values, counting the rest in one line', async () => {
+    const p = await newProject();
+    await mkdir(p.root, { recursive: true });
+    // Each listed one is placed in the text on the event loop, and all were sent back: a 3.6 MB
+    // docs.json of 300,000 invalid groups held the server 14 s and answered tens of MB.
+    const groups = (n: number, group: unknown) => new Array(n).fill(0).map(() => ({ group, pages: [], note: 'x' }));
+    await writeFile(path.join(p.root, 'docs.json'), JSON.stringify({ name: 'Many', navigation: { groups: groups(1_500, 'Start') } }, null, 2));
+    const read = await api('GET', `${p.base}/docs-json`);
+    expect(read.body.warnings).toHaveLength(1_001);
+    expect(read.body.warnings.at(-1)).toBe('docs.json:1:1: (top level): and 500 more unknown keys, not listed: ignored');
+    const invalid = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Bad', navigation: { groups: groups(500, 7) } } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.message).toMatch(/^docs\.json has 101 problems: /);
+    await writeFile(path.join(p.root, 'docs.json'), JSON.stringify({ name: 'Bad', navigation: { groups: groups(500, 7) } }, null, 2));
+    const warnings = (await api('GET', `${p.base}/docs-json`)).body.warnings;
+    expect(warnings).toHaveLength(101);
+    expect(warnings.at(-1)).toBe('docs.json:1:1: (top level): and 400 more problems, not listed');
+  });
+
+  it('stops at 100 problems with references, saying the rest are not listed', async () => {
+    const p = await newProject();
+    const res = await api('PUT', `${p.base}/docs-json`, { body: { name: 'Many', extra: new Array(10_000).fill({ $ref: 1 }) } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^docs\.json has 101 problems: docs\.json:\d+:\d+: extra\.0\.\$ref: must be the path of a JSON file/);
+    expect(res.body.message).not.toContain('extra.100.');
+    expect((await api('GET', `${p.base}/docs-json`)).status).toBe(404);
+  });
+});
+
 describe('docs.json problems cost time in proportion to the text', () => {
   it('refuses a docs.json with a 17,000-character key of 4,000 items at once, pointing at the problem, and the server keeps answering', async () => {
     const p = await newProject();

@@ -15,7 +15,8 @@ import { codeAllowed, type Project, type ProjectsService } from '../projects.ts'
 import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
 import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
 import { formatProblem } from '../../site/content-check/check-content.ts';
-import { DocsConfigError, formatConfigIssue, parseDocsJson, parseSiteConfigText, SITE_CONFIG_FILES, type SiteConfigFile } from '../../site/docs-config.ts';
+import { DocsConfigError, formatConfigIssue, parseDocsJson, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../../site/docs-config.ts';
+import { MAX_SITE_FILE_CHARS } from '../../site/config-values.ts';
 import { navigationEntries } from '../../site/navigation.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { updatedAt } from './catalog.ts';
@@ -101,8 +102,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
   };
 
   /** Navigation entries of docs.json that name no page of the project (the build leaves them out, with a warning). */
-  const missingPages = async (project: Project, text: string, file: SiteConfigFile): Promise<string[]> => {
-    const { config: parsed } = parseSiteConfigText(file, text, rootOf(project.id));
+  const missingPages = async (project: Project, parsed: DocsConfig, file: SiteConfigFile): Promise<string[]> => {
     if (!parsed.navigation) return [];
     const files = await fg('**/*.{md,mdx}', { cwd: path.join(rootOf(project.id), 'content'), onlyFiles: true, followSymbolicLinks: false });
     const pages = new Set(files.map((f) => f.replace(/\.mdx?$/, '')));
@@ -117,7 +117,9 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
   const docsJsonView = async (project: Project, file: SiteConfigFile, text: string, mtimeMs: number): Promise<DocsJsonView> => {
     let warnings: string[];
     try {
-      warnings = [...parseSiteConfigText(file, text, rootOf(project.id)).warnings.map(formatConfigIssue), ...(await missingPages(project, text, file))];
+      // Parsed once: a repository's docs.json and the files it references are read on the event loop.
+      const parsed = parseSiteConfigText(file, text, rootOf(project.id));
+      warnings = [...parsed.warnings.map(formatConfigIssue), ...(await missingPages(project, parsed.config, file))];
     } catch (error) {
       // A repository's file may be invalid: shown as it is, its problems as warnings (its deployment fails).
       if (!(error instanceof DocsConfigError)) throw error;
@@ -125,7 +127,8 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     }
     let content: Record<string, unknown>;
     try {
-      content = JSON.parse(text) as Record<string, unknown>;
+      // A file too large to read is shown empty, as one that is not JSON is (its warning says why).
+      content = text.length > MAX_SITE_FILE_CHARS ? {} : (JSON.parse(text) as Record<string, unknown>);
     } catch {
       content = {};
     }
