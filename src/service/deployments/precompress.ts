@@ -88,17 +88,24 @@ async function realDirectories(root: string, rel: string): Promise<void> {
   }
 }
 
-/** Text files under `dir` worth compressing, as `/`-separated paths; links and the compressed folder are skipped. */
-async function textFiles(root: string, rel = ''): Promise<string[]> {
+/**
+ * Text files under `dir` worth compressing, as `/`-separated paths; links and the compressed folder
+ * are skipped. A walk with its own list of folders, each file added alone: a build's output may hold
+ * a folder of 150,000 files, which a spread into push() would take as that many call arguments.
+ */
+async function textFiles(root: string): Promise<string[]> {
   const found: string[] = [];
-  const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    const child = rel ? `${rel}/${entry.name}` : entry.name;
-    if (child === COMPRESSED_DIR) continue;
-    if (entry.isDirectory()) found.push(...(await textFiles(root, child)));
-    else if (entry.isFile() && compressible(child)) found.push(child);
+  const folders = [''];
+  for (let rel = folders.pop(); rel !== undefined; rel = folders.pop()) {
+    const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (child === COMPRESSED_DIR) continue;
+      if (entry.isDirectory()) folders.push(child);
+      else if (entry.isFile() && compressible(child)) found.push(child);
+    }
   }
-  return found;
+  return found.sort();
 }
 
 export interface PrecompressResult {
