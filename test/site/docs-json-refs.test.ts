@@ -73,7 +73,7 @@ const EXPECTED_WARNINGS = [
 
 describe('docs.json split with $ref', () => {
   it('check:site reads every referenced file, nested ones relative to their own folder, and names the referenced file in its warnings', async () => {
-    const { code, lines } = await checkSite(makeContentRoot(FILES));
+    const { code, lines } = await checkSite(makeContentRoot(FILES), ['--all-warnings']);
     expect(lines.filter((l) => !/^\d+ pages/.test(l))).toEqual(EXPECTED_WARNINGS);
     expect(lines.at(-1)).toBe('4 pages, 0 refused, 5 warnings');
     expect(code).toBe(0);
@@ -142,7 +142,7 @@ describe('navigation given by $ref', () => {
 describe('mint.json redirects', () => {
   it('are read as Mintlify reads them too: a "/" added, a fragment dropped with a warning', async () => {
     const MINT_JSON = json({ name: 'Old', navigation: [{ group: 'Start', pages: ['index'] }], redirects: [{ source: 'old', destination: 'index' }, { source: '/intro#top', destination: '/' }] });
-    const { code, lines } = await checkSite(makeContentRoot({ 'mint.json': MINT_JSON, 'index.mdx': '# Home\n' }));
+    const { code, lines } = await checkSite(makeContentRoot({ 'mint.json': MINT_JSON, 'index.mdx': '# Home\n' }), ['--all-warnings']);
     expect(lines).toEqual([
       `${at('mint.json', MINT_JSON, 'source', '', '/intro#top')}: warning: redirects.1.source: "#top" dropped: browsers never send the #fragment of an address, so the rule matches "/intro"`,
       '1 pages, 0 refused, 1 warnings',
