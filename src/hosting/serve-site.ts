@@ -51,6 +51,26 @@ function sendText(req: IncomingMessage, res: ServerResponse, policy: string, sta
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** The .md file of the page a path may name (`guides/setup/` → `guides/setup.md`, `` → `index.md`), or undefined for a file's path. */
+export function pageMarkdownPath(rel: string): string | undefined {
+  if (rel === '') return 'index.md';
+  const name = rel.replace(/\/$/, '');
+  return rel.endsWith('/') || !/\.[^/]*$/.test(name) ? `${name}.md` : undefined;
+}
+
+/** Whether an Accept header asks for Markdown over HTML: `text/markdown` named with a q-value above 0 and no lower than text/html's. */
+export function prefersMarkdown(header: string | undefined): boolean {
+  if (!header || !/text\/markdown/i.test(header)) return false;
+  const q: Record<string, number> = {};
+  for (const part of header.split(',')) {
+    const [type, ...params] = part.split(';');
+    const weight = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)).find(Boolean);
+    q[type!.trim().toLowerCase()] = weight ? Number(weight[1]) : 1;
+  }
+  const markdown = q['text/markdown'] ?? 0;
+  return markdown > 0 && markdown >= (q['text/html'] ?? 0);
+}
+
 /** True when If-None-Match names this ETag (or `*`). */
 function notModified(req: IncomingMessage, etag: string): boolean {
   const header = req.headers['if-none-match'];
@@ -198,6 +218,15 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     }
     // The stored rules and compressed copies are the server's to read, not the site's to serve.
     const file = checked.rel === REDIRECTS_FILE || checked.rel === COMPRESSED_DIR || checked.rel.startsWith(`${COMPRESSED_DIR}/`) ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
+    // A page's address answers with its Markdown to a client that asks for it (docs/decisions.md#ai-ready-docs).
+    const markdown = pageMarkdownPath(checked.rel);
+    if (markdown !== undefined) {
+      res.setHeader('vary', 'Accept');
+      if (prefersMarkdown(req.headers.accept)) {
+        const md = files.cached(live, markdown) ?? (await files.find(live, markdown));
+        if (md) return sendFile(req, res, policy, md);
+      }
+    }
     if (file) return sendFile(req, res, policy, file);
     const home = own ? undefined : table.notFound(pathname);
     if (home) return sendRedirect(req, res, policy, home);
