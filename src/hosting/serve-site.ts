@@ -14,6 +14,8 @@ import { checkRequestPath, chooseEncoding, COMPRESSED_DIR, REVALIDATE, type Site
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
 import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
+import { createSiteMcp } from './site-mcp.ts';
+import { createMemoryRateLimiter } from '../service/rate-limiter.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -50,6 +52,9 @@ function sendText(req: IncomingMessage, res: ServerResponse, policy: string, sta
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
+
+/** Requests a minute one client address may make to one site's MCP server. */
+export const MCP_REQUESTS_PER_MINUTE = 120;
 
 /** The .md file of the page a path may name (`guides/setup/` → `guides/setup.md`, `` → `index.md`), or undefined for a file's path. */
 export function pageMarkdownPath(rel: string): string | undefined {
@@ -190,12 +195,25 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     return origins;
   };
 
+  const mcp = createSiteMcp(source);
+  const mcpLimiter = createMemoryRateLimiter();
+
   const serve: SiteHandler['serve'] = async (project, req, res, previewLabel) => {
     const code = !!project && codeAllowed(project, { allowCode });
     let policy = siteContentSecurityPolicy({ allowCode: code });
     if (!project) return sendText(req, res, policy, 404, NO_SITE);
     // Previews are for review, not for search engines (docs/decisions.md#continuous-deployment).
     if (previewLabel) res.setHeader('x-robots-tag', 'noindex');
+    // The site's MCP server (site-mcp.ts), limited per client address: each call may read the whole site once.
+    if (/^\/mcp\/?(?:[?#]|$)/.test(req.url ?? '')) {
+      const live = await liveBuild(project.id, previewLabel);
+      if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
+      const limit = await mcpLimiter.hit(`mcp:${project.id}:${req.socket.remoteAddress ?? ''}`, MCP_REQUESTS_PER_MINUTE);
+      if (!limit.allowed) {
+        return sendText(req, res, policy, 429, `Too many MCP requests from this address: at most ${MCP_REQUESTS_PER_MINUTE} a minute; retry after ${limit.retryAfter} s.\n`, 'text/plain; charset=utf-8', { 'retry-after': String(limit.retryAfter) });
+      }
+      return mcp.handle(live, req, res);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
@@ -257,6 +275,7 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
       if (projectId && key !== projectId && !key.startsWith(`${projectId}/`)) continue;
       liveBuilds.delete(key);
       files.forget(old);
+      mcp.forget(old);
       connectOrigins.delete(old);
       redirectTables.delete(old);
     }

@@ -27,7 +27,7 @@ function files(): Record<string, string> {
 
 /** Every leftover tag (`<Note`, `</div>`, `<img …/>`; not an escaped `\\<`) or MDX expression outside code. */
 function leftovers(markdown: string): string[] {
-  const prose = markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/(`+)[^`\n]*?\1/g, '');
+  const prose = markdown.replace(/^[ \t>]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t>]*\1[^\n]*$/gm, '').replace(/(`+)[^`\n]*?\1/g, '');
   return [...prose.matchAll(/(?<!\\)<\/?[A-Za-z][\w.:-]*(?=[\s/>])[^>\n]*>?|\{\/\*|^(?:import|export) .*$/gm)].map((m) => m[0]);
 }
 
