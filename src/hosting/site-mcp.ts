@@ -33,8 +33,17 @@ interface SiteIndex {
   name: string;
   pages: IndexedPage[];
   byPath: Map<string, IndexedPage>;
-  /** Each page's Markdown, lower-cased, read once per build (for search). */
-  texts?: Promise<Map<string, { text: string; lower: string }>>;
+  /** The search index, made on the first search of the build. */
+  search?: Promise<SearchIndex>;
+}
+
+interface SearchIndex {
+  /** Each page's Markdown, by its place in `pages`. */
+  texts: string[];
+  /** Per word: the pages (by place) whose text, title or description has it, and how often. */
+  body: Map<string, Map<number, number>>;
+  title: Map<string, Map<number, number>>;
+  description: Map<string, Map<number, number>>;
 }
 
 /** A JSON-RPC error with its code. */
@@ -215,49 +224,58 @@ async function readIndex(source: SiteSource, build: string): Promise<SiteIndex> 
   return { name: /^# (.+)$/m.exec(llms)?.[1]?.trim() || 'Documentation', pages, byPath: new Map(pages.map((p) => [p.path, p])) };
 }
 
+const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+
+/** Each word's pages and counts, made once per live build as the pages are read (one pass over each). */
+async function searchIndex(index: SiteIndex, source: SiteSource, build: string): Promise<SearchIndex> {
+  const found: SearchIndex = { texts: [], body: new Map(), title: new Map(), description: new Map() };
+  const add = (map: Map<string, Map<number, number>>, page: number, text: string) => {
+    for (const word of words(text)) {
+      let pages = map.get(word);
+      if (!pages) map.set(word, (pages = new Map()));
+      pages.set(page, (pages.get(page) ?? 0) + 1);
+    }
+  };
+  for (const [i, page] of index.pages.entries()) {
+    const text = (await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '';
+    found.texts.push(text);
+    add(found.body, i, text);
+    add(found.title, i, page.title);
+    add(found.description, i, page.description);
+  }
+  return found;
+}
+
 /**
- * Ranks pages for a query (docs/decisions.md#ai-ready-docs): every word must occur in the page;
- * a word in the title counts ten, in the description three, each occurrence in the text one
- * (up to 20 a word). Pagefind, the site's search, ranks with BM25 over its own index in the
- * browser; this is simpler and answers from the same pages.
+ * Ranks pages for a query (docs/decisions.md#ai-ready-docs): every word of the query must be a
+ * word of the page; a word in the title counts ten, in the description three, each occurrence in
+ * the text one (up to 20 a word). Pagefind, the site's search, ranks with BM25 over its own index
+ * in the browser; this is simpler and answers from the same pages. A query costs the postings of
+ * its words, not a pass over the site.
  */
 async function search(index: SiteIndex, source: SiteSource, build: string, query: string) {
-  index.texts ??= (async () => {
-    const texts = new Map<string, { text: string; lower: string }>();
-    for (const page of index.pages) {
-      const text = (await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '';
-      texts.set(page.path, { text, lower: text.toLowerCase() });
-    }
-    return texts;
-  })();
-  const texts = await index.texts;
-  const words = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_-]+/u).filter(Boolean))].slice(0, 16);
-  const scored: { page: IndexedPage; score: number; at: number }[] = [];
-  for (const page of index.pages) {
-    const body = texts.get(page.path);
-    if (!body) continue;
-    const title = page.title.toLowerCase();
-    const description = page.description.toLowerCase();
-    let score = 0;
-    let at = -1;
-    for (const word of words) {
-      let count = 0;
-      for (let i = body.lower.indexOf(word); i >= 0 && count < 20; i = body.lower.indexOf(word, i + word.length)) {
-        if (at < 0) at = i;
-        count++;
+  const found = await (index.search ??= searchIndex(index, source, build));
+  const asked = [...new Set(words(query))].slice(0, 16);
+  let scores: Map<number, number> | undefined;
+  for (const word of asked) {
+    const next = new Map<number, number>();
+    const body = found.body.get(word);
+    const title = found.title.get(word);
+    const description = found.description.get(word);
+    for (const postings of [body, title, description]) {
+      for (const page of postings?.keys() ?? []) {
+        if (next.has(page) || (scores && !scores.has(page))) continue;
+        next.set(page, (scores?.get(page) ?? 0) + Math.min(20, body?.get(page) ?? 0) + (title?.has(page) ? 10 : 0) + (description?.has(page) ? 3 : 0));
       }
-      const inTitle = title.includes(word);
-      if (!count && !inTitle && !description.includes(word)) {
-        score = 0;
-        break;
-      }
-      score += count + (inTitle ? 10 : 0) + (description.includes(word) ? 3 : 0);
     }
-    if (score > 0) scored.push({ page, score, at });
+    scores = next;
+    if (!scores.size) break;
   }
-  scored.sort((a, b) => b.score - a.score || a.page.path.localeCompare(b.page.path));
-  return scored.slice(0, MAX_RESULTS).map(({ page, at }) => {
-    const text = texts.get(page.path)!.text;
+  const ranked = [...(scores ?? new Map<number, number>())].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, MAX_RESULTS);
+  return ranked.map(([i]) => {
+    const page = index.pages[i]!;
+    const text = found.texts[i]!;
+    const at = asked.map((w) => text.toLowerCase().indexOf(w)).find((n) => n >= 0) ?? -1;
     const from = Math.max(0, at - SNIPPET_CHARS / 2);
     return { title: page.title, url: page.url, path: page.path, snippet: (at < 0 ? page.description : text.slice(from, from + SNIPPET_CHARS)).replace(/\s+/g, ' ').trim() };
   });
