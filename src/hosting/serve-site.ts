@@ -14,6 +14,8 @@ import { BUILD_FILE_FLAGS, checkRequestPath, chooseEncoding, COMPRESSED_DIR, REV
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
 import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
+import { createSiteMcp } from './site-mcp.ts';
+import { createMemoryRateLimiter } from '../service/rate-limiter.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -49,6 +51,29 @@ function sendText(req: IncomingMessage, res: ServerResponse, policy: string, sta
     ...headers,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Requests a minute one client address may make to one site's MCP server. */
+export const MCP_REQUESTS_PER_MINUTE = 120;
+
+/** The .md file of the page a path may name (`guides/setup/` → `guides/setup.md`, `` → `index.md`), or undefined for a file's path. */
+export function pageMarkdownPath(rel: string): string | undefined {
+  if (rel === '') return 'index.md';
+  const name = rel.replace(/\/$/, '');
+  return rel.endsWith('/') || !/\.[^/]*$/.test(name) ? `${name}.md` : undefined;
+}
+
+/** Whether an Accept header asks for Markdown over HTML: `text/markdown` named with a q-value above 0 and no lower than text/html's. */
+export function prefersMarkdown(header: string | undefined): boolean {
+  if (!header || !/text\/markdown/i.test(header)) return false;
+  const q: Record<string, number> = {};
+  for (const part of header.split(',')) {
+    const [type, ...params] = part.split(';');
+    const weight = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)).find(Boolean);
+    q[type!.trim().toLowerCase()] = weight ? Number(weight[1]) : 1;
+  }
+  const markdown = q['text/markdown'] ?? 0;
+  return markdown > 0 && markdown >= (q['text/html'] ?? 0);
 }
 
 /** True when If-None-Match names this ETag (or `*`). */
@@ -173,12 +198,25 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     return origins;
   };
 
+  const mcp = createSiteMcp(source);
+  const mcpLimiter = createMemoryRateLimiter();
+
   const serve: SiteHandler['serve'] = async (project, req, res, previewLabel) => {
     const code = !!project && codeAllowed(project, { allowCode });
     let policy = siteContentSecurityPolicy({ allowCode: code });
     if (!project) return sendText(req, res, policy, 404, NO_SITE);
     // Previews are for review, not for search engines (docs/decisions.md#continuous-deployment).
     if (previewLabel) res.setHeader('x-robots-tag', 'noindex');
+    // The site's MCP server (site-mcp.ts), limited per client address: each call may read the whole site once.
+    if (/^\/mcp\/?(?:[?#]|$)/.test(req.url ?? '')) {
+      const live = await liveBuild(project.id, previewLabel);
+      if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
+      const limit = await mcpLimiter.hit(`mcp:${project.id}:${req.socket.remoteAddress ?? ''}`, MCP_REQUESTS_PER_MINUTE);
+      if (!limit.allowed) {
+        return sendText(req, res, policy, 429, `Too many MCP requests from this address: at most ${MCP_REQUESTS_PER_MINUTE} a minute; retry after ${limit.retryAfter} s.\n`, 'text/plain; charset=utf-8', { 'retry-after': String(limit.retryAfter) });
+      }
+      return mcp.handle(live, req, res);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
@@ -201,6 +239,15 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     }
     // The stored rules and compressed copies are the server's to read, not the site's to serve.
     const file = checked.rel === REDIRECTS_FILE || checked.rel === COMPRESSED_DIR || checked.rel.startsWith(`${COMPRESSED_DIR}/`) ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
+    // A page's address answers with its Markdown to a client that asks for it (docs/decisions.md#ai-ready-docs).
+    const markdown = pageMarkdownPath(checked.rel);
+    if (markdown !== undefined) {
+      res.setHeader('vary', 'Accept');
+      if (prefersMarkdown(req.headers.accept)) {
+        const md = files.cached(live, markdown) ?? (await files.find(live, markdown));
+        if (md) return sendFile(req, res, policy, md);
+      }
+    }
     if (file) return sendFile(req, res, policy, file);
     const home = own ? undefined : table.notFound(pathname);
     if (home) return sendRedirect(req, res, policy, home);
@@ -231,6 +278,7 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
       if (projectId && key !== projectId && !key.startsWith(`${projectId}/`)) continue;
       liveBuilds.delete(key);
       files.forget(old);
+      mcp.forget(old);
       connectOrigins.delete(old);
       redirectTables.delete(old);
     }

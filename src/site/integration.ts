@@ -57,6 +57,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         injectRoute({ pattern: '/robots.txt', entrypoint: route('robots.txt.ts') });
         injectRoute({ pattern: `/${CONNECT_ORIGINS_FILE}`, entrypoint: route('connect-origins.txt.ts') });
         injectRoute({ pattern: `/${REDIRECTS_FILE}`, entrypoint: route('redirects.txt.ts') });
+        injectRoute({ pattern: '/[...slug].md', entrypoint: route('page.md.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },
       // addWatchFile only says which changes restart; the content root lies outside the Astro

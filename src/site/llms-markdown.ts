@@ -1,55 +1,23 @@
-// The Markdown of a page for llms-full.txt, with its snippets inlined: a `<Snippet>` tag means
-// nothing to a reader of the raw text, so each is replaced by the snippet's source with its
-// placeholders filled (children stand in as they are). Uses Sätteri's fast MDX parser and never
-// evaluates anything: `vars` are read as literal expressions only.
-import { parseExpressionAt } from 'acorn';
-import type { Node as EstreeNode } from 'estree';
-import { mdxToMdast } from 'satteri';
-import { isLiteral, literalValue } from './content-check/check-content.ts';
+// The clean Markdown of a page's content (markdown/clean-markdown.ts) with its snippets inlined: a
+// `<Snippet>` means nothing to a reader of the text, so each becomes its snippet's own Markdown,
+// placeholders filled (children stand in as they are). Each snippet is converted on its own, so a
+// snippet of several paragraphs inside an inline tag still reads right. Never evaluates anything:
+// `vars` are read as literal expressions only.
+import { attribute, toCleanMarkdown, type MdNode } from './markdown/clean-markdown.ts';
 import { snippetKey } from './snippet-paths.ts';
 import { siteBuild } from './build-settings.ts';
 import { PLACEHOLDER_TEXT } from './markdown/snippet-placeholders.ts';
 
-interface MdNode {
-  type: string;
-  name?: string | null;
-  attributes?: Array<{ type: string; name?: string; value?: unknown }>;
-  children?: MdNode[];
-  position?: { start: { offset?: number }; end: { offset?: number } };
-}
-
 const MAX_DEPTH = 8; // cycles fail the content check; this only bounds a pathological nesting
 
-/** `body` (MDX source) with every Snippet replaced by the text it stands for. */
-export function inlineSnippets(body: string, snippets: ReadonlyMap<string, string>, depth = 0): string {
-  if (depth > MAX_DEPTH || !body.includes('<Snippet')) return body;
-  let tree: MdNode;
-  try {
-    tree = mdxToMdast(body) as unknown as MdNode;
-  } catch {
-    return body; // the content check reports syntax errors; here the source stays as written
-  }
-  const found: MdNode[] = [];
-  const visit = (node: MdNode) => {
-    if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name === 'Snippet') found.push(node);
-    else node.children?.forEach(visit);
-  };
-  visit(tree);
-  let out = body;
-  for (const node of found.reverse()) {
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (start === undefined || end === undefined) continue;
-    out = out.slice(0, start) + snippetText(body, node, snippets, depth) + out.slice(end);
-  }
-  return out;
+/** A page's body (MDX, or Markdown when `isMdx` is false) as clean Markdown, snippets inlined. */
+export function pageBodyMarkdown(body: string, snippets: ReadonlyMap<string, string>, isMdx = true): string {
+  return toCleanMarkdown(body, isMdx, { snippet: (node) => snippetMarkdown(node, snippets, 1) });
 }
 
-function snippetText(body: string, node: MdNode, snippets: ReadonlyMap<string, string>, depth: number): string {
-  const children = node.children ?? [];
-  const first = children[0]?.position?.start.offset;
-  const last = children.at(-1)?.position?.end.offset;
-  if (first !== undefined && last !== undefined) return inlineSnippets(body.slice(first, last), snippets, depth + 1);
+/** The Markdown a Snippet tag without children stands for: its file, vars filled, converted in turn. */
+function snippetMarkdown(node: MdNode, snippets: ReadonlyMap<string, string>, depth: number): string {
+  if (depth > MAX_DEPTH) return '';
   const file = attribute(node, 'file');
   const key = typeof file === 'string' ? snippetKey(file, siteBuild.layout.snippetsDir) : undefined;
   const source = key ? snippets.get(key) : undefined;
@@ -62,19 +30,5 @@ function snippetText(body: string, node: MdNode, snippets: ReadonlyMap<string, s
     // An attribute placeholder (`method={verb}`) becomes a quoted attribute value.
     .replace(/=\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}/g, (text, name: string) => (has(name) ? `=${JSON.stringify(String(values[name]))}` : text))
     .replace(PLACEHOLDER_TEXT, (text, name: string) => (has(name) ? String(values[name]) : text));
-  return inlineSnippets(filled, snippets, depth + 1);
-}
-
-/** A string attribute, or the value of a literal expression attribute (`vars={{ … }}`). */
-function attribute(node: MdNode, name: string): unknown {
-  const attr = node.attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name === name);
-  if (!attr || typeof attr.value === 'string' || attr.value == null) return attr?.value ?? undefined;
-  const source = (attr.value as { value?: unknown }).value;
-  if (typeof source !== 'string') return undefined;
-  try {
-    const expression = parseExpressionAt(source, 0, { ecmaVersion: 'latest' }) as unknown as EstreeNode;
-    return isLiteral(expression) ? literalValue(expression) : undefined;
-  } catch {
-    return undefined;
-  }
+  return toCleanMarkdown(filled, true, { snippet: (inner) => snippetMarkdown(inner, snippets, depth + 1) });
 }

@@ -1,9 +1,9 @@
-// The machine-readable files of a site: sitemap.xml, robots.txt, llms.txt and llms-full.txt.
+// The machine-readable files of a site: sitemap.xml, robots.txt, llms.txt, llms-full.txt and a .md file per page.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { inlineSnippets } from './llms-markdown.ts';
+import { pageBodyMarkdown } from './llms-markdown.ts';
 import { operationToMarkdown } from './openapi/index.ts';
 import { inSearch, siteModel, type SitePage } from './pages.ts';
-import { pageHref } from './page-rules.ts';
+import { pageHref, pageSlug } from './page-rules.ts';
 import { absoluteUrl as absolute, docsConfig, siteBuild } from './build-settings.ts';
 
 function siteName(): string {
@@ -46,32 +46,55 @@ export async function llmsTxt(): Promise<string> {
   const lines = [`# ${siteName()}`, ''];
   if (docsConfig.description) lines.push(`> ${docsConfig.description}`, '');
   lines.push('## Pages', '');
-  for (const page of listed) lines.push(`- [${page.title}](${absolute(pageHref(page.path))})${page.description ? `: ${page.description}` : ''}`);
+  // Each page's link is its Markdown (the page's address + `.md`): what an AI tool reads best.
+  for (const page of listed) lines.push(`- [${page.title}](${absolute(pageMarkdownHref(page.path))})${page.description ? `: ${page.description}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 
-/** llms-full.txt: every page's Markdown source, in reading order. */
+/** llms-full.txt: every page's Markdown (as its .md file has it), in reading order. */
 export async function llmsFullTxt(): Promise<string> {
   const listed = await readingOrder();
-  // Only when used: Astro warns when asked for an empty collection.
-  const usesSnippets = listed.some((p) => p.kind === 'content' && p.entry.body?.includes('<Snippet'));
-  const entries: CollectionEntry<'snippets'>[] = usesSnippets ? await getCollection('snippets') : [];
-  const snippets = new Map(entries.map((s): [string, string] => [s.id, s.body ?? '']));
+  const snippets = await snippetSources(listed);
   const parts = [`# ${siteName()}`];
-  for (const page of listed) parts.push(pageMarkdown(page, snippets));
+  for (const page of listed) parts.push(pageMarkdown(page, snippets).trim());
   return `${parts.join('\n\n---\n\n')}\n`;
 }
 
+/** Where a page's Markdown is served: `/guides/setup.md` for `/guides/setup/`, `/index.md` for the home page. */
+export function pageMarkdownHref(path: string): string {
+  const slug = pageSlug(path);
+  return `/${(slug ?? 'index').split('/').map(encodeURIComponent).join('/')}.md`;
+}
+
+/** The pages that get a .md file (docs/decisions.md#ai-ready-docs): those the search lists, and no other. */
+export async function markdownPages(): Promise<SitePage[]> {
+  return (await siteModel()).pages.filter(inSearch);
+}
+
+/** One page's .md file. */
+export async function pageMarkdownFile(page: SitePage): Promise<string> {
+  return pageMarkdown(page, await snippetSources([page]));
+}
+
+let snippetsLoaded: Promise<Map<string, string>> | undefined;
+/** The site's snippets by key, read once per build, and only when a page uses one (Astro warns when asked for an empty collection). */
+function snippetSources(pages: SitePage[]): Promise<ReadonlyMap<string, string>> {
+  if (!pages.some((p) => p.kind === 'content' && p.entry.body?.includes('<Snippet'))) return Promise.resolve(new Map());
+  return (snippetsLoaded ??= getCollection('snippets').then((entries: CollectionEntry<'snippets'>[]) => new Map(entries.map((s): [string, string] => [s.id, s.body ?? '']))));
+}
+
+/** A page as clean Markdown: its title and description, where it lives, then its content with components as Markdown. */
 function pageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): string {
   const source = `Source: ${absolute(pageHref(page.path))}`;
   // Generated pages: the operation's heading first, then where it lives, then the rest.
   if (page.kind === 'openapi') return operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`);
   const text = (page.entry.body ?? '').trim();
-  const body = page.entry.filePath?.endsWith('.md') ? text : inlineSnippets(text, snippets);
+  const isMdx = !page.entry.filePath?.endsWith('.md');
+  const body = pageBodyMarkdown(text, snippets, isMdx).trim();
   // An `openapi:` frontmatter page: the operation's reference, then the page's own text.
   if (page.operation) return [operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`), body].filter(Boolean).join('\n\n');
   const head = page.hasOwnTitle ? [] : [`# ${page.title}`];
   if (page.description) head.push(`> ${page.description}`);
   head.push(source);
-  return `${head.join('\n\n')}\n\n${body}`;
+  return `${head.join('\n\n')}\n\n${body}\n`;
 }

@@ -197,8 +197,8 @@ describe('paths', () => {
     expect(robots.body).toContain(`Sitemap: ${url}sitemap.xml`);
     expect(llms.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(llms.body.startsWith('# Served Site\n')).toBe(true);
-    expect(llms.body).toContain(`- [Home](${url})`);
-    expect(llms.body).toContain(`- [Install](${url}guides/install/)`);
+    expect(llms.body).toContain(`- [Home](${url}index.md)`);
+    expect(llms.body).toContain(`- [Install](${url}guides/install.md)`);
   });
 
   it('leaves hidden, noindex and unsearchable pages out of llms.txt and llms-full.txt, as out of the search, while serving them', async () => {

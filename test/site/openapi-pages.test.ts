@@ -140,8 +140,8 @@ describe('navigation, search and machine-readable files', () => {
 
   it('are in llms.txt, llms-full.txt and sitemap.xml', () => {
     const llms = site.read('llms.txt');
-    expect(llms).toContain(`- [Find a pet](${SITE}/api-reference/pets/find-a-pet/): GET /pets/{petId}`);
-    expect(llms).toContain(`- [updateTodo](${SITE}/api-reference/patch-todos/): PATCH /todos/{id}`);
+    expect(llms).toContain(`- [Find a pet](${SITE}/api-reference/pets/find-a-pet.md): GET /pets/{petId}`);
+    expect(llms).toContain(`- [updateTodo](${SITE}/api-reference/patch-todos.md): PATCH /todos/{id}`);
     expect(llms).not.toContain('internal');
     const full = site.read('llms-full.txt');
     expect(full).toContain(`# Delete a pet\n\nSource: ${SITE}/api-reference/pets/delete-a-pet/\n\n\`DELETE /pets/{petId}\` (deprecated)`);

@@ -281,19 +281,19 @@ describe('site features (docs/decisions.md#content-root)', () => {
   it('writes llms.txt (page list) and llms-full.txt (every page\'s Markdown)', () => {
     const llms = site.read('llms.txt');
     expect(llms.startsWith('# Fixture Docs\n\n> Docs used by the site tests.')).toBe(true);
-    expect(llms).toContain('- [Install the CLI](https://docs.example.com/guides/install/): Install it.');
+    expect(llms).toContain('- [Install the CLI](https://docs.example.com/guides/install.md): Install it.');
     const full = site.read('llms-full.txt');
     expect(full).toContain('Configure things in *Markdown*.');
     expect(full).toContain('# Install the CLI\n\nRun the installer.');
   });
 
-  it('inlines snippets (vars filled, nested ones too, children as written) in llms-full.txt', () => {
+  it('inlines snippets (vars filled, nested ones too, children as written) in llms-full.txt, as clean Markdown', () => {
     const full = site.read('llms-full.txt');
-    expect(full).toContain('<div id="s-full">Hello **Ada**, here is <script>alert(1)</script> and {unmatched}.\n\n```bash\necho "Ada"\n```');
-    expect(full).toContain('<div id="s-short">Legacy markdown for <i>Legacy</i>.</div>');
-    expect(full).toContain('<div id="s-children">Children **win** here</div>');
-    expect(full).toContain('Outer for Outer <ApiMethod method="patch" /> <ApiMethod method="delete" />\n\nInner at depth two.');
-    expect(full).not.toContain('<Snippet');
+    expect(full).toContain('Hello **Ada**, here is  and .\n\n```bash\necho "Ada"\n```');
+    expect(full).toContain('Legacy markdown for *Legacy*.');
+    expect(full).toContain('Children **win** here');
+    expect(full).toContain('Outer for Outer `PATCH` `DELETE`\n\nInner at depth two.\n\n> **Tip:** Tip inside a nested snippet');
+    expect(full).not.toMatch(/<Snippet|<div|<script|alert\(1\)/);
   });
 
   it('has a 404 page that search does not index', () => {

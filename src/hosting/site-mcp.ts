@@ -1,0 +1,282 @@
+// The MCP server of a site (docs/decisions.md#ai-ready-docs): `/mcp` on the site's host speaks MCP's
+// Streamable HTTP transport (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports),
+// stateless, each POSTed JSON-RPC request answered with one JSON response. Tools: `search` and
+// `get_page`; resources: the site's pages. Everything it reads comes from the live build's own
+// files: the pages `llms.txt` lists (the search's pages, no other) and their `.md` files, so no
+// path reaches a hidden page, another project or a file outside the build.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SiteSource } from './site-source.ts';
+
+/** The protocol revision answered when the client asks for one this server does not know. */
+const PROTOCOL_VERSION = '2025-06-18';
+const KNOWN_VERSIONS = new Set(['2025-06-18', '2025-03-26', '2024-11-05']);
+/** A request body larger than this is refused unread (a JSON-RPC call is a few hundred bytes). */
+const MAX_BODY_BYTES = 64 * 1024;
+/** A page's Markdown read beyond this is cut: the site's own tenant limits bound pages far below it. */
+const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+const MAX_INDEX_BYTES = 16 * 1024 * 1024;
+const MAX_RESULTS = 10;
+const SNIPPET_CHARS = 200;
+
+interface IndexedPage {
+  /** The page's path as the tools take it: `guides/setup` (`index` for the home page). */
+  path: string;
+  title: string;
+  url: string;
+  description: string;
+  /** The build file of its Markdown. */
+  file: string;
+}
+
+interface SiteIndex {
+  /** The site's name, as llms.txt's heading has it. */
+  name: string;
+  pages: IndexedPage[];
+  byPath: Map<string, IndexedPage>;
+  /** The search index, made on the first search of the build. */
+  search?: Promise<SearchIndex>;
+}
+
+interface SearchIndex {
+  /** Each page's Markdown, by its place in `pages`. */
+  texts: string[];
+  /** Per word: the pages (by place) whose text, title or description has it, and how often. */
+  body: Map<string, Map<number, number>>;
+  title: Map<string, Map<number, number>>;
+  description: Map<string, Map<number, number>>;
+}
+
+/** A JSON-RPC error with its code. */
+class RpcError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export interface SiteMcp {
+  handle(build: string, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  forget(build: string): void;
+}
+
+export function createSiteMcp(source: SiteSource): SiteMcp {
+  const indexes = new Map<string, Promise<SiteIndex>>();
+  const indexOf = (build: string) => {
+    let index = indexes.get(build);
+    if (!index) indexes.set(build, (index = readIndex(source, build)));
+    return index;
+  };
+
+  async function call(build: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+    switch (method) {
+      case 'initialize': {
+        const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+        const siteName = (await indexOf(build)).name;
+        return {
+          protocolVersion: KNOWN_VERSIONS.has(asked) ? asked : PROTOCOL_VERSION,
+          capabilities: { tools: {}, resources: {} },
+          serverInfo: { name: `${siteName} docs`, version: '1.0.0' },
+          instructions: `Search and read the pages of the ${siteName} documentation.`,
+        };
+      }
+      case 'ping':
+        return {};
+      case 'tools/list':
+        return { tools: TOOLS };
+      case 'tools/call': {
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        if (params.name === 'search') {
+          if (typeof args.query !== 'string' || !args.query.trim()) return toolError('search needs `query`: the words to look for, as a string.');
+          const found = await search(await indexOf(build), source, build, args.query);
+          return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { results: found } };
+        }
+        if (params.name === 'get_page') {
+          if (typeof args.path !== 'string') return toolError('get_page needs `path`: a page path such as `guides/setup` (as search answers it).');
+          const index = await indexOf(build);
+          const page = index.byPath.get(normalizePath(args.path));
+          const text = page && (await source.readSmall(build, page.file, MAX_PAGE_BYTES));
+          if (!page || !text) return toolError(`No page at \`${args.path}\` on this site: use a path that search answers.`);
+          return { content: [{ type: 'text', text: text.toString('utf8') }] };
+        }
+        throw new RpcError(-32602, `Unknown tool ${JSON.stringify(params.name)}: the tools are search and get_page.`);
+      }
+      case 'resources/list':
+        return { resources: (await indexOf(build)).pages.map((p) => ({ uri: p.url, name: p.path, title: p.title, description: p.description || undefined, mimeType: 'text/markdown' })) };
+      case 'resources/read': {
+        const index = await indexOf(build);
+        const uri = typeof params.uri === 'string' ? params.uri : '';
+        const page = index.pages.find((p) => p.url === uri);
+        const text = page && (await source.readSmall(build, page.file, MAX_PAGE_BYTES));
+        if (!page || !text) throw new RpcError(-32002, `No resource ${JSON.stringify(uri)}: use a uri that resources/list answers.`);
+        return { contents: [{ uri, mimeType: 'text/markdown', text: text.toString('utf8') }] };
+      }
+      default:
+        throw new RpcError(-32601, `Method ${JSON.stringify(method)} is not offered: this server has tools and resources.`);
+    }
+  }
+
+  return {
+    async handle(build, req, res) {
+      if (req.method !== 'POST') {
+        // No server-sent stream to open and no session to end: the transport allows a 405 for GET.
+        res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain; charset=utf-8' });
+        return void res.end('The MCP endpoint takes POSTed JSON-RPC messages.\n');
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse((await readBody(req)).toString('utf8'));
+      } catch (error) {
+        return sendJson(res, 400, rpcError(null, -32700, error instanceof RangeError ? error.message : 'The body is not JSON: send one JSON-RPC message.'));
+      }
+      const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+      if (Array.isArray(body) || typeof body !== 'object' || body === null || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+        return sendJson(res, 400, rpcError(message?.id ?? null, -32600, 'Send one JSON-RPC 2.0 message with `jsonrpc: "2.0"` and a `method`.'));
+      }
+      // A notification (no id) is accepted and has no answer.
+      if (message.id === undefined) {
+        res.writeHead(202);
+        return void res.end();
+      }
+      try {
+        const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
+        sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: await call(build, message.method, params) });
+      } catch (error) {
+        if (error instanceof RpcError) return sendJson(res, 200, rpcError(message.id, error.code, error.message));
+        throw error;
+      }
+    },
+    forget(build) {
+      indexes.delete(build);
+    },
+  };
+}
+
+const TOOLS = [
+  {
+    name: 'search',
+    title: 'Search the docs',
+    description: 'Search the pages of this documentation site. Answers up to 10 pages, best first, each with its title, URL, path and a snippet.',
+    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'The words to look for.' } }, required: ['query'] },
+  },
+  {
+    name: 'get_page',
+    title: 'Read a page',
+    description: 'The Markdown of one page of this documentation site, by its path (as search answers it, e.g. `guides/setup`) or URL.',
+    inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'The page path or URL.' } }, required: ['path'] },
+  },
+];
+
+function toolError(text: string) {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function rpcError(id: unknown, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new RangeError(`The body is over ${MAX_BODY_BYTES} bytes: send one JSON-RPC message.`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A page path from what a client sends: a path, an address or a URL, with or without `.md`. */
+export function normalizePath(input: string): string {
+  let p = input.trim().replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
+  p = p.replace(/^\/+|\/+$/g, '').replace(/\.md$/, '');
+  return p === '' ? 'index' : p;
+}
+
+/** The site's pages, as its llms.txt lists them (pages.ts inSearch decided which), each with its .md file. */
+async function readIndex(source: SiteSource, build: string): Promise<SiteIndex> {
+  const llms = (await source.readSmall(build, 'llms.txt', MAX_INDEX_BYTES))?.toString('utf8') ?? '';
+  const pages: IndexedPage[] = [];
+  for (const line of llms.split('\n')) {
+    const m = /^- \[(.*)\]\(([^()\s]*\.md)\)(?:: (.*))?$/.exec(line);
+    if (!m) continue;
+    const href = m[2]!.replace(/^[a-z]+:\/\/[^/]*/i, '');
+    let file: string;
+    try {
+      file = decodeURIComponent(href.replace(/^\//, ''));
+    } catch {
+      continue;
+    }
+    if (file.split('/').some((s) => s === '' || s === '.' || s === '..')) continue;
+    pages.push({ path: normalizePath(file), title: m[1]!, url: m[2]!, description: m[3] ?? '', file });
+  }
+  return { name: /^# (.+)$/m.exec(llms)?.[1]?.trim() || 'Documentation', pages, byPath: new Map(pages.map((p) => [p.path, p])) };
+}
+
+const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+
+/** Each word's pages and counts, made once per live build as the pages are read (one pass over each). */
+async function searchIndex(index: SiteIndex, source: SiteSource, build: string): Promise<SearchIndex> {
+  const found: SearchIndex = { texts: [], body: new Map(), title: new Map(), description: new Map() };
+  const add = (map: Map<string, Map<number, number>>, page: number, text: string) => {
+    for (const word of words(text)) {
+      let pages = map.get(word);
+      if (!pages) map.set(word, (pages = new Map()));
+      pages.set(page, (pages.get(page) ?? 0) + 1);
+    }
+  };
+  for (const [i, page] of index.pages.entries()) {
+    const text = (await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '';
+    found.texts.push(text);
+    add(found.body, i, text);
+    add(found.title, i, page.title);
+    add(found.description, i, page.description);
+  }
+  return found;
+}
+
+/**
+ * Ranks pages for a query (docs/decisions.md#ai-ready-docs): every word of the query must be a
+ * word of the page; a word in the title counts ten, in the description three, each occurrence in
+ * the text one (up to 20 a word). Pagefind, the site's search, ranks with BM25 over its own index
+ * in the browser; this is simpler and answers from the same pages. A query costs the postings of
+ * its words, not a pass over the site.
+ */
+async function search(index: SiteIndex, source: SiteSource, build: string, query: string) {
+  const found = await (index.search ??= searchIndex(index, source, build));
+  const asked = [...new Set(words(query))].slice(0, 16);
+  let scores: Map<number, number> | undefined;
+  for (const word of asked) {
+    const next = new Map<number, number>();
+    const body = found.body.get(word);
+    const title = found.title.get(word);
+    const description = found.description.get(word);
+    for (const postings of [body, title, description]) {
+      for (const page of postings?.keys() ?? []) {
+        if (next.has(page) || (scores && !scores.has(page))) continue;
+        next.set(page, (scores?.get(page) ?? 0) + Math.min(20, body?.get(page) ?? 0) + (title?.has(page) ? 10 : 0) + (description?.has(page) ? 3 : 0));
+      }
+    }
+    scores = next;
+    if (!scores.size) break;
+  }
+  const ranked = [...(scores ?? new Map<number, number>())].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, MAX_RESULTS);
+  return ranked.map(([i]) => {
+    const page = index.pages[i]!;
+    const text = found.texts[i]!;
+    const at = asked.map((w) => text.toLowerCase().indexOf(w)).find((n) => n >= 0) ?? -1;
+    const from = Math.max(0, at - SNIPPET_CHARS / 2);
+    return { title: page.title, url: page.url, path: page.path, snippet: (at < 0 ? page.description : text.slice(from, from + SNIPPET_CHARS)).replace(/\s+/g, ' ').trim() };
+  });
+}
