@@ -26,8 +26,6 @@ describe('build progress in the log', () => {
     expect(progress.some((l) => /^progress: pagefind, 3\/3 pages, \d+ s$/.test(l))).toBe(true);
     const elapsed = progress.map((l) => Number(/(\d+) s$/.exec(l)![1]));
     expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
-    // None once the build is over: the summary is the log's end.
-    expect(result.log.at(-1)).not.toMatch(/^progress: /);
   });
 
 });
