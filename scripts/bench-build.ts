@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../src/site/build.ts';
 import { repoRoot } from '../src/site/settings.ts';
+import { writeComponentSite } from './bench-corpus.ts';
 import { writeSyntheticOpenApi } from './generate-openapi.ts';
 import { withPeakRss } from './peak-rss.ts';
 
@@ -161,66 +162,9 @@ async function generateOpenApi(operations: number): Promise<string> {
   return root;
 }
 
-/**
- * `pages` pages of the same text in the same folders: plain Markdown (`.md`), or MDX that wraps it
- * in Mintlify's components, about twenty per page.
- */
+/** `pages` pages of the same text: plain Markdown, or MDX with or without Mintlify's components (bench-corpus.ts). */
 function generateComponentSite(pages: number, withComponents: boolean, format: 'md' | 'mdx' = withComponents ? 'mdx' : 'md'): string {
-  const root = path.join(benchDir, `root-${withComponents ? 'components' : `plain-${format}`}-${pages}`);
-  fs.rmSync(root, { recursive: true, force: true });
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  };
-  write('docs.json', JSON.stringify({ name: `Bench ${withComponents ? 'components' : 'plain'} ${pages}` }));
-  const icons = ['rocket', 'bolt', 'gear', 'book', 'globe', 'leaf', 'git-branch', 'terminal'];
-  for (let i = 0; i < pages; i++) {
-    const folder = `section-${String(Math.floor(i / 25)).padStart(2, '0')}`;
-    const icon = icons[i % icons.length];
-    const c = (component: string, plain: string) => (withComponents ? component : plain);
-    write(`content/${folder}/page-${i}.${format}`, [
-      '---',
-      `title: Widget ${i}`,
-      `description: Everything about widget ${i}.`,
-      '---',
-      '',
-      `Widget ${i} turns **input** into _output_ with \`code\` and a [link](/section-00/page-1/).`,
-      '',
-      c(`<Note>Widget ${i} needs version 2 or later.</Note>`, `> Widget ${i} needs version 2 or later.`),
-      '',
-      '## Overview',
-      '',
-      c(`<CardGroup cols={2}>\n  <Card title="Install" icon="${icon}" href="/section-00/page-1/">Set widget ${i} up.</Card>\n  <Card title="Configure" icon="sliders" horizontal>Tune widget ${i}.</Card>\n</CardGroup>`, `- [Install](/section-00/page-1/): set widget ${i} up.\n- Configure: tune widget ${i}.`),
-      '',
-      '## Setup',
-      '',
-      c(`<Steps>\n  <Step title="Download">Fetch widget ${i}.</Step>\n  <Step title="Unpack" icon="box-open">Unpack it.</Step>\n  <Step title="Run">Start it.</Step>\n</Steps>`, `1. **Download**: fetch widget ${i}.\n2. **Unpack**: unpack it.\n3. **Run**: start it.`),
-      '',
-      c('<Tabs>\n  <Tab title="macOS" icon="apple">Use the installer.</Tab>\n  <Tab title="Linux" icon="linux">Use the package.</Tab>\n</Tabs>', '**macOS**: use the installer.\n\n**Linux**: use the package.'),
-      '',
-      c('<CodeGroup>\n', ''),
-      '```bash install.sh',
-      `curl -fsSL https://example.com/widget-${i}.sh | sh`,
-      '```',
-      '',
-      '```ts main.ts',
-      `import { widget } from 'widget-${i}';`,
-      'widget.start();',
-      '```',
-      c('\n</CodeGroup>', ''),
-      '',
-      '## Parameters',
-      '',
-      c(`<ParamField path="widget_id" type="string" required>The widget, ${i}.</ParamField>\n\n<ParamField query="limit" type="integer" default={20}>How many.</ParamField>\n\n<ResponseField name="status" type="string">Its state.</ResponseField>`, `- \`widget_id\` (string, required): the widget, ${i}.\n- \`limit\` (integer, default 20): how many.\n- \`status\` (string): its state.`),
-      '',
-      '## Questions',
-      '',
-      c(`<AccordionGroup>\n  <Accordion title="Is it fast?" icon="gauge">Yes, <Badge color="green">stable</Badge>.</Accordion>\n  <Accordion title="Is it free?">Yes <Icon icon="${icon}" />.</Accordion>\n</AccordionGroup>`, '**Is it fast?** Yes, stable.\n\n**Is it free?** Yes.'),
-      '',
-      c('<Warning>Back up before upgrading.</Warning>', '> Back up before upgrading.'),
-    ].join('\n'));
-  }
-  return root;
+  return writeComponentSite(path.join(benchDir, `root-${withComponents ? 'components' : `plain-${format}`}-${pages}`), pages, withComponents, format);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;

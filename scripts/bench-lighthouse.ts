@@ -23,6 +23,7 @@ import { buildDir } from '../src/service/project-files.ts';
 import type { ProjectRecord } from '../src/service/store.ts';
 import { buildSite } from '../src/site/build.ts';
 import { repoRoot } from '../src/site/settings.ts';
+import { writeFileIn, writeStarlightProject } from './bench-corpus.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -61,10 +62,7 @@ const PAGES: Record<string, { title: string; description: string; body: string }
 // The home page, a page of code blocks and a page with a wide table.
 const AUDITED = ['/', '/guides/quickstart/', '/guides/configuration/'];
 
-function write(root: string, rel: string, text: string) {
-  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  fs.writeFileSync(path.join(root, rel), text);
-}
+const write = writeFileIn;
 
 const frontmatter = (p: { title: string; description: string }) => `---\ntitle: ${JSON.stringify(p.title)}\ndescription: ${JSON.stringify(p.description)}\n---\n\n`;
 
@@ -90,31 +88,16 @@ async function buildFolio(siteUrl: string): Promise<string> {
 
 async function buildStarlight(siteUrl: string): Promise<string> {
   // Inside the repository, so the generated project resolves Astro and Starlight from node_modules.
-  const root = path.join(benchDir, 'starlight');
-  fs.rmSync(root, { recursive: true, force: true });
-  // Listed as dependencies so Astro bundles Starlight's modules (which import astro: modules)
-  // rather than leaving them to Node; they resolve from the repository's node_modules.
-  write(root, 'package.json', JSON.stringify({ name: 'bench-starlight', private: true, type: 'module', dependencies: { '@astrojs/starlight': '*', astro: '*' } }));
-  write(root, 'astro.config.mjs', `import { defineConfig } from 'astro/config';
-import starlight from '@astrojs/starlight';
-export default defineConfig({
-  site: ${JSON.stringify(siteUrl)},
-  integrations: [starlight({
+  const root = writeStarlightProject(path.join(benchDir, 'starlight'), {
     title: 'Acme Widgets',
-    description: ${JSON.stringify(PAGES.index!.description)},
+    description: PAGES.index!.description,
+    siteUrl,
     sidebar: [
       { label: 'Start', items: ['index'] },
       { label: 'Guides', items: ['guides/quickstart', 'guides/configuration', 'guides/deployments'] },
       { label: 'Reference', items: ['reference/api'] },
     ],
-  })],
-});
-`);
-  write(root, 'src/content.config.ts', `import { defineCollection } from 'astro:content';
-import { docsLoader } from '@astrojs/starlight/loaders';
-import { docsSchema } from '@astrojs/starlight/schema';
-export const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };
-`);
+  });
   for (const [page, p] of Object.entries(PAGES)) write(root, `src/content/docs/${page}.md`, frontmatter(p) + p.body);
   const astro = path.join(repoRoot, 'node_modules/astro/bin/astro.mjs');
   await run(process.execPath, [astro, 'build', '--root', root], root);

@@ -40,6 +40,7 @@ import { listServerDirs, scrubPaths, type PathView } from './tenant-paths.ts';
 import { linkTree } from './link-tree.ts';
 import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
 import { warningSummary } from './warning-summary.ts';
+import { startProgress } from './build-progress.ts';
 
 export interface BuildSiteOptions {
   contentRoot: string;
@@ -51,6 +52,8 @@ export interface BuildSiteOptions {
   signal?: AbortSignal;
   /** Called with each log line as it arrives. */
   onLog?: (line: string) => void;
+  /** How often a line of progress goes to the log (build-progress.ts; default every 5 s). */
+  progressIntervalMs?: number;
   /** Runs the Astro step; default: a fresh child process per build (a warm worker is faster). */
   astro?: AstroRunner;
   /** Whether the build runs in the sandbox (default: `auto`, bubblewrap from PATH, the default limits). */
@@ -235,6 +238,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const phases: BuildPhases = {};
   const timed = async <T>(phase: keyof BuildPhases, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
+    progress.phase(phase);
     try {
       return await work();
     } finally {
@@ -247,8 +251,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const clean = scrubPaths(line, view);
     log.push(clean);
     options.onLog?.(clean);
+    progress.line(clean);
   };
+  // Its clock starts with the first phase: a build refused before it writes none.
+  const progress = startProgress(emit, options.progressIntervalMs);
   const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => {
+    progress.stop();
     const warnings = log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l));
     // Every warning is a line of the log above; the log ends with them grouped by kind.
     for (const line of warningSummary(warnings, 'each one is a line of this log')) emit(line);
@@ -293,6 +301,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       const onlyNoPages = report.problems.every((p) => p.message.startsWith('no pages'));
       return fail(onlyNoPages ? 'no_pages' : 'content_invalid', report.problems);
     }
+    progress.total(report.pages.length);
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)${report.files.layout.kind === 'mintlify' ? ` (Mintlify layout, ${report.files.assets.length} static file(s))` : ''}`);
     if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original (links where it already can).
@@ -407,6 +416,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     await worker.done;
     throw error;
   } finally {
+    progress.stop();
     limits.dispose();
     await worker.cleanup();
   }

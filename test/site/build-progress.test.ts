@@ -1,0 +1,31 @@
+// A long build says where it is (issue 28): every few seconds a progress line in the build's log (the
+// deployment log) names the step, the pages rendered of the total, and the seconds since the start.
+// The interval is shortened here so a small real build shows several.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSite } from '../../src/site/build.ts';
+import { makeContentRoot } from './helpers.ts';
+
+describe('build progress in the log', () => {
+  it('reports the step, pages rendered of the total and the elapsed seconds while the build runs', async () => {
+    const root = makeContentRoot({
+      'docs.json': '{"name": "Progress"}',
+      'content/index.md': '---\ntitle: Home\n---\n\nHello.\n',
+      'content/guides/one.md': '---\ntitle: One\n---\n\nFirst.\n',
+      'content/guides/two.mdx': '---\ntitle: Two\n---\n\n<Note>Second.</Note>\n',
+    });
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-progress-out-'));
+    const result = await buildSite({ contentRoot: root, outDir: out, progressIntervalMs: 50 });
+    expect(result.ok, result.log.join('\n')).toBe(true);
+    const progress = result.log.filter((l) => l.startsWith('progress: '));
+    for (const line of progress) expect(line).toMatch(/^progress: [a-z ]+(?:: [a-z ]+)?(?:, \d+\/\d+ pages)?, \d+ s$/);
+    // Astro's own steps show inside its phase, and search indexing comes after every page was rendered.
+    expect(progress.some((l) => l.startsWith('progress: astro'))).toBe(true);
+    expect(progress.some((l) => /^progress: pagefind, 3\/3 pages, \d+ s$/.test(l))).toBe(true);
+    const elapsed = progress.map((l) => Number(/(\d+) s$/.exec(l)![1]));
+    expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
+  });
+
+});
