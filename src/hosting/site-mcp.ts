@@ -16,6 +16,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 const MAX_RESULTS = 10;
+/** Sites whose search index stays in memory (the most recently used). */
+const MAX_KEPT_INDEXES = 8;
 const SNIPPET_CHARS = 200;
 
 interface IndexedPage {
@@ -61,10 +63,18 @@ export interface SiteMcp {
 }
 
 export function createSiteMcp(source: SiteSource): SiteMcp {
+  // A search index holds its site's whole text: only the sites searched most recently keep theirs,
+  // so many tenants' sites never add up to more than a few indexes in memory.
   const indexes = new Map<string, Promise<SiteIndex>>();
   const indexOf = (build: string) => {
     let index = indexes.get(build);
-    if (!index) indexes.set(build, (index = readIndex(source, build)));
+    if (index) indexes.delete(build); // re-inserted below: the Map's order is the order of use
+    else index = readIndex(source, build);
+    indexes.set(build, index);
+    for (const oldest of indexes.keys()) {
+      if (indexes.size <= MAX_KEPT_INDEXES) break;
+      indexes.delete(oldest);
+    }
     return index;
   };
 
