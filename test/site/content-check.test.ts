@@ -293,7 +293,7 @@ describe('content of a project with code enabled (allowCode)', () => {
   it('accepts an event handler written as code on an element (React runs it)', () => {
     expect(code('<button onClick={() => setCount(count + 1)}>x</button>')).toEqual([]);
     expect(page('<button onClick={() => alert(1)}>x</button>')).toEqual([
-      'content/p.mdx:1:1: event handler attribute onClick={() => alert(1)} on <button> is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Projects with code" in the README and "Code in pages" in the docs) to use it',
+      'content/p.mdx:1:1: event handler attribute onClick={() => alert(1)} on <button> is code: enable code for this project with allow_code: true (npm run build:site -- --allow-code; see "Code in pages" in the docs) to use it',
     ]);
   });
 
