@@ -52,6 +52,13 @@ export function when(iso: string | null | undefined): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
+/** How long a build took, for people ("42 s", "3 min 5 s"); a dash until it has both ends. */
+export function duration(startedAt: string | null | undefined, finishedAt: string | null | undefined): string {
+  if (!startedAt || !finishedAt) return '—';
+  const seconds = Math.max(0, Math.round((Date.parse(finishedAt) - Date.parse(startedAt)) / 1000));
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
 /** A textarea's text with the line breaks files use: browsers send every line break as CRLF. */
 export function multiline(form: FormData | undefined, name: string): string | undefined {
   return text(form, name)?.replace(/\r\n?/g, '\n');
