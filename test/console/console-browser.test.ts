@@ -87,6 +87,7 @@ describe('console in a browser', () => {
     await page.getByLabel('Slug').fill('acme-handbook');
     await page.getByRole('button', { name: 'Create project' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Acme Handbook');
+    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Project created.');
 
     // Connect the repository: a deployment is queued.
     await page.getByRole('textbox', { name: 'Repository (owner/name)' }).fill(repo.slug);
@@ -98,7 +99,8 @@ describe('console in a browser', () => {
     await page.getByRole('link', { name: 'Deployments' }).click();
     await capture('deployments');
     await page.getByRole('button', { name: 'Deploy now' }).click();
-    await page.waitForURL(/\/deployments\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/deployments\/[0-9a-f-]{36}\?started=1$/);
+    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Deployment queued.');
     await page.locator('#deployment-status', { hasText: /^(succeeded|failed)$/ }).waitFor({ timeout: 120_000 });
     expect(await page.locator('#deployment-status').textContent()).toBe('succeeded');
     expect(await page.locator('#deployment-log').textContent()).toMatch(/\S/);

@@ -170,7 +170,7 @@ describe('console security', () => {
       form: { csrf: owner.csrf, name: '<img src=x onerror=alert(1)>', slug: 'markup-sec', source_repo: repo.slug },
     });
     expect(created.status).toBe(303);
-    const projectId = created.headers.location!.split('/').at(-1)!;
+    const projectId = new URL(created.headers.location!, 'http://console.localhost').pathname.split('/').at(-1)!;
     const list = await consoleRequest(server, 'GET', '/projects', { session: owner.session });
     expect(list.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(list.text).not.toContain('<img src=x');
@@ -343,6 +343,7 @@ describe('console confirmations and passwords', () => {
     expect((await projectsOf(server.defaultKey)).map((p) => p.name)).toContain('Short lived');
     const right = await consoleRequest(server, 'POST', path, { session: owner.session, form: { csrf: owner.csrf, intent: 'delete', confirm_slug: 'short-lived' } });
     expect(right.status).toBe(303);
+    expect((await consoleRequest(server, 'GET', right.headers.location!, { session: owner.session })).text).toContain('Project deleted, with its pages, deployments and site.');
     expect((await projectsOf(server.defaultKey)).map((p) => p.name)).not.toContain('Short lived');
     expect((await consoleRequest(server, 'GET', path, { session: owner.session })).status).toBe(404);
   });
