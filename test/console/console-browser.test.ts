@@ -103,8 +103,12 @@ describe('console in a browser', () => {
     await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Deployment queued.');
     await page.locator('#deployment-status', { hasText: /^(succeeded|failed)$/ }).waitFor({ timeout: 120_000 });
     expect(await page.locator('#deployment-status').textContent()).toBe('succeeded');
+    expect(await page.locator('#deployment-progress').count()).toBe(1);
+    await expect(page.locator('#deployment-progress').isHidden()).resolves.toBe(true); // the script hid it when the build ended
     expect(await page.locator('#deployment-log').textContent()).toMatch(/\S/);
     await capture('deployment');
+    await page.getByRole('link', { name: 'All deployments' }).click();
+    await expect(page.locator('td[data-label="Duration"]').first().textContent()).resolves.toMatch(/^\d+ (s|min \d+ s)$/);
     await page.goto(`${origin}/projects`);
     await expect(page.locator('.status').first().textContent()).resolves.toBe('active');
     await capture('projects');
