@@ -104,7 +104,7 @@ describe("a new user's first start", () => {
     // Revoked: a confirmation on the page, and the API refuses the key at once.
     await row.getByText('Revoke…').click();
     await row.getByRole('button', { name: /Yes, revoke/ }).click();
-    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Revoked the key "Docs deploy bot"');
+    await page.locator('.notice[role=status]', { hasText: 'Revoked the key "Docs deploy bot"' }).waitFor(); // the answer to the form
     expect((await api('GET', '/v1/projects')).status).toBe(401);
     await capture(page, 'first-run-key-revoked', BOTH);
 
@@ -123,7 +123,10 @@ describe("a new user's first start", () => {
       await page.setViewportSize(width);
       expect(await brokenWords(page), `deployments table at ${width.width} px`).toEqual([]);
     }
+    // Usage at a glance: the two API requests of this organization (the setup and the key's), charted.
     await page.goto(`${origin}/settings/organization`);
+    await expect(page.locator('#usage-caption').textContent()).resolves.toMatch(/In the last hour: 2 API requests, at most \d in a minute/);
+    expect(await page.locator('figure.chart rect.bar').count()).toBeGreaterThanOrEqual(1);
     await capture(page, 'first-run-organization', BOTH);
     expect(errors).toEqual([]);
     await context.close();
@@ -166,7 +169,7 @@ describe("a new user's first start", () => {
     await page.keyboard.press('Enter');
     await tabTo(page, /^Yes, revoke Keyboard key$/);
     await page.keyboard.press('Enter');
-    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Revoked the key "Keyboard key"');
+    await page.locator('.notice[role=status]', { hasText: 'Revoked the key "Keyboard key"' }).waitFor(); // the answer to the form
     expect((await api('GET', '/v1/projects')).status).toBe(401);
     expect(errors).toEqual([]);
     await context.close();
