@@ -234,7 +234,7 @@ async function main(): Promise<void> {
     throw err;
   }
   console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain}, roles ${config.roles.join(',')})`);
-  console.log(`Web console: ${consoleOrigin({ ...config, port: running.port })}/ (add someone: npm run admin -- user create --org default --email you@example.com)`);
+  console.log(`Web console: ${consoleOrigin({ ...config, port: running.port })}/ (people join by invite: Settings → Members, or npm run admin -- user create --org default --email someone@example.com)`);
 
   let stopping = false;
   const stop = async (signal: string) => {
