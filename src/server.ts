@@ -28,7 +28,7 @@ import type { ProjectContent } from './service/project-content.ts';
 import { openStorage } from './service/storage.ts';
 import type { BuildStorage } from './service/build-storage.ts';
 import { ObjectStorageError } from './service/object-storage/client.ts';
-import { StoreDamagedError, type Store } from './service/store.ts';
+import { StoreDamagedError, type Org, type Store } from './service/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
 /** The largest request body Astro reads at all; each route enforces its own smaller limit while reading. */
@@ -51,20 +51,26 @@ function requestHost(req: IncomingMessage): string | undefined {
   return colon < 0 ? host : host.slice(0, colon);
 }
 
-/** On an empty store: org `default` (business) with one all-scopes key, printed once. */
-async function bootstrap(store: Store): Promise<void> {
-  if ((await store.listOrgs()).length > 0) return;
+/** On an empty store: org `default` (business) with one all-scopes key, to print once the server listens. */
+async function bootstrap(store: Store): Promise<{ org: Org; key: string } | undefined> {
+  if ((await store.listOrgs()).length > 0) return undefined;
   // Nodes starting together on one new database race here: one creates the org, the others see it taken.
   const org = await createOrg(store, 'default', 'business').catch((err: unknown) => {
     if (isFolioError(err) && err.code === 'name_taken') return undefined;
     throw err;
   });
-  if (!org) return;
+  if (!org) return undefined;
   const { key } = await createKey(store, org.id, [...SCOPES], 'default');
+  return { org, key };
+}
+
+/** The first start's key and the one-time link that makes its holder the console's first owner. */
+function printFirstStart(key: string, link: string): void {
   const rule = '='.repeat(72);
   console.log(
     `${rule}\nFolio created the organization "default" (plan business) and its first API key,\n` +
-      `with all scopes. It is shown only this once: store it now.\n\n  ${key}\n\n${rule}`,
+      `with all scopes. It is shown only this once: store it now.\n\n  ${key}\n\n` +
+      `Open this one-time link (valid 24 hours) to become the owner of "default" in the web console:\n\n  ${link}\n\n${rule}`,
   );
 }
 
@@ -142,7 +148,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await recoverDeployments(config.dataDir, store, config.buildLeaseS * 1000, builds);
     const removed = await cleanCrashLeftovers(config.dataDir, store, config.keepBuilds, builds);
     if (removed.length > 0) console.log(`Folio removed ${removed.length} leftover(s) of an interrupted run (temporary files, unfinished builds, empty folders).`);
-    await bootstrap(store);
+    const created = await bootstrap(store);
     const { app } = (await import(pathToFileURL(SERVICE_ENTRY).href)) as { app: AstroApp };
 
     const server = http.createServer();
@@ -154,6 +160,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const port = (server.address() as AddressInfo).port;
     const folio = createFolio({ ...config, port }, store, {}, rateLimiter, builds, content);
     const handle = createRequestHandler(folio, await createAstroHandler(app, MAX_REQUEST_BODY_BYTES));
+    if (created) printFirstStart(created.key, `${consoleOrigin(folio.config)}/invite/${await folio.accounts.firstOwnerLink(created.org)}`);
     let stopping = false;
     // Requests still being handled: a client that hung up closes its connection, but its request
     // runs on, and must finish before the store closes.
@@ -227,7 +234,7 @@ async function main(): Promise<void> {
     throw err;
   }
   console.log(`Folio listening on http://${config.host}:${running.port} (data dir ${config.dataDir}, service domain ${config.serviceDomain}, roles ${config.roles.join(',')})`);
-  console.log(`Web console: ${consoleOrigin({ ...config, port: running.port })}/ (add yourself: npm run admin -- user create --org default --email you@example.com --role owner)`);
+  console.log(`Web console: ${consoleOrigin({ ...config, port: running.port })}/ (people join by invite: Settings → Members, or npm run admin -- user create --org default --email someone@example.com)`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { toApiError } from '../api/http.ts';
 import { formatIssues, issuePath } from '../service/errors.ts';
+import { formatSeconds } from './format.ts';
 
 /** A text field of a form: the value as typed, or undefined when absent. */
 export function text(form: FormData | undefined, name: string): string | undefined {
@@ -50,6 +51,12 @@ export async function found<T>(lookup: () => Promise<T>, notFound: readonly numb
 export function when(iso: string | null | undefined): string {
   if (!iso) return 'never';
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** How long a build took, for people ("42 s", "3 min 5 s"); a dash until it has both ends. */
+export function duration(startedAt: string | null | undefined, finishedAt: string | null | undefined): string {
+  if (!startedAt || !finishedAt) return '—';
+  return formatSeconds((Date.parse(finishedAt) - Date.parse(startedAt)) / 1000);
 }
 
 /** A textarea's text with the line breaks files use: browsers send every line break as CRLF. */

@@ -16,6 +16,7 @@ export const CONSOLE_ROUTES: Record<string, string> = {
   '/projects/[id]/deployments/[deployment]/status.json': 'deployment-status.ts',
   '/projects/[id]/pages': 'pages.astro',
   '/projects/[id]/pages/[...path]': 'page.astro',
+  '/settings': 'settings.astro',
   '/settings/api-keys': 'api-keys.astro',
   '/settings/organization': 'organization.astro',
   '/settings/members': 'members.astro',

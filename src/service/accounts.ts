@@ -16,6 +16,12 @@ export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Failed sign-ins allowed per minute, per client IP and per email, before 429. */
 export const SIGN_IN_FAILURES_PER_MINUTE = 10;
 export const ROLES = ['owner', 'member'] as const;
+/**
+ * The stand-in address of the account `npm start` makes on an empty store, before anyone has one:
+ * its one-time link asks for the holder's own address (docs/decisions.md#a-console-people-enjoy).
+ * `.invalid` is reserved (RFC 2606), so no one can be invited under it.
+ */
+export const FIRST_OWNER_EMAIL = 'first-owner@folio.invalid';
 
 // scrypt with N=2^15, r=8 (32 MiB of memory per hash, OWASP's minimum for scrypt): memory-hard, so
 // a stolen store cannot be guessed through on GPUs cheaply. Each user has a random 16-byte salt.
@@ -128,9 +134,17 @@ export interface Accounts {
   findInvite(token: string): Promise<UserInfo | undefined>;
   /**
    * Sets the password of an invite's user and adds the organizations the link joins; the token is
-   * used up and every session of the user ends.
+   * used up and every session of the user ends. The first owner's link (`firstOwnerLink`) also
+   * needs `email`, the holder's own address, which becomes the account's.
    */
-  acceptInvite(token: string, password: string): Promise<UserInfo | undefined>;
+  acceptInvite(token: string, password: string, email?: string): Promise<UserInfo | undefined>;
+  /**
+   * On an empty store (`npm start`'s first run): a one-time link that makes its holder the org's
+   * first owner; they choose their address and password on the link's page.
+   */
+  firstOwnerLink(org: Org): Promise<string>;
+  /** Starts a session of a user who just proved who they are (an invite's password set). */
+  startSession(userId: string): Promise<{ sessionSecret: string; session: SessionRecord }>;
   /** Checks email and password (rate limited per IP and email) and starts a session. */
   signIn(email: string, password: string, clientIp: string): Promise<SignInResult>;
   /** The signed-in user of a session secret (from the cookie), or undefined; records its use (at `nowMs`). */
@@ -220,6 +234,10 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       for (const bucket of buckets) await limiter.hit(bucket, SIGN_IN_FAILURES_PER_MINUTE);
       return { ok: false, reason: 'invalid' };
     }
+    return { ok: true, ...(await startSession(user)) };
+  };
+
+  const startSession = async (user: UserRecord) => {
     const sessionSecret = secret();
     const now = new Date().toISOString();
     const session = await store.createSession({
@@ -231,7 +249,19 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       created_at: now,
       last_seen_at: now,
     });
-    return { ok: true, sessionSecret, session };
+    return { sessionSecret, session };
+  };
+
+  /** The first owner's link used: the holder's address replaces the stand-in (a new account, the stand-in goes). */
+  const claimFirstOwner = async (placeholder: UserRecord, email: string | undefined, passwordHash: string) => {
+    const parsed = emailField.safeParse(email ?? '');
+    if (!parsed.success) throw new FolioError('invalid_request', parsed.error.issues[0].message);
+    if (parsed.data.endsWith('.invalid')) throw new FolioError('invalid_request', 'email must be your own address, such as ada@example.com');
+    if (await store.findUserByEmail(parsed.data)) {
+      throw new FolioError('name_taken', `${parsed.data} already has a Folio account: sign in with it, or use another address`);
+    }
+    await store.deleteUser(placeholder.id);
+    return store.createUser({ id: randomUUID(), email: parsed.data, memberships: placeholder.memberships, password_hash: passwordHash, created_at: new Date().toISOString() });
   };
 
   return {
@@ -273,9 +303,11 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       return user && userInfo(user);
     },
 
-    async acceptInvite(token, password) {
+    // One use at a time per link: two tabs sending the first owner's page at once make one owner.
+    acceptInvite: (token, password, email) => oneAtATime(`invite:${sha256(token)}`, async () => {
       const user = await inviteUser(token);
       if (!user) return undefined;
+      if (user.email === FIRST_OWNER_EMAIL) return userInfo(await claimFirstOwner(user, email, await hashPassword(password)));
       const joins = joinsOnInvite(user).filter((j) => !user.memberships.some((m) => m.org_id === j.org_id));
       const updated = await store.updateUser(user.id, {
         password_hash: await hashPassword(password),
@@ -284,6 +316,18 @@ export function createAccounts(store: Store, limiter: RateLimiter): Accounts {
       });
       await store.deleteUserSessions(user.id);
       return userInfo(updated);
+    }),
+
+    async firstOwnerLink(org) {
+      const existing = await store.findUserByEmail(FIRST_OWNER_EMAIL);
+      if (existing) await store.deleteUser(existing.id);
+      return (await addUser(org, FIRST_OWNER_EMAIL, 'owner', false)).inviteToken;
+    },
+
+    async startSession(userId) {
+      const user = await store.getUser(userId);
+      if (!user || user.memberships.length === 0) throw new FolioError('not_found', `user ${userId} not found`);
+      return startSession(user);
     },
 
     signIn: (email, password, clientIp) => {

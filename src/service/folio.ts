@@ -1,5 +1,6 @@
 // The running service's domain objects, created once by the server and handed to the API
 // endpoints (through Astro's `locals`), so the API has no state of its own.
+import { createUsageHistory, type UsageHistory } from './usage-history.ts';
 import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
 import type { Config, Plan } from './config.ts';
 import { createDiskSpace, storageProblem } from './disk-space.ts';
@@ -45,6 +46,8 @@ export interface Folio {
   accounts: Accounts;
   /** An org's rate limit and its use in the current window, without counting a request. */
   rateUsage(orgId: string): Promise<RateLimitDecision>;
+  /** API requests per minute of an org over the last hour, as counted by this process. */
+  usageHistory: UsageHistory;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
@@ -100,6 +103,7 @@ export function createFolio(
   const webhooks = createEventsService(config, store, projects);
   const deployments = createDeploymentsService(config, store, projects, builds, webhooks, content);
   const accounts = createAccounts(store, limiter);
+  const usageHistory = createUsageHistory();
 
   return {
     config,
@@ -112,6 +116,8 @@ export function createFolio(
     webhooks,
     customDomains,
     accounts,
+
+    usageHistory,
 
     async rateUsage(orgId) {
       const org = await store.getOrg(orgId);
@@ -135,12 +141,14 @@ export function createFolio(
         if (found?.decision) {
           const { key, plan } = found;
           store.touchKey(key.id, new Date().toISOString());
+          usageHistory.record(key.org_id);
           return { principal: { orgId: key.org_id, keyId: key.id, scopes: key.scopes, plan }, limit: found.decision };
         }
         // Unknown or revoked: counted by client IP, as below.
         return { limit: await this.rateLimit(undefined, clientIp) };
       }
       const principal = token ? await this.authenticate(token) : undefined;
+      if (principal) usageHistory.record(principal.orgId);
       return { principal, limit: await this.rateLimit(principal, clientIp) };
     },
 

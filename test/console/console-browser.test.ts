@@ -1,24 +1,17 @@
 // The web console in a real browser (Debian's Chromium), the whole way a team takes: invite →
-// choose a password → sign in (by keyboard) → create a project → connect a repository (a local
+// choose a password (which signs in) → sign out → sign in (by keyboard) → create a project → connect a repository (a local
 // bare repo over file://) → deploy → follow the log → Settings → API Keys → Create API Key → use
 // it with the API → open the page again (the key is not shown again) → revoke → 401. Every page
 // is checked with axe-core (no serious or critical violation), must not scroll sideways at
 // 390 px, and is saved as a screenshot at desktop and phone width in test-artifacts/console/.
 import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { startDeployingServer, type DeployingServer } from '../helpers/deployments.ts';
-import { client, ROOT } from '../helpers/server.ts';
+import { client } from '../helpers/server.ts';
 import { invite, PASSWORD } from '../helpers/console.ts';
-import { launchChromium } from '../helpers/browser.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.join(ROOT, 'test-artifacts/console');
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+import { CHROMIUM, launchChromium } from '../helpers/browser.ts';
+import { capture as checkAndSave, DESKTOP, PHONE } from '../helpers/console-page.ts';
 
 let deploying: DeployingServer;
 let browser: Browser;
@@ -27,7 +20,6 @@ let origin: string;
 
 beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   deploying = await startDeployingServer();
   origin = `http://console.localhost:${deploying.server.port}`;
   browser = await launchChromium();
@@ -48,26 +40,8 @@ afterAll(async () => {
 
 const consoleErrors: string[] = [];
 
-/** axe-core on the current page: the serious and critical violations (none expected). */
-async function axeViolations(): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
-}
-
 /** Checks the page (axe, no sideways scroll at 390 px) and saves it at both widths. */
-async function capture(name: string): Promise<void> {
-  expect(await axeViolations(), `${name}: axe`).toEqual([]);
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
-  await page.setViewportSize(PHONE);
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `${name}: page width at 390 px`).toBeLessThanOrEqual(PHONE.width);
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize(DESKTOP);
-}
+const capture = (name: string) => checkAndSave(page, name);
 
 describe('console in a browser', () => {
   it('takes a team from an invite to a deployed project and a revoked API key', async () => {
@@ -88,10 +62,10 @@ describe('console in a browser', () => {
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Repeat the password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Save password' }).click();
-    await expect(page.locator('h1').textContent()).resolves.toBe('Password saved');
-
-    // Sign in, by keyboard only.
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    // Choosing the password signed in; sign out, then sign in again by keyboard only.
+    await page.waitForURL(`${origin}/projects`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${origin}/sign-in`);
     await capture('sign-in');
     await page.getByLabel('Email').focus();
     await page.keyboard.type('lead@example.com');
@@ -113,6 +87,7 @@ describe('console in a browser', () => {
     await page.getByLabel('Slug').fill('acme-handbook');
     await page.getByRole('button', { name: 'Create project' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Acme Handbook');
+    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Project created.');
 
     // Connect the repository: a deployment is queued.
     await page.getByRole('textbox', { name: 'Repository (owner/name)' }).fill(repo.slug);
@@ -124,11 +99,16 @@ describe('console in a browser', () => {
     await page.getByRole('link', { name: 'Deployments' }).click();
     await capture('deployments');
     await page.getByRole('button', { name: 'Deploy now' }).click();
-    await page.waitForURL(/\/deployments\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/deployments\/[0-9a-f-]{36}\?started=1$/);
+    await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Deployment queued.');
     await page.locator('#deployment-status', { hasText: /^(succeeded|failed)$/ }).waitFor({ timeout: 120_000 });
     expect(await page.locator('#deployment-status').textContent()).toBe('succeeded');
+    expect(await page.locator('#deployment-progress').count()).toBe(1);
+    await expect(page.locator('#deployment-progress').isHidden()).resolves.toBe(true); // the script hid it when the build ended
     expect(await page.locator('#deployment-log').textContent()).toMatch(/\S/);
     await capture('deployment');
+    await page.getByRole('link', { name: 'All deployments' }).click();
+    await expect(page.locator('td[data-label="Duration"]').first().textContent()).resolves.toMatch(/^\d+ (s|min \d+ s)$/);
     await page.goto(`${origin}/projects`);
     await expect(page.locator('.status').first().textContent()).resolves.toBe('active');
     await capture('projects');
@@ -210,7 +190,9 @@ describe('console in a browser', () => {
       await plain.getByLabel('New password').fill(PASSWORD);
       await plain.getByLabel('Repeat the password').fill(PASSWORD);
       await plain.getByRole('button', { name: 'Save password' }).click();
-      await plain.goto(`${origin}/sign-in`);
+      await plain.waitForURL(`${origin}/projects`); // signed in
+      await plain.getByRole('button', { name: 'Sign out' }).click();
+      await plain.waitForURL(`${origin}/sign-in`);
       await plain.getByLabel('Email').fill('nojs@example.com');
       await plain.getByLabel('Password').fill(PASSWORD);
       await plain.getByRole('button', { name: 'Sign in' }).click();

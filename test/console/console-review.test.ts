@@ -35,7 +35,7 @@ describe('console invites by an owner', () => {
     expect(res.text).toContain('pending@example.com already has a Folio account');
     expect(await membersOf('default')).not.toContain('pending@example.com');
     // The invite the other org sent still works (it was not replaced by a new one).
-    expect((await consoleRequest(server, 'POST', theirLink.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', theirLink.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(303);
   });
 
   it('does not add an existing account to the owner\'s org, so whoever made it first gets no way in', async () => {
@@ -47,7 +47,7 @@ describe('console invites by an owner', () => {
     // The operator can, with the CLI: through a link for the person, used with their password.
     const link = new URL(await invite(server.dataDir, 'default', 'someone@example.com'));
     expect(await membersOf('default')).not.toContain('someone@example.com');
-    expect((await consoleRequest(server, 'POST', link.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', link.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(303);
     expect(await membersOf('default')).toContain('someone@example.com');
   });
 });

@@ -43,7 +43,7 @@ describe('console security', () => {
     const short = await consoleRequest(server, 'POST', path, { form: { password: 'too short', confirm: 'too short' } });
     expect(short.status).toBe(400);
     expect(short.text).toContain('password must be at least 12 characters');
-    expect((await consoleRequest(server, 'POST', path, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', path, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(303);
     // Used up: the link no longer sets a password.
     const again = await consoleRequest(server, 'POST', path, { form: { password: 'another long password', confirm: 'another long password' } });
     expect(again.status).toBe(404);
@@ -170,7 +170,7 @@ describe('console security', () => {
       form: { csrf: owner.csrf, name: '<img src=x onerror=alert(1)>', slug: 'markup-sec', source_repo: repo.slug },
     });
     expect(created.status).toBe(303);
-    const projectId = created.headers.location!.split('/').at(-1)!;
+    const projectId = new URL(created.headers.location!, 'http://console.localhost').pathname.split('/').at(-1)!;
     const list = await consoleRequest(server, 'GET', '/projects', { session: owner.session });
     expect(list.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(list.text).not.toContain('<img src=x');
@@ -243,10 +243,10 @@ describe('console members and organizations', () => {
     expect(res.status).toBe(200);
     const link = /id="invite-url">([^<]+)</.exec(res.text)?.[1];
     expect(link).toMatch(new RegExp(`^http://console\\.localhost:${server.port}/invite/`));
-    expect((await consoleRequest(server, 'POST', new URL(link!).pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', new URL(link!).pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(303);
     // The same person in a second organization (through the CLI): a new link adds it.
     const added = await invite(server.dataDir, 'other-org', 'two.orgs@example.com');
-    expect((await consoleRequest(server, 'POST', new URL(added).pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', new URL(added).pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(303);
     const user = await signIn(server, 'two.orgs@example.com');
     const before = await consoleRequest(server, 'GET', '/projects', { session: user.session });
     expect(before.text).toContain('id="org-switch"');
@@ -282,7 +282,7 @@ describe('console members and organizations', () => {
     const res = await consoleRequest(server, 'POST', '/settings/members', { session: mallory.session, form: { csrf: mallory.csrf, intent: 'invite', email: 'victim@example.com', role: 'member' } });
     const attackerLink = new URL(/id="invite-url">([^<]+)</.exec(res.text)![1]);
     const attackerPassword = 'chosen by the attacker';
-    expect((await consoleRequest(server, 'POST', attackerLink.pathname, { form: { password: attackerPassword, confirm: attackerPassword } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', attackerLink.pathname, { form: { password: attackerPassword, confirm: attackerPassword } })).status).toBe(303);
     const hijacked = await signIn(server, 'victim@example.com', attackerPassword);
 
     // The operator adds that address to the victim's org: a link for the person, no membership yet.
@@ -309,7 +309,7 @@ describe('console members and organizations', () => {
     const page = await consoleRequest(server, 'GET', victimLink.pathname);
     expect(page.text).toContain('Saving it adds you to victim-org. It replaces the account');
     const mine = 'only the victim knows this';
-    expect((await consoleRequest(server, 'POST', victimLink.pathname, { form: { password: mine, confirm: mine } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', victimLink.pathname, { form: { password: mine, confirm: mine } })).status).toBe(303);
     expect((await consoleRequest(server, 'GET', '/projects', { session: hijacked.session })).status).toBe(303);
     const stale = await consoleRequest(server, 'POST', '/sign-in', { form: { email: 'victim@example.com', password: attackerPassword }, localAddress: '127.0.4.1' });
     expect(stale.status).toBe(401);
@@ -325,7 +325,7 @@ describe('console members and organizations', () => {
     const second = await admin(server.dataDir, 'user', 'create', '--org', 'new-team', '--email', 'joiner@example.com');
     expect(second.stdout).toContain('joiner@example.com is a member (member) of the organization.');
     const founderLink = new URL(first.stdout.trim().split('\n').at(-1)!);
-    expect((await consoleRequest(server, 'POST', founderLink.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', founderLink.pathname, { form: { password: PASSWORD, confirm: PASSWORD } })).status).toBe(303);
     const founder = await signIn(server, 'founder@example.com');
     expect((await consoleRequest(server, 'GET', '/settings/api-keys', { session: founder.session })).status).toBe(200);
   });
@@ -340,7 +340,7 @@ describe('console members and organizations', () => {
     const old = await consoleRequest(server, 'POST', '/sign-in', { form: { email: 'forgetful@example.com', password: PASSWORD }, localAddress: '127.0.3.1' });
     expect(old.status).toBe(401);
     const chosen = 'a brand new passphrase';
-    expect((await consoleRequest(server, 'POST', new URL(link).pathname, { form: { password: chosen, confirm: chosen } })).status).toBe(200);
+    expect((await consoleRequest(server, 'POST', new URL(link).pathname, { form: { password: chosen, confirm: chosen } })).status).toBe(303);
     expect((await signIn(server, 'forgetful@example.com', chosen)).session).toBeTruthy();
     const bad = await admin(server.dataDir, 'user', 'create', '--org', 'default', '--email', 'not-an-email');
     expect(bad.code).toBe(2);
@@ -358,6 +358,7 @@ describe('console confirmations and passwords', () => {
     expect((await projectsOf(server.defaultKey)).map((p) => p.name)).toContain('Short lived');
     const right = await consoleRequest(server, 'POST', path, { session: owner.session, form: { csrf: owner.csrf, intent: 'delete', confirm_slug: 'short-lived' } });
     expect(right.status).toBe(303);
+    expect((await consoleRequest(server, 'GET', right.headers.location!, { session: owner.session })).text).toContain('Project deleted, with its pages, deployments and site.');
     expect((await projectsOf(server.defaultKey)).map((p) => p.name)).not.toContain('Short lived');
     expect((await consoleRequest(server, 'GET', path, { session: owner.session })).status).toBe(404);
   });
@@ -408,7 +409,7 @@ describe('console over https', () => {
     const link = await invite(secure.dataDir, 'default', 'tls@example.com', 'owner');
     expect(link).toMatch(/^https:\/\/console\.localhost\/invite\//);
     const origin = 'https://console.localhost';
-    expect((await consoleRequest(secure, 'POST', new URL(link).pathname, { form: { password: PASSWORD, confirm: PASSWORD }, origin })).status).toBe(200);
+    expect((await consoleRequest(secure, 'POST', new URL(link).pathname, { form: { password: PASSWORD, confirm: PASSWORD }, origin })).status).toBe(303);
     expect((await consoleRequest(secure, 'POST', '/sign-in', { form: { email: 'tls@example.com', password: PASSWORD }, origin: consoleOrigin(secure) })).status).toBe(403);
     const res = await consoleRequest(secure, 'POST', '/sign-in', { form: { email: 'tls@example.com', password: PASSWORD }, origin });
     expect(res.status).toBe(303);

@@ -70,18 +70,24 @@ export async function invite(dataDir: string, org: string, email: string, role =
   return res.stdout.trim().split('\n').at(-1)!;
 }
 
-/** Invites a user, sets the password through the invite page and signs in; returns the session. */
+/** Invites a user and sets the password through the invite page, which signs in; returns the session. */
 export async function userWithSession(server: TestServer, org: string, email: string, role = 'member'): Promise<{ session: string; csrf: string }> {
   const link = new URL(await invite(server.dataDir, org, email, role));
   const set = await consoleRequest(server, 'POST', link.pathname, { form: { password: PASSWORD, confirm: PASSWORD } });
-  if (set.status !== 200) throw new Error(`setting the password answered ${set.status}`);
-  return signIn(server, email);
+  const cookie = sessionCookie(set);
+  if (set.status !== 303 || !cookie) throw new Error(`setting the password answered ${set.status}`);
+  return withCsrf(server, cookie.value);
+}
+
+/** A session and the token of its forms (read from a page). */
+async function withCsrf(server: TestServer, session: string): Promise<{ session: string; csrf: string }> {
+  const page = await consoleRequest(server, 'GET', '/projects', { session });
+  return { session, csrf: csrfOf(page.text) };
 }
 
 export async function signIn(server: TestServer, email: string, password = PASSWORD, localAddress?: string): Promise<{ session: string; csrf: string }> {
   const res = await consoleRequest(server, 'POST', '/sign-in', { form: { email, password }, localAddress });
   const cookie = sessionCookie(res);
   if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}`);
-  const page = await consoleRequest(server, 'GET', '/projects', { session: cookie.value });
-  return { session: cookie.value, csrf: csrfOf(page.text) };
+  return withCsrf(server, cookie.value);
 }

@@ -1,12 +1,15 @@
 // Enhancement only: pages work without it (reload shows the newest state). Follows a running
 // deployment's log and status, and keeps a deployments list's statuses current. Text is set with
 // textContent, never parsed as markup.
+import { formatSeconds } from '../format.ts';
+
 const FINAL = new Set(['succeeded', 'failed', 'canceled']);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Status {
   status: string;
   error: { code: string; message: string } | null;
+  started_at: string | null;
   finished_at: string | null;
   log: string;
 }
@@ -25,6 +28,8 @@ async function followLog(pre: HTMLElement, url: string): Promise<void> {
   const statusEl = document.getElementById('deployment-status');
   const errorEl = document.getElementById('deployment-error');
   const finishedEl = document.getElementById('deployment-finished');
+  const progressEl = document.getElementById('deployment-progress');
+  const elapsedEl = document.getElementById('deployment-elapsed');
   for (;;) {
     const state = await read(url).catch(() => undefined);
     if (state) {
@@ -32,7 +37,9 @@ async function followLog(pre: HTMLElement, url: string): Promise<void> {
       if (state.log && pre.textContent !== state.log) pre.textContent = state.log;
       if (atBottom) pre.scrollTop = pre.scrollHeight;
       if (statusEl) setStatus(statusEl, state.status);
+      if (elapsedEl) elapsedEl.textContent = progressText(state);
       if (FINAL.has(state.status)) {
+        if (progressEl) progressEl.hidden = true;
         if (finishedEl && state.finished_at) finishedEl.textContent = `${state.finished_at.slice(0, 10)} ${state.finished_at.slice(11, 16)} UTC`;
         if (errorEl && state.error) {
           errorEl.textContent = `${state.error.code}: ${state.error.message}`;
@@ -43,6 +50,12 @@ async function followLog(pre: HTMLElement, url: string): Promise<void> {
     }
     await wait(1000);
   }
+}
+
+/** What the progress line says: waiting, or building for how long (from the server's start time). */
+function progressText(state: Status): string {
+  if (state.status === 'queued' || !state.started_at) return 'Waiting for a build slot…';
+  return `Building for ${formatSeconds((Date.now() - Date.parse(state.started_at)) / 1000)}…`;
 }
 
 async function followList(cells: HTMLElement[]): Promise<void> {
@@ -66,4 +79,3 @@ if (list) {
   const cells = [...list.querySelectorAll<HTMLElement>('[data-status-of]')].filter((c) => !FINAL.has(c.textContent ?? ''));
   void followList(cells);
 }
-export {};

@@ -12,7 +12,7 @@ export const GET: APIRoute = async ({ locals, params }) => {
   try {
     const deployment = await folio.deployments.get(orgId, params.id ?? '', params.deployment ?? '');
     const log = await folio.deployments.log(orgId, deployment.project_id, deployment.id);
-    return jsonResponse(200, { status: deployment.status, error: deployment.error ?? null, finished_at: deployment.finished_at ?? null, log });
+    return jsonResponse(200, { status: deployment.status, error: deployment.error ?? null, started_at: deployment.started_at ?? null, finished_at: deployment.finished_at ?? null, log });
   } catch (err) {
     const p = problem(err);
     return jsonResponse(p.status, { error: p.code, message: p.message });
