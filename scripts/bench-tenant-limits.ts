@@ -5,6 +5,8 @@ import { jsonLocations } from '../src/site/json-locations.ts';
 import { redirectsFileSchema, RedirectTable } from '../src/hosting/redirects.ts';
 import { SiteFiles } from '../src/hosting/site-files.ts';
 import { findSnippetCycles } from '../src/site/content-check/check-root.ts';
+import { closeContentChecks, parseSiteFileIsolated } from '../src/site/content-check/check-pool.ts';
+import { parseSiteConfigText } from '../src/site/docs-config.ts';
 import type { SnippetCall } from '../src/site/content-check/check-content.ts';
 import { SNIPPETS_DIR, snippetFile } from '../src/site/snippet-paths.ts';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -136,4 +138,42 @@ if (wanted('snippet-cycles')) {
     });
     console.log(`snippet cycles, ${graph.name}: ${outcome} in ${ms.toFixed(1)} ms`);
   }
+}
+
+/** The longest the event loop went without running a 5 ms timer while `run` was pending, in ms. */
+async function longestStall(run: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  await run().catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  clearInterval(timer);
+  return longest;
+}
+
+if (wanted('docs-json-event-loop')) {
+  // A repository's docs.json as the server reads it (docs/decisions.md, "docs.json in the check
+  // processes"): in the server's process, the baseline, against in a check process (refused as too
+  // complex past FOLIO_CHECK_TIMEOUT_MS).
+  const files = [
+    { name: '300,000 invalid groups', text: JSON.stringify({ name: 'x', navigation: { groups: new Array(300_000).fill({ group: 7 }) } }) },
+    { name: '130,000 valid groups', text: JSON.stringify({ name: 'x', navigation: { groups: new Array(130_000).fill({ group: 'G', pages: ['a'] }) } }) },
+  ];
+  await parseSiteFileIsolated('docs.json', '{"name": "x"}'); // a check process started
+  for (const { name, text } of files) {
+    const inProcess: number[] = [];
+    const isolated: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      inProcess.push(await longestStall(async () => parseSiteConfigText('docs.json', text)));
+      isolated.push(await longestStall(() => parseSiteFileIsolated('docs.json', text)));
+    }
+    const [before, after] = [median(inProcess), median(isolated)];
+    console.log(`docs.json event loop, ${name} (${(text.length / 1024 / 1024).toFixed(1)} MiB): longest stall, median of 3: ${before.toFixed(0)} ms in this process, ${after.toFixed(0)} ms with the check processes (${(before / after).toFixed(0)}x less)`);
+  }
+  // Not awaited: the check processes no longer keep this process alive, so their exit may never be seen.
+  void closeContentChecks();
 }

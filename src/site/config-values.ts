@@ -198,11 +198,16 @@ export const KNOWN_UNSUPPORTED = new Set(['contextual', 'icons', 'integrations',
  */
 export const MAX_SITE_FILE_CHARS = 4 * 1024 * 1024;
 
-/** JSON.parse with the contract's message: line and column of the syntax error. */
-export function parseJsonText(text: string, file: string): unknown {
+/** Throws DocsConfigError for a site file over MAX_SITE_FILE_CHARS, which is never parsed. */
+export function refuseTooLarge(text: string, file: string): void {
   if (text.length > MAX_SITE_FILE_CHARS) {
     throw new DocsConfigError([{ file, key: '(top level)', message: `larger than ${MAX_SITE_FILE_CHARS / 1024 / 1024} MiB: a site file may be at most that large`, line: 1, column: 1 }]);
   }
+}
+
+/** JSON.parse with the contract's message: line and column of the syntax error. */
+export function parseJsonText(text: string, file: string): unknown {
+  refuseTooLarge(text, file);
   try {
     return JSON.parse(text);
   } catch (error) {

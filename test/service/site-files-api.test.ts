@@ -8,7 +8,8 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
-import { client, orgWithKey, removeDir, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { DocsConfigError, formatConfigIssue, parseDocsJson } from '../../src/site/docs-config.ts';
+import { client, orgWithKey, removeDir, request, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ReturnType<typeof client>;
@@ -169,6 +170,91 @@ describe('docs.json problems cost time in proportion to the text', () => {
     expect(health.status).toBe(200);
     expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
     expect((await api('GET', `${p.base}/docs-json`)).body.content).toEqual({ name: 'Kept' });
+  });
+});
+
+describe('docs.json is checked in the check processes, never on the server\'s event loop', () => {
+  // Parsing, `$ref`s and the schema of a docs.json of 300,000 invalid values took seconds on the
+  // event loop of a read or a write through the API, and of the check before each deployment
+  // (docs/decisions.md, "docs.json in the check processes").
+  const invalidGroups = (n: number) => ({ name: 'Many', navigation: { groups: new Array(n).fill({ group: 7 }) } });
+
+  /** The problems this process finds in `text`: what the API must answer, word for word. */
+  const problemsOf = (text: string) => {
+    try {
+      parseDocsJson(text);
+    } catch (error) {
+      if (error instanceof DocsConfigError) return error.issues.map(formatConfigIssue);
+      throw error;
+    }
+    throw new Error('expected problems');
+  };
+
+  /** `pending` is still unanswered after three /healthz answers in a row: the server kept answering while it checked. */
+  async function answersMeanwhile<T>(pending: Promise<T>, url: string): Promise<T> {
+    let settled = false;
+    const done = pending.finally(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 3; i++) expect((await request(url, 'GET', '/healthz')).status).toBe(200);
+    expect(settled).toBe(false);
+    return done;
+  }
+
+  it('a repository\'s docs.json of 40,000 invalid values is read with the warnings of a build, and a write of it refused (400) with its problems, while /healthz keeps answering', async () => {
+    const p = await newProject();
+    expect((await api('PUT', `${p.base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+    const hostile = invalidGroups(40_000);
+    const stored = `${JSON.stringify(hostile, null, 2)}\n`;
+    const expected = problemsOf(stored);
+    expect(expected).toHaveLength(101);
+
+    const put = await answersMeanwhile(api('PUT', `${p.base}/docs-json`, { body: hostile }), server.url);
+    expect(put.status).toBe(400);
+    expect(put.body).toEqual({ error: 'invalid_request', message: `docs.json has 101 problems: ${expected.slice(0, 10).join('; ')}` });
+    expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
+
+    await writeFile(path.join(p.root, 'docs.json'), stored);
+    const read = await answersMeanwhile(api('GET', `${p.base}/docs-json`), server.url);
+    expect(read.status).toBe(200);
+    expect(read.body.warnings).toEqual(expected);
+    expect(read.body.warnings.at(-1)).toBe('docs.json:1:1: (top level): and 39900 more problems, not listed');
+  });
+
+  describe('past the time limit of a check', () => {
+    let limited: TestServer;
+    let limitedApi: ReturnType<typeof client>;
+    beforeAll(async () => {
+      // 200 ms rather than 1.5 s, so that a docs.json within the API's 2 MiB body takes longer.
+      limited = await startServer({ env: { FOLIO_CHECK_TIMEOUT_MS: '200' } });
+      limitedApi = client(limited.url, limited.defaultKey);
+    });
+    afterAll(async () => {
+      await limited.stop();
+      await removeDir(limited.dataDir);
+    });
+
+    it('a write is refused (422 content_too_complex) naming docs.json, and a repository\'s is read with that warning, while /healthz keeps answering', async () => {
+      const created = await limitedApi('POST', '/v1/projects', { body: { name: 'Docs', slug: uniqueSlug('sf') } });
+      const base = `/v1/projects/${created.body.id}`;
+      const root = path.join(limited.dataDir, 'projects', created.body.id, 'root');
+      expect((await limitedApi('PUT', `${base}/docs-json`, { body: { name: 'Kept' } })).status).toBe(201);
+
+      const put = await answersMeanwhile(limitedApi('PUT', `${base}/docs-json`, { body: invalidGroups(50_000) }), limited.url);
+      expect(put.status).toBe(422);
+      expect(put.body).toEqual({ error: 'content_too_complex', message: 'docs.json is too complex to check within 0.2 s: shorten it, or fix its invalid values' });
+      expect(JSON.parse(await readFile(path.join(root, 'docs.json'), 'utf8'))).toEqual({ name: 'Kept' });
+
+      // 3.6 MB, under the 4 MiB of a site file: the schema's work, not the size, is refused.
+      await writeFile(path.join(root, 'docs.json'), JSON.stringify(invalidGroups(300_000)));
+      const read = await answersMeanwhile(limitedApi('GET', `${base}/docs-json`), limited.url);
+      expect(read.status).toBe(200);
+      expect(read.body.warnings).toEqual(['docs.json:1:1: (top level): too complex to check within 0.2 s: shorten it, or fix its invalid values']);
+      expect(read.body.content.name).toBe('Many');
+
+      // The check processes recover: the next write is checked as usual.
+      expect((await limitedApi('PUT', `${base}/docs-json`, { body: { name: 'Fine' } })).status).toBe(200);
+    });
   });
 });
 

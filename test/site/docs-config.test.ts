@@ -1,8 +1,11 @@
 // The docs.json model (no build): every supported key of Mintlify's schema is read, mint.json maps
 // onto the same model, unknown keys are warnings with their position, and invalid values of
 // supported keys fail naming `docs.json:line:col` and the key.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
+import { parseSiteFileIsolated } from '../../src/site/content-check/check-pool.ts';
 import { formatProblem } from '../../src/site/content-check/check-content.ts';
 import { DocsConfigError, loadDocsConfig, parseDocsJson, themeOverrideCss } from '../../src/site/docs-config.ts';
 import { makeContentRoot } from './helpers.ts';
@@ -176,5 +179,47 @@ describe('mint.json', () => {
   it('fails naming mint.json, line and column', () => {
     const issues = issuesOf(() => parseMintJson('{\n  "colors": { "primary": "url(x);" }\n}'));
     expect(issues[0]).toMatch(/^mint\.json:2:15: colors\.primary: must be a CSS colour/);
+  });
+});
+
+describe('docs.json in the check processes (off the event loop of the server and of check:site)', () => {
+  it('answers as the parse in this process does: configuration and warnings, or the same problems', async () => {
+    const docs = { name: 'Acme', colors: { primary: '#0f766e' }, contextual: { options: ['copy'] }, navigation: { $ref: './nav.json' } };
+    const root = makeContentRoot({ 'nav.json': JSON.stringify({ groups: [{ group: 'Start', pages: ['index'] }], extra: 1 }) });
+    const text = JSON.stringify(docs, null, 2);
+    const { locate: _, ...here } = parseDocsJson(text, root);
+    expect(here.warnings.length).toBeGreaterThan(0);
+    expect(await parseSiteFileIsolated('docs.json', text, root)).toEqual(here);
+
+    const invalid = JSON.stringify({ name: 'Bad', colors: { primary: 'red;}' }, navigation: { groups: [{ group: 7 }] } }, null, 2);
+    const issues = (() => {
+      try {
+        parseDocsJson(invalid);
+      } catch (error) {
+        return (error as DocsConfigError).issues;
+      }
+    })();
+    expect(issues).toHaveLength(2);
+    await expect(parseSiteFileIsolated('docs.json', invalid)).rejects.toMatchObject({ name: 'DocsConfigError', issues });
+    await expect(parseSiteFileIsolated('mint.json', '{"name": 7}')).rejects.toMatchObject({ issues: [expect.objectContaining({ file: 'mint.json', key: 'name' })] });
+  });
+
+  it('a docs.json the schema takes longer than the limit to check is one problem of the deployment\'s check, naming docs.json', async () => {
+    // 300,000 invalid values (3.6 MB): seconds of the schema's work, on the event loop before.
+    const hostile = JSON.stringify({ name: 'Many', navigation: { groups: new Array(300_000).fill({ group: 7 }) } });
+    const root = makeContentRoot({ 'docs.json': hostile, 'index.mdx': '# Home\n' });
+    const before = process.env.FOLIO_CHECK_TIMEOUT_MS;
+    process.env.FOLIO_CHECK_TIMEOUT_MS = '200';
+    try {
+      const report = await checkContentRoot(root);
+      expect(report.problems.map(formatProblem)).toEqual(['docs.json:1:1: this file is too complex to check within 0.2 s: shorten it, or fix its invalid values']);
+      expect(report.config).toBeUndefined();
+      // The check process was replaced: the next check reads docs.json as usual.
+      fs.writeFileSync(path.join(root, 'docs.json'), '{"name": "Fine"}');
+      expect(await checkContentRoot(root)).toMatchObject({ problems: [], config: { name: 'Fine' } });
+    } finally {
+      if (before === undefined) delete process.env.FOLIO_CHECK_TIMEOUT_MS;
+      else process.env.FOLIO_CHECK_TIMEOUT_MS = before;
+    }
   });
 });

@@ -12,10 +12,10 @@ import { asStorageError, FolioError } from '../errors.ts';
 import { localContent, type ProjectContent } from '../project-content.ts';
 import { contentRootDir } from '../project-files.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
-import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
+import { analyzeIsolated, ContentTooComplexError, parseSiteFileIsolated } from '../../site/content-check/check-pool.ts';
 import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
 import { formatProblem } from '../../site/content-check/check-content.ts';
-import { DocsConfigError, formatConfigIssue, parseDocsJson, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../../site/docs-config.ts';
+import { DocsConfigError, formatConfigIssue, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../../site/docs-config.ts';
 import { MAX_SITE_FILE_CHARS } from '../../site/config-values.ts';
 import { navigationEntries } from '../../site/navigation.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
@@ -76,6 +76,8 @@ export function snippetPathProblem(snippetPath: string): string | undefined {
   return undefined;
 }
 
+type CheckedSiteFile = Awaited<ReturnType<typeof parseSiteFileIsolated>>;
+
 const source = (project: Project) => (project.source_repo ? 'repository' : 'api');
 
 export function createSiteFilesService(config: Config, projects: ProjectsService, projectContent: ProjectContent = localContent): SiteFilesService {
@@ -114,16 +116,19 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
       .map(({ key, entry }) => `${file}: ${key}: no page "${entry}" yet: it is left out of the navigation until it exists`);
   };
 
-  const docsJsonView = async (project: Project, file: SiteConfigFile, text: string, mtimeMs: number): Promise<DocsJsonView> => {
+  /** `checked`: the file's check when the caller has it (a write), else it is checked here. */
+  const docsJsonView = async (project: Project, file: SiteConfigFile, text: string, mtimeMs: number, checked?: CheckedSiteFile): Promise<DocsJsonView> => {
     let warnings: string[];
     try {
-      // Parsed once: a repository's docs.json and the files it references are read on the event loop.
-      const parsed = parseSiteConfigText(file, text, rootOf(project.id));
+      // Parsed once, in a check process: a repository's docs.json and the files it references may
+      // take the schema seconds (docs/decisions.md, "docs.json in the check processes").
+      const parsed = checked ?? (await parseSiteFileIsolated(file, text, rootOf(project.id)));
       warnings = [...parsed.warnings.map(formatConfigIssue), ...(await missingPages(project, parsed.config, file))];
     } catch (error) {
       // A repository's file may be invalid: shown as it is, its problems as warnings (its deployment fails).
-      if (!(error instanceof DocsConfigError)) throw error;
-      warnings = error.issues.map(formatConfigIssue);
+      if (error instanceof ContentTooComplexError) warnings = [formatConfigIssue({ file, key: '(top level)', line: 1, column: 1, message: error.reason })];
+      else if (!(error instanceof DocsConfigError)) throw error;
+      else warnings = error.issues.map(formatConfigIssue);
     }
     let content: Record<string, unknown>;
     try {
@@ -190,9 +195,11 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
     const project = await writableProject(projects, orgId, projectId, 'site files');
     // Stored as sent, two-space indented, so positions in messages match the stored file.
     const text = `${JSON.stringify(content, null, 2)}\n`;
+    let checked: CheckedSiteFile;
     try {
-      parseDocsJson(text, rootOf(project.id));
+      checked = await parseSiteFileIsolated('docs.json', text, rootOf(project.id));
     } catch (error) {
+      if (error instanceof ContentTooComplexError) throw new FolioError('content_too_complex', error.message);
       if (!(error instanceof DocsConfigError)) throw error;
       const listed = error.issues.slice(0, 10).map(formatConfigIssue).join('; ');
       throw new FolioError('invalid_request', error.issues.length === 1 ? listed : `docs.json has ${error.issues.length} problems: ${listed}`);
@@ -207,7 +214,7 @@ export function createSiteFilesService(config: Config, projects: ProjectsService
       });
       touched(path.join(root, 'docs.json'));
       const { mtimeMs } = await readPageText(path.join(root, 'docs.json'));
-      return { view: await docsJsonView(project, 'docs.json', text, mtimeMs), created: !existing };
+      return { view: await docsJsonView(project, 'docs.json', text, mtimeMs, checked), created: !existing };
     }));
   }
 

@@ -3,14 +3,18 @@
 // size cap. A page that would take the parser longer than the limit (some inputs are quadratic)
 // gets ContentTooComplexError within the limit; the process checking it is killed and replaced, and
 // every other request of the server keeps its latency. Used by page writes and by the check of a
-// whole content root before a build.
+// whole content root before a build. The site file (docs.json or mint.json) is checked here too,
+// with the same limit, wherever the server reads or writes it (docs/decisions.md, "docs.json in the
+// check processes").
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { readBuildLimits } from '../build-limits.ts';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
-import type { CheckRequest } from './check-process.ts';
+import type { CheckJob, CheckRequest, CheckResult, SiteFileCheck } from './check-process.ts';
+import { DocsConfigError, refuseTooLarge } from '../config-values.ts';
+import type { ParsedDocsConfig, SiteConfigFile } from '../docs-config.ts';
 
 /** The largest page or snippet checked (and so built), in bytes. */
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
@@ -52,10 +56,17 @@ export class ContentTooComplexError extends Error {
 }
 
 interface Job {
-  request: Omit<CheckRequest, 'id'>;
-  resolve(analysis: ContentAnalysis): void;
+  request: CheckJob;
+  resolve(result: CheckResult): void;
   reject(error: Error): void;
 }
+
+/** The file a check is about, as its messages name it. */
+const fileOf = (request: CheckJob) => (request.kind === 'site-file' ? request.file : request.options.file);
+
+/** How to make a file the checker could not finish simpler, to follow "too complex to check…: ". */
+const simplerFile = (request: CheckJob) =>
+  request.kind === 'site-file' ? 'shorten it, or fix its invalid values' : 'split it into smaller pages, or simplify deeply nested or repeated markup';
 
 interface Checker {
   child: ChildProcess;
@@ -70,7 +81,7 @@ class CheckPool {
   private queue: Job[] = [];
   private nextId = 1;
 
-  run(request: Omit<CheckRequest, 'id'>): Promise<ContentAnalysis> {
+  run(request: CheckJob): Promise<CheckResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       this.dispatch();
@@ -118,7 +129,7 @@ class CheckPool {
     child.unref();
     child.channel?.unref();
     checker.startTimer = setTimeout(() => this.retire(checker, new Error('a content check process did not start')), START_LIMIT_MS);
-    child.on('message', (message: { ready?: boolean; id?: number; analysis?: ContentAnalysis; error?: string }) => {
+    child.on('message', (message: { ready?: boolean; id?: number; result?: CheckResult; error?: string }) => {
       if (message.ready) {
         clearTimeout(checker.startTimer);
         checker.ready = true;
@@ -129,7 +140,7 @@ class CheckPool {
       if (!current || current.id !== message.id) return;
       clearTimeout(current.timer);
       checker.job = undefined;
-      if (message.analysis) current.job.resolve(message.analysis);
+      if (message.result) current.job.resolve(message.result);
       else current.job.reject(new Error(`content check failed: ${message.error}`));
       this.dispatch();
     });
@@ -152,8 +163,7 @@ class CheckPool {
         current.timer = setTimeout(expire, Math.max(limit - used, 50));
         return;
       }
-      const file = job.request.options.file;
-      this.retire(checker, new ContentTooComplexError(file, `too complex to check within ${(limit / 1000).toFixed(1)} s: split it into smaller pages, or simplify deeply nested or repeated markup`));
+      this.retire(checker, new ContentTooComplexError(fileOf(job.request), `too complex to check within ${(limit / 1000).toFixed(1)} s: ${simplerFile(job.request)}`));
     };
     const current = { id, job, timer: setTimeout(expire, limit) };
     checker.job = current;
@@ -173,9 +183,9 @@ class CheckPool {
     checker.job = undefined;
     if (current) {
       clearTimeout(current.timer);
-      const file = current.job.request.options.file;
-      // A checker that dies on a page (out of memory on a huge tree) could not check it either.
-      current.job.reject(error ?? new ContentTooComplexError(file, 'too complex to check: the checker ran out of memory on it; split it into smaller pages'));
+      // A checker that dies on a file (out of memory on a huge tree) could not check it either.
+      const simpler = current.job.request.kind === 'site-file' ? 'shorten it' : 'split it into smaller pages';
+      current.job.reject(error ?? new ContentTooComplexError(fileOf(current.job.request), `too complex to check: the checker ran out of memory on it; ${simpler}`));
     } else if (!checker.ready) {
       // It never started (a broken install): fail what waits rather than start processes forever.
       for (const job of this.queue.splice(0)) job.reject(error ?? new Error('a content check process exited before it started'));
@@ -201,7 +211,22 @@ export async function analyzeIsolated(text: string, options: CheckOptions): Prom
     throw new ContentTooComplexError(options.file, tooLarge(bytes));
   }
   pool ??= new CheckPool();
-  return pool.run({ text, options });
+  return (await pool.run({ kind: 'page', text, options })) as ContentAnalysis;
+}
+
+/**
+ * `parseSiteConfigText` (docs-config.ts) in a check process, within the time limit: the same
+ * configuration and warnings (without `locate`), or the same DocsConfigError; ContentTooComplexError
+ * (naming the file) when it takes longer. The server reads and validates a repository's docs.json
+ * and the files it references only here, never on its event loop.
+ */
+export async function parseSiteFileIsolated(file: SiteConfigFile, text: string, root?: string): Promise<Omit<ParsedDocsConfig, 'locate'>> {
+  // A file over the size limit is refused at once, as the parse would refuse it: never sent.
+  refuseTooLarge(text, file);
+  pool ??= new CheckPool();
+  const result = (await pool.run({ kind: 'site-file', file, text, root })) as SiteFileCheck;
+  if ('issues' in result) throw new DocsConfigError(result.issues);
+  return result.parsed;
 }
 
 /** Stops the check processes (a server shutting down); the next check starts new ones. */

@@ -1,14 +1,25 @@
-// A content-check process of the pool in check-pool.ts: reads `{ id, text, options }` messages and
-// answers `{ id, analysis }` (or `{ id, error }`). A separate process so a page that makes the parser
-// slow (some inputs are quadratic) costs only this process, which the pool kills at its time limit:
-// a thread could not be stopped while it is inside the native parser.
-import { analyzeContent, type CheckOptions } from './check-content.ts';
+// A content-check process of the pool in check-pool.ts: reads `{ id, kind, … }` messages and
+// answers `{ id, result }` (or `{ id, error }`). Two kinds of check: a page or snippet
+// (`analyzeContent`), and a site file (docs.json or mint.json: parsed, its `$ref`s resolved and
+// validated, docs-config.ts). A separate process so an input that makes the parser or the schema
+// slow (some pages are quadratic; a docs.json of 300,000 invalid values takes seconds) costs only
+// this process, which the pool kills at its time limit: a thread could not be stopped while it is
+// inside the native parser.
+import { analyzeContent, type CheckOptions, type ContentAnalysis } from './check-content.ts';
+import { DocsConfigError, type DocsConfigIssue } from '../config-values.ts';
+import { parseSiteConfigText, type ParsedDocsConfig, type SiteConfigFile } from '../docs-config.ts';
 
-export interface CheckRequest {
-  id: number;
-  text: string;
-  options: CheckOptions;
-}
+export type CheckJob =
+  | { kind: 'page'; text: string; options: CheckOptions }
+  /** `root`: the content root the file's `$ref`s are read from (none: a `$ref` is a problem). */
+  | { kind: 'site-file'; file: SiteConfigFile; text: string; root?: string };
+
+export type CheckRequest = CheckJob & { id: number };
+
+/** A site file checked: its configuration (without `locate`, a function), or its problems. */
+export type SiteFileCheck = { parsed: Omit<ParsedDocsConfig, 'locate'> } | { issues: DocsConfigIssue[] };
+
+export type CheckResult = ContentAnalysis | SiteFileCheck;
 
 /**
  * Sends to the pool; when the pool is already gone (a build that failed stops its checkers while one
@@ -21,10 +32,21 @@ function answer(message: object): void {
   });
 }
 
+function checkSiteFile(file: SiteConfigFile, text: string, root: string | undefined): SiteFileCheck {
+  try {
+    const { config, warnings, files } = parseSiteConfigText(file, text, root);
+    return { parsed: { config, warnings, files } };
+  } catch (error) {
+    if (!(error instanceof DocsConfigError)) throw error;
+    return { issues: error.issues };
+  }
+}
+
 process.on('message', (message: CheckRequest) => {
   let reply: object;
   try {
-    reply = { id: message.id, analysis: analyzeContent(message.text, message.options) };
+    const result: CheckResult = message.kind === 'site-file' ? checkSiteFile(message.file, message.text, message.root) : analyzeContent(message.text, message.options);
+    reply = { id: message.id, result };
   } catch (error) {
     reply = { id: message.id, error: (error as Error).message };
   }

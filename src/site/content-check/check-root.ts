@@ -3,8 +3,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentAnalysis, Problem, SnippetCall, SnippetImport } from './check-content.ts';
-import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, tooLarge } from './check-pool.ts';
-import { DocsConfigError, parseSiteConfigText, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../docs-config.ts';
+import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, parseSiteFileIsolated, tooLarge } from './check-pool.ts';
+import { DocsConfigError, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../docs-config.ts';
 import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
 import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
@@ -89,7 +89,8 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       warnings.push({ file: 'mint.json', line: 1, column: 1, message: 'not read: docs.json configures this site' });
     }
     try {
-      const parsed = parseSiteConfigText(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'), root);
+      // In a check process (check-pool.ts): a hostile docs.json costs the server's event loop nothing.
+      const parsed = await parseSiteFileIsolated(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'), root);
       config = parsed.config;
       warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
       const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
@@ -100,8 +101,12 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
         if (linked.length) unreadable = true;
       }
     } catch (error) {
-      if (!(error instanceof DocsConfigError)) throw error;
-      for (const issue of error.issues) {
+      if (error instanceof ContentTooComplexError) {
+        problems.push({ file: siteFile, line: 1, column: 1, message: `this file is ${error.reason}` });
+        // The OpenAPI check would parse it again: it waits until the file is simpler.
+        unreadable = true;
+      } else if (!(error instanceof DocsConfigError)) throw error;
+      else for (const issue of error.issues) {
         problems.push({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message });
       }
     }
