@@ -66,7 +66,8 @@ describe('folio dev', () => {
     expect(await tab.locator('article').innerText()).toContain('The first draft.');
     fs.writeFileSync(path.join(repo, 'index.mdx'), page('The second draft.'));
     await shows('The second draft.');
-  });
+    // The first request makes astro dev compile the site's modules: on a busy machine, over a minute.
+  }, 180_000);
 
   it('shows a problem in the terminal and over the page, and recovers when it is fixed', async () => {
     const from = output.length;

@@ -71,7 +71,8 @@ describe('the data-dir lock', () => {
     }
     expect((await client(running[0].url)('GET', '/healthz')).status).toBe(200);
     expect(await running[0].stop()).toBe(0);
-  });
+    // Three servers load Folio at once: on a busy 2-core machine that alone can take a minute.
+  }, 180_000);
 
   it('a restart right after kill -9 succeeds at once and keeps every acknowledged write; the admin CLI works alongside it', async () => {
     const dir = await dataDir();
