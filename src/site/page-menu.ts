@@ -6,7 +6,7 @@
 // (layouts/parts/PageMenu.astro) and client/page-menu.ts only does the copying
 // (docs/decisions.md#page-menu). User docs: content/ai-tools.mdx, content/docs-json.mdx.
 import { z } from 'zod';
-import { icon, label, linkHref, type DocsConfigIssue, type Locate } from './config-values.ts';
+import { icon, isObject, label, linkHref, type DocsConfigIssue, type Locate } from './config-values.ts';
 
 /** The options Folio offers by name, in Mintlify's words. */
 export const BUILT_IN_OPTIONS = ['copy', 'view', 'chatgpt', 'claude', 'perplexity', 'mcp', 'cursor', 'vscode'] as const;
@@ -19,24 +19,35 @@ export type BuiltInOption = (typeof BUILT_IN_OPTIONS)[number];
  */
 export const DEFAULT_OPTIONS: readonly BuiltInOption[] = ['copy', 'view', 'chatgpt', 'claude', 'perplexity'];
 
+/**
+ * A value that is either a string or an object, checked by the schema of its type: a problem inside
+ * the object then names its own field (a union would only say that neither form fits).
+ */
+function byType<S, O>(text: z.ZodType<S>, object: z.ZodType<O>, error: string) {
+  return z.unknown().transform((value, ctx): S | O => {
+    const schema: z.ZodType<S | O> | undefined = typeof value === 'string' ? text : isObject(value) ? object : undefined;
+    const result = schema?.safeParse(value);
+    if (result?.success) return result.data;
+    for (const issue of result?.error.issues ?? [{ path: [], message: error }]) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  });
+}
+
 const customOption = z.object({
   title: label(80),
   description: z.string().trim().max(200).optional(),
   icon: icon.optional(),
   iconType: z.string().max(40).optional(),
-  href: z.union(
-    [linkHref, z.object({ base: linkHref, query: z.array(z.object({ key: label(100), value: z.string().max(2000) })).max(20).optional() })],
-    { error: 'must be an http(s) URL such as "https://example.com/ask?q=$page", or {"base": URL, "query": [{"key": …, "value": …}]}' },
-  ),
+  href: byType(linkHref, z.object({ base: linkHref, query: z.array(z.object({ key: label(100), value: z.string().max(2000) })).max(20).optional() }),
+    'must be an http(s) URL such as "https://example.com/ask?q=$page", or {"base": URL, "query": [{"key": …, "value": …}]}'),
 });
 export type CustomOption = z.infer<typeof customOption>;
 
 export const contextualSchema = z.object({
   options: z
     .array(
-      z.union([z.string().trim().min(1).max(40), customOption], {
-        error: `must be one of ${BUILT_IN_OPTIONS.map((o) => `"${o}"`).join(', ')}, or an option of your own: {"title": …, "description": …, "href": …}`,
-      }),
+      byType(z.string().trim().min(1).max(40), customOption,
+        `must be one of ${BUILT_IN_OPTIONS.map((o) => `"${o}"`).join(', ')}, or an option of your own: {"title": …, "description": …, "href": …}`),
     )
     .max(20)
     .optional(),
