@@ -3,8 +3,10 @@
 // "Copy page" putting the page's Markdown on the clipboard, the "Open in" links and an author's own
 // option carrying the page's .md address, a hidden page offering no link to a .md that is not
 // served, the keyboard opening and closing the menu, axe finding no serious or critical violation;
-// and a site without `contextual` showing Folio's default.
+// and a site without `contextual` showing Folio's default. A screenshot of the open menu is saved
+// under test-artifacts/page-menu/ (git-ignored).
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -13,6 +15,7 @@ import { CHROMIUM, launchChromium } from '../helpers/browser.ts';
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SITE_URL = 'https://docs.example.com';
+const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/page-menu');
 
 const PAGE = (title: string) => `---
 title: ${title}
@@ -67,6 +70,7 @@ beforeAll(async () => {
   configured = await serve(CONFIGURED);
   plain = await serve({ name: 'Plain Docs', navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/setup'] }] } });
   browser = await launchChromium();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -134,6 +138,7 @@ describe('the page menu', () => {
     expect(await page.locator('.page-menu-more').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-option'))).toBe('copy');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'open.png') });
     await page.evaluate(AXE_SOURCE);
     const result = await page.evaluate(async () => (window as unknown as { axe: { run(c: string): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run('.page-menu'));
     expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
