@@ -189,7 +189,7 @@ export class DocsConfigError extends Error {
 
 
 /** Keys Mintlify defines that Folio knows and ignores for now: their warning says so. */
-export const KNOWN_UNSUPPORTED = new Set(['contextual', 'icons', 'integrations', 'interaction', 'metadata', 'styling', 'thumbnails', 'variables', 'asyncapi']);
+export const KNOWN_UNSUPPORTED = new Set(['icons', 'integrations', 'interaction', 'metadata', 'styling', 'thumbnails', 'variables', 'asyncapi']);
 
 /**
  * Largest site file (docs.json, mint.json, a file one references) read, in characters: far above

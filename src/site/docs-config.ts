@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { DEFAULT_BACKGROUNDS, readableShade } from './brand-colors.ts';
 import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectWarnings, siteFileRedirectRule, themeColor, validateSiteFile, type DocsConfigIssue, type Locate } from './config-values.ts';
 import { resolveRefs } from './docs-json-refs.ts';
+import { contextualSchema, contextualWarnings } from './page-menu.ts';
 import { parseMintJson } from './mint-config.ts';
 
 export { DocsConfigError, formatConfigIssue, type DocsConfigIssue, type RedirectRule } from './config-values.ts';
@@ -267,6 +268,8 @@ export const docsConfigSchema = z.object({
     })
     .optional(),
   search: z.object({ prompt: z.string().trim().max(200).optional() }).optional(),
+  /** The page menu: "Copy page", "Open in ChatGPT"… (page-menu.ts). */
+  contextual: contextualSchema.optional(),
   errors: z.object({ '404': z.object({ redirect: z.boolean().optional(), title: label(200).optional(), description: z.string().max(1000).optional() }).optional() }).optional(),
   navigation: navigationObject.optional(),
   /** Folio: the OpenAPI file(s) API reference pages are generated from. */
@@ -333,7 +336,7 @@ export function parseDocsJson(text: string, root?: string): ParsedDocsConfig {
   const { value, warnings } = validateSiteFile(docsConfigSchema, input, locate, { problems: refs.problems, quiet: (keyPath) => refs.underFailed(asWritten(keyPath)) });
   const redirects = redirectWarnings(raw.redirects, value.redirects, locate);
   if (redirects.rules) value.redirects = redirects.rules;
-  return { config: value, warnings: [...refs.warnings, ...warnings, ...redirects.warnings, ...dropFontUrls(value, locate), ...playgroundForSignedIn(raw, locate)], files: refs.files, locate };
+  return { config: value, warnings: [...refs.warnings, ...warnings, ...redirects.warnings, ...dropFontUrls(value, locate), ...playgroundForSignedIn(raw, locate), ...contextualWarnings(value, locate)], files: refs.files, locate };
 }
 
 /**

@@ -52,7 +52,7 @@ beforeAll(async () => {
   repo.commit({
     'docs.json': JSON.stringify({
       name: 'Served Site',
-      // Served before files (docs/decisions.md#redirects); `contextual` is a key Folio ignores.
+      // Served before files (docs/decisions.md#redirects); `interaction` is a key Folio ignores.
       redirects: [
         { source: '/old-install', destination: '/guides/install/' },
         { source: '/legacy', destination: '/guides/install/' },
@@ -60,7 +60,7 @@ beforeAll(async () => {
         { source: '/ext/*', destination: 'https://archive.example.com/*' },
         { source: '/gone/:any+', destination: '/catch-all/:any+' },
       ],
-      contextual: { options: ['copy'] },
+      interaction: { drilldown: false },
     }),
     // A build may write anything into its output; only the redirects Folio validated count.
     'public/_folio/redirects.json': JSON.stringify({ rules: [{ source: '/evil', destination: 'https://evil.example/' }] }),
@@ -335,7 +335,7 @@ describe('redirects', () => {
 
   it('the deployment log warns about the docs.json key Folio ignores', async () => {
     const log = await api('GET', `/v1/projects/${project.id}/deployments/${deploymentId}/log`);
-    expect(log.text).toMatch(/\[folio\] warning: docs\.json:\d+:\d+: contextual: not supported by Folio yet: ignored/);
+    expect(log.text).toMatch(/\[folio\] warning: docs\.json:\d+:\d+: interaction: not supported by Folio yet: ignored/);
   });
 });
 

@@ -31,7 +31,7 @@ async function newProject(): Promise<{ id: string; root: string; base: string }>
   return { id: res.body.id, root: path.join(server.dataDir, 'projects', res.body.id, 'root'), base: `/v1/projects/${res.body.id}` };
 }
 
-const DOCS = { name: 'Acme Docs', colors: { primary: '#0f766e' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'quickstart'] }] }, contextual: { options: ['copy'] } };
+const DOCS = { name: 'Acme Docs', colors: { primary: '#0f766e' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'quickstart'] }] }, interaction: { drilldown: false } };
 
 describe('docs.json', () => {
   it('is created (201), replaced (200), read with its warnings, and deleted; the stored file builds as the API said', async () => {
@@ -42,7 +42,7 @@ describe('docs.json', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ path: 'docs.json', content: DOCS, source: 'api' });
     expect(created.body.warnings).toEqual([
-      expect.stringMatching(/^docs\.json:\d+:3: contextual: not supported by Folio yet: ignored$/),
+      expect.stringMatching(/^docs\.json:\d+:3: interaction: not supported by Folio yet: ignored$/),
       'docs.json: navigation.groups.0.pages.1: no page "quickstart" yet: it is left out of the navigation until it exists',
     ]);
     expect(JSON.parse(await readFile(path.join(p.root, 'docs.json'), 'utf8'))).toEqual(DOCS);

@@ -34,7 +34,7 @@ describe('docs.json', () => {
   it('reads every supported key of a full Mintlify docs.json without a warning but for the unsupported one and a font on another host', () => {
     const { config, warnings } = parseDocsJson(JSON.stringify(MULTI_SITE_DOCS_JSON, null, 2));
     expect(warnings.map((w) => `${w.key}: ${w.message}`)).toEqual([
-      'contextual: not supported by Folio yet: ignored',
+      'interaction: not supported by Folio yet: ignored',
       'fonts.body.source: a font on another host is not loaded (Folio serves fonts from the site itself): add the file to the repository and give its path, such as "/fonts/brand.woff2"',
     ]);
     // The URL is dropped, the family kept; the site's own font file stays.
@@ -110,6 +110,19 @@ describe('docs.json', () => {
     expect(bad({ source: '/a/:slug', destination: 'https://:slug.example.com/' })).toContain('whose host has no ":param"');
     expect(bad({ source: '/a', destination: '//evil.example' })).toContain('not "//"');
     expect(bad({ source: '/a', destination: '/\\evil.example' })).toContain('must be a path');
+  });
+
+  it('reads `contextual` (the page menu): built-in and own options; names Folio does not offer are left out with a warning; bad options fail naming the field', () => {
+    const { config, warnings } = parseDocsJson(JSON.stringify({ contextual: { options: ['copy', 'grok', 'claude', { title: 'Ask', description: 'Ours', href: { base: 'https://ask.example.com', query: [{ key: 'q', value: '$page' }] } }] } }, null, 2));
+    expect(config.contextual?.options).toEqual(['copy', 'claude', { title: 'Ask', description: 'Ours', href: { base: 'https://ask.example.com', query: [{ key: 'q', value: '$page' }] } }]);
+    expect(warnings.map((w) => `${w.line}:${w.column} ${w.key}: ${w.message}`)).toEqual([
+      '5:7 contextual.options.1: "grok" is not an option Folio offers (copy, view, chatgpt, claude, perplexity, mcp, cursor, vscode): left out of the page menu',
+    ]);
+    const bad = (option: unknown) => issuesOf(() => parseDocsJson(JSON.stringify({ contextual: { options: [option] } })))[0];
+    expect(bad({ title: 'X', href: 'javascript:alert(1)' })).toMatch(/^docs\.json:1:\d+: contextual\.options\.0\.href: must be an http\(s\) URL/);
+    expect(bad({ title: 'X', href: { base: 'https://a.example', query: [{ key: 'q' }] } })).toContain('contextual.options.0.href.query.0.value:');
+    expect(bad({ href: 'https://a.example' })).toContain('contextual.options.0.title:');
+    expect(bad(3)).toContain('contextual.options.0: must be one of "copy", "view"');
   });
 
   it('refuses script URLs and markup in links, logos and icons', () => {

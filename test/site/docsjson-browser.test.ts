@@ -19,7 +19,7 @@ beforeAll(async () => {
   site = await buildFixture(MULTI_SITE_FILES);
   expect(site.result.error).toBeUndefined();
   expect(site.result.warnings).toEqual([
-    expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: contextual: not supported by Folio yet: ignored$/),
+    expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: interaction: not supported by Folio yet: ignored$/),
     expect.stringMatching(/^\[folio\] warning: docs\.json:\d+:\d+: fonts\.body\.source: a font on another host is not loaded \(Folio serves fonts from the site itself\)/),
   ]);
   server = await serveWithFolio(site.out);

@@ -1,6 +1,7 @@
 // The whole client script of a docs site: theme switch, copy buttons, heading anchors, and (in their
-// own modules) the phone drawer, the search dialog and the table of contents.
+// own modules) the phone drawer, the search dialog, the table of contents and the page menu.
 import './drawer.ts';
+import './page-menu.ts';
 import './search.ts';
 import './toc.ts';
 
