@@ -78,5 +78,5 @@ describe('folio dev', () => {
     // The page under the overlay reloads by itself once the problem is fixed.
     await shows('The third draft.');
     expect(preview.exitCode).toBe(null);
-  });
+  }, 180_000);
 });

@@ -191,7 +191,7 @@ describe('console security', () => {
     const repo = deploying.host.repo('acme', 'warned-docs');
     repo.commit({ 'docs.json': JSON.stringify({ name: 'Warned' }), 'content/index.mdx': '# Hello\n\n<Mystery>kept</Mystery>\n' });
     const created = await consoleRequest(server, 'POST', '/projects', { session: owner.session, form: { csrf: owner.csrf, name: 'Warned', slug: 'warned-docs', source_repo: repo.slug } });
-    const projectId = created.headers.location!.split('/').at(-1)!;
+    const projectId = new URL(created.headers.location!, 'http://console.localhost').pathname.split('/').at(-1)!;
     const api = client(server.url, server.defaultKey);
     const first = (await api('GET', `/v1/projects/${projectId}/deployments`)).body.data[0];
     expect(await waitForDeployment(api, projectId, first.id)).toMatchObject({ status: 'succeeded', warnings: 1 });

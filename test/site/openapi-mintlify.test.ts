@@ -72,7 +72,7 @@ describe('generated pages at Mintlify addresses', () => {
     // Summary punctuation is dropped as Mintlify drops it; x-hidden keeps the page out of the sidebar only.
     expect(site.exists('reference/orders/cancel-an-order-now/index.html')).toBe(true);
     // x-excluded: no page at all.
-    expect(fs.readdirSync(path.join(site.out, 'reference/orders')).sort()).toEqual(['cancel-an-order-now', 'create-an-order', 'get-an-order', 'order-shipped']);
+    expect(fs.readdirSync(path.join(site.out, 'reference/orders')).sort()).toEqual(['cancel-an-order-now', 'create-an-order', 'create-an-order.md', 'get-an-order', 'get-an-order.md', 'order-shipped', 'order-shipped.md']);
   });
 
   it('honour x-mint: title, content before the reference, and no playground', () => {

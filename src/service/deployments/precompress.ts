@@ -73,19 +73,30 @@ async function readRegular(abs: string, maxBytes: number): Promise<Buffer | unde
   }
 }
 
-/** Makes `dir` (inside `root`, which is real) a chain of real directories, removing whatever else is in the way. */
-async function realDirectories(root: string, rel: string): Promise<void> {
-  let dir = root;
-  for (const segment of rel.split('/')) {
-    dir = path.join(dir, segment);
-    const stat = await lstat(dir).catch(() => undefined);
-    if (stat?.isDirectory()) continue;
-    if (stat) await rm(dir, { recursive: true, force: true });
-    // The other file being compressed at the same time may have made it just now.
-    await mkdir(dir).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
-  }
+/**
+ * Makes each folder of a path inside `root` (which is real) a real directory, removing whatever else
+ * is in the way (a link, a file the build left), each folder once: the files are compressed in
+ * parallel, and two of them removing and making the same folder would remove each other's copies.
+ */
+function realDirectories(root: string): (rel: string) => Promise<void> {
+  const made = new Map<string, Promise<void>>();
+  const real = (rel: string): Promise<void> => {
+    let done = made.get(rel);
+    if (!done) {
+      done = (async () => {
+        const parent = path.posix.dirname(rel);
+        if (parent !== '.') await real(parent);
+        const dir = path.join(root, rel);
+        const stat = await lstat(dir).catch(() => undefined);
+        if (stat?.isDirectory()) return;
+        if (stat) await rm(dir, { recursive: true, force: true });
+        await mkdir(dir);
+      })();
+      made.set(rel, done);
+    }
+    return done;
+  };
+  return real;
 }
 
 /**
@@ -133,6 +144,7 @@ async function sameFile(a: string, b: string): Promise<boolean> {
 export async function precompressBuild(buildDir: string, previousBuild?: string): Promise<PrecompressResult> {
   const result: PrecompressResult = { files: 0, made: 0 };
   const sources = await textFiles(buildDir);
+  const realDirectory = realDirectories(buildDir);
   await inParallel(sources, PARALLEL, async (rel) => {
     const sourceAbs = path.join(buildDir, rel);
     const copies = COMPRESSIONS.map((kind) => ({ kind, rel: `${COMPRESSED_DIR}/${rel}${kind.suffix}` }));
@@ -148,7 +160,7 @@ export async function precompressBuild(buildDir: string, previousBuild?: string)
       source ??= await readRegular(sourceAbs, MAX_BYTES);
       if (!source || source.length < MIN_BYTES) {
         // No copy for this file: none the build wrote may stand in for it (removed inside real directories only).
-        await realDirectories(buildDir, path.posix.dirname(copy.rel));
+        await realDirectory(path.posix.dirname(copy.rel));
         await Promise.all(copies.map((c) => rm(path.join(buildDir, c.rel), { recursive: true, force: true })));
         return;
       }
@@ -158,7 +170,7 @@ export async function precompressBuild(buildDir: string, previousBuild?: string)
         continue;
       }
       const bytes = await compress(copy.kind.name, rel, source);
-      await realDirectories(buildDir, path.posix.dirname(copy.rel));
+      await realDirectory(path.posix.dirname(copy.rel));
       if (bytes.length > source.length * MAX_RATIO) {
         await rm(copyAbs, { recursive: true, force: true });
         continue;

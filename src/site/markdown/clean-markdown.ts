@@ -21,7 +21,8 @@ export interface MdNode {
 /** Deeper than this, a component's content is kept as its bare text (bounds the work per level). */
 const MAX_COMPONENT_DEPTH = 32;
 
-const CALLOUTS: Record<string, string> = { Note: 'Note', Tip: 'Tip', Info: 'Info', Warning: 'Warning', Check: 'Check', Danger: 'Danger' };
+// A Map, not an object: a component may be named like an object's own property (<constructor>, <toString>).
+const CALLOUTS = new Map(['Note', 'Tip', 'Info', 'Warning', 'Check', 'Danger'].map((name) => [name, name]));
 
 export interface CleanMarkdownOptions {
   /** The Markdown a `<Snippet file=…>` without children stands for (llms-markdown.ts); none when absent. */
@@ -128,8 +129,9 @@ class CleanMarkdown {
     const inner = () => this.inner(node, depth);
     const block = (s: string) => (node.type === 'mdxJsxFlowElement' ? `\n\n${s.trim()}\n\n` : s);
     const section = (title: string, body: string) => block(title ? `#### ${title}\n\n${body}` : body);
-    if (CALLOUTS[name] || name === 'Callout') {
-      const kind = name === 'Callout' ? escapeText(text('kind')) || 'note' : CALLOUTS[name]!;
+    const callout = CALLOUTS.get(name);
+    if (callout || name === 'Callout') {
+      const kind = callout ?? (escapeText(text('kind')) || 'note');
       const heading = label('title') || kind.charAt(0).toUpperCase() + kind.slice(1);
       return block(quote(`**${heading}:** ${inner()}`));
     }
