@@ -7,12 +7,11 @@
 // Design: docs/decisions.md#broken-links.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import Slugger from 'github-slugger';
-import { compiledSource, parseAsBuilt, type Problem, type SnippetCall } from './content-check/check-content.ts';
+import { compiledSource, parseAsBuilt, type Problem } from './content-check/check-content.ts';
+import { noLinks, pageLinks, type PageLinks } from './content-check/page-links.ts';
 import { checkSnippetCalls } from './content-check/check-root.ts';
 import { listRootFilesAsync, pagePathOf, type RootFiles } from './layout.ts';
 import { pageHref } from './page-rules.ts';
-import { importedSnippetKey, snippetKey } from './snippet-paths.ts';
 import { loadDocsConfigWithWarnings, type DocsConfig, type RedirectRule } from './docs-config.ts';
 import { buildOperationPages, loadOpenApiPages } from './openapi/index.ts';
 import { docsJsonSources, navigationSources, specLoader } from './openapi/sources.ts';
@@ -36,92 +35,25 @@ export interface BrokenLinksReport {
   pages: number;
 }
 
-interface MdNode {
-  type: string;
-  url?: string;
-  value?: string;
-  name?: string | null;
-  depth?: number;
-  attributes?: Array<{ type: string; name?: string; value?: unknown }>;
-  children?: MdNode[];
-  position?: { start: { line: number; column: number } };
-}
-
-interface FoundLink {
-  url: string;
-  line: number;
-  column: number;
-}
-
-interface ReadFile {
+interface ReadFile extends PageLinks {
   file: string;
-  links: FoundLink[];
-  anchors: Set<string>;
-  snippetCalls: SnippetCall[];
-  imports: Array<FoundLink & { key?: string }>;
 }
 
 /** A site origin links are resolved against; never requested. */
 const SITE = 'https://folio.invalid';
-/** Attributes of MDX elements (`<Card href>`, `<a href>`) that are links. */
-const LINK_ATTRIBUTES = new Set(['href']);
 /** More redirects than any real chain has: past this, a chain is reported as a loop. */
 const MAX_REDIRECTS = 20;
-const IMPORT_SOURCE = /^\s*import\s[^'"]*?from\s*(['"])([^'"]+)\1|^\s*import\s*(['"])([^'"]+)\3/gm;
-
-function textOf(node: MdNode): string {
-  if (node.type === 'text' || node.type === 'inlineCode') return node.value ?? '';
-  return (node.children ?? []).map(textOf).join('');
-}
 
 /** One page's or snippet's links, anchors and snippet uses; a file the parser refuses has none (`folio check` reports it). */
 async function readContentFile(root: string, file: string, snippetsDir: string): Promise<ReadFile> {
-  const found: ReadFile = { file, links: [], anchors: new Set(), snippetCalls: [], imports: [] };
   const text = await fs.readFile(path.join(root, file), 'utf8');
-  const format = file.endsWith('.md') ? 'md' : 'mdx';
   const compiled = compiledSource(text, { file, kind: 'page' });
-  if (!compiled) return found;
-  let tree: MdNode;
+  if (!compiled) return { file, ...noLinks() };
   try {
-    tree = parseAsBuilt(compiled.source, format) as unknown as MdNode;
+    return { file, ...pageLinks(parseAsBuilt(compiled.source, file.endsWith('.md') ? 'md' : 'mdx'), compiled.shift, file, snippetsDir) };
   } catch {
-    return found;
+    return { file, ...noLinks() };
   }
-  const { lines, firstColumns } = compiled.shift;
-  const at = (node: MdNode) => {
-    const start = node.position?.start ?? { line: 1, column: 1 };
-    return { line: start.line + lines, column: start.column + (start.line === 1 ? firstColumns : 0) };
-  };
-  const slugger = new Slugger();
-  // An explicit stack, not recursion: a deeply nested page cannot exhaust the call stack.
-  const stack: MdNode[] = [tree];
-  const order: MdNode[] = [];
-  while (stack.length) {
-    const node = stack.pop() as MdNode;
-    order.push(node);
-    for (let i = (node.children?.length ?? 0) - 1; i >= 0; i--) stack.push(node.children![i]);
-  }
-  for (const node of order) {
-    if ((node.type === 'link' || node.type === 'definition') && node.url) found.links.push({ url: node.url, ...at(node) });
-    else if (node.type === 'heading') found.anchors.add(slugger.slug(textOf(node)));
-    else if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
-      for (const attribute of node.attributes ?? []) {
-        if (attribute.type !== 'mdxJsxAttribute' || typeof attribute.value !== 'string') continue;
-        if (attribute.name === 'id') found.anchors.add(attribute.value);
-        else if (attribute.name && LINK_ATTRIBUTES.has(attribute.name)) found.links.push({ url: attribute.value, ...at(node) });
-        // A Snippet with children shows them and reads no file (check-content.ts).
-        else if (attribute.name === 'file' && node.name === 'Snippet' && !node.children?.length) found.snippetCalls.push({ file: attribute.value, key: snippetKey(attribute.value, snippetsDir), ...at(node) });
-      }
-    } else if (node.type === 'html' && node.value) {
-      for (const match of node.value.matchAll(/\sid\s*=\s*["']([^"']+)["']/g)) found.anchors.add(match[1]);
-    } else if (node.type === 'mdxjsEsm' && node.value) {
-      for (const match of node.value.matchAll(IMPORT_SOURCE)) {
-        const specifier = match[2] ?? match[4];
-        if (/^\.{0,2}\//.test(specifier) && /\.mdx?$/.test(specifier)) found.imports.push({ url: specifier, key: importedSnippetKey(specifier, file, snippetsDir), ...at(node) });
-      }
-    }
-  }
-  return found;
 }
 
 /** Stands for the anchors of a page whose headings are not read (a generated OpenAPI page): every anchor is there. */
@@ -172,9 +104,11 @@ interface Site {
   /** Page key → the page's anchors. */
   pages: Map<string, Set<string>>;
   redirects: RedirectTable;
+  /** Not every page is known: an address with no page is not reported (LinkedSite.pagesUnknown). */
+  pagesUnknown: boolean;
 }
 
-type Target = { page: string } | { file: true } | { broken: string };
+type Target = { page: string } | { file: true } | { unknown: true } | { broken: string };
 
 /** Where an internal path (`/guides/install`) leads: a page, a static file, or why nowhere. */
 async function resolvePath(site: Site, start: string): Promise<Target> {
@@ -185,6 +119,7 @@ async function resolvePath(site: Site, start: string): Promise<Target> {
     if (site.pages.has(key)) return { page: key };
     if (await isStaticFile(site, decoded(pathname))) return { file: true };
     const answer = redirectable(pathname) ? site.redirects.match(pathname, '') : undefined;
+    if (!answer && site.pagesUnknown) return { unknown: true };
     if (!answer) return { broken: seen.length ? `redirected to ${pathname}, where there is no page or file` : 'no page or file has this address' };
     seen.push(pathname);
     const next = new URL(answer.location, `${SITE}${pathname}`);
@@ -207,7 +142,6 @@ async function isStaticFile(site: Site, pathname: string): Promise<boolean> {
 /** Checks every page and snippet of `root`; nothing of it is written or run. */
 export async function findBrokenLinks(root: string, options: BrokenLinkOptions = {}): Promise<BrokenLinksReport> {
   const files = await listRootFilesAsync(root);
-  const { layout } = files;
   let rules: RedirectRule[] = [];
   let locate: Locate | undefined;
   let generated: string[] = [];
@@ -219,9 +153,45 @@ export async function findBrokenLinks(root: string, options: BrokenLinkOptions =
   } catch {
     // An invalid docs.json is `folio check`'s to report; its redirects are then not checked.
   }
-  const read: ReadFile[] = [];
-  for (const file of [...files.pages, ...files.snippets]) read.push(await readContentFile(root, file, layout.snippetsDir));
-  const site: Site = { files, root, pages: new Map(), redirects: new RedirectTable(rules) };
+  const contents: ReadFile[] = [];
+  for (const file of [...files.pages, ...files.snippets]) contents.push(await readContentFile(root, file, files.layout.snippetsDir));
+  const found = await findInternalBrokenLinks({ root, files, rules, locate, generated, contents }, options);
+  const broken = found.broken;
+  let checked = found.checked;
+  if (options.checkExternal) {
+    checked += found.external.size;
+    broken.push(...(await checkExternal(found.external, options)));
+  }
+  return { broken: inFileOrder(broken, files, contents), checked, pages: files.pages.length };
+}
+
+export interface LinkedSite {
+  root: string;
+  files: RootFiles;
+  /** docs.json's redirects, and where each is written. */
+  rules: RedirectRule[];
+  locate?: Locate;
+  /** Paths of the pages generated from OpenAPI files. */
+  generated: string[];
+  /** The links of the pages and snippets that were read (page-links.ts). */
+  contents: Array<PageLinks & { file: string }>;
+  /**
+   * Links to pages that do not exist are not reported: some pages are not known (a deployment's
+   * check does not read the OpenAPI files its pages are generated from on the server).
+   */
+  pagesUnknown?: boolean;
+}
+
+/**
+ * The broken internal links of a site whose pages were read (by `folio broken-links`, or by the
+ * deployment's check in its check processes, check-root.ts): every page of `files` exists, and
+ * one not among `contents` has any anchor. External links are returned to be checked, not checked.
+ * Linear in the links (each redirect chain is bounded): it runs on the server's event loop.
+ */
+export async function findInternalBrokenLinks(linked: LinkedSite, options: Pick<BrokenLinkOptions, 'checkAnchors'> & { snippetUses?: boolean } = {}): Promise<{ broken: Problem[]; checked: number; external: Map<string, Problem[]> }> {
+  const { root, files, rules, locate, generated, contents: read } = linked;
+  const { layout } = files;
+  const site: Site = { files, root, pages: new Map(), redirects: new RedirectTable(rules), pagesUnknown: linked.pagesUnknown ?? false };
   const snippetAnchors = new Map(read.filter((r) => files.snippets.includes(r.file)).map((r) => [r.file.slice(layout.snippetsDir.length + 1), r.anchors]));
   for (const page of read.filter((r) => !files.snippets.includes(r.file))) {
     // A page shows the headings of the snippets it includes as its own.
@@ -229,18 +199,19 @@ export async function findBrokenLinks(root: string, options: BrokenLinkOptions =
     for (const call of page.snippetCalls) for (const anchor of (call.key && snippetAnchors.get(call.key)) || []) anchors.add(anchor);
     site.pages.set(pageKey(pagePathOf(page.file, layout)), anchors);
   }
-  // Anchors of generated pages are not known here: links to them are checked up to the page.
-  for (const page of generated) if (!site.pages.has(pageKey(page))) site.pages.set(pageKey(page), ANY_ANCHOR);
+  // Anchors of generated pages, and of pages not read, are not known here: links to them are checked up to the page.
+  for (const page of [...generated, ...files.pages.map((file) => pagePathOf(file, layout))]) if (!site.pages.has(pageKey(page))) site.pages.set(pageKey(page), ANY_ANCHOR);
 
   const broken: Problem[] = [];
   const external = new Map<string, Problem[]>();
-  const known = new Set(snippetAnchors.keys());
+  const known = new Set(files.snippets.map((file) => file.slice(layout.snippetsDir.length + 1)));
   let checked = 0;
   for (const content of read) {
     const isSnippet = files.snippets.includes(content.file);
     const base = isSnippet ? `${SITE}/` : `${SITE}${pageHref(pagePathOf(content.file, layout))}`;
-    broken.push(...checkSnippetCalls(content.file, content.snippetCalls, known, layout.snippetsDir));
-    for (const imp of content.imports) {
+    // The deployment's check reports these as errors of its own (check-root.ts): `snippetUses: false`.
+    if (options.snippetUses !== false) broken.push(...checkSnippetCalls(content.file, content.snippetCalls, known, layout.snippetsDir));
+    for (const imp of options.snippetUses === false ? [] : content.imports) {
       if (!imp.key || !known.has(imp.key)) broken.push({ file: content.file, line: imp.line, column: imp.column, message: `import "${imp.url}": no such snippet in ${layout.snippetsDir}/` });
     }
     for (const link of content.links) {
@@ -278,14 +249,13 @@ export async function findBrokenLinks(root: string, options: BrokenLinkOptions =
     return at ? { file: at.file, line: at.line, column: at.column } : { file: configFile, line: 1, column: 1 };
   };
   broken.push(...(await checkRedirects(site, rules, ruleAt)));
-  if (options.checkExternal) {
-    checked += external.size;
-    broken.push(...(await checkExternal(external, options)));
-  }
-  // In file order, as an author goes through them.
-  const order = new Map([...read.map((r) => r.file), configFile].map((file, i) => [file, i]));
-  broken.sort((a, b) => (order.get(a.file) ?? order.size) - (order.get(b.file) ?? order.size) || a.line - b.line || a.column - b.column);
-  return { broken, checked, pages: files.pages.length };
+  return { broken, checked, external };
+}
+
+/** In file order, as an author goes through them. */
+export function inFileOrder(broken: Problem[], files: RootFiles, contents: Array<{ file: string }>): Problem[] {
+  const order = new Map([...contents.map((r) => r.file), files.config ?? 'docs.json'].map((file, i) => [file, i]));
+  return broken.sort((a, b) => (order.get(a.file) ?? order.size) - (order.get(b.file) ?? order.size) || a.line - b.line || a.column - b.column);
 }
 
 /** Each redirect with a fixed destination on the site must lead to a page or file, without a loop. */

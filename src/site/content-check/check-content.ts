@@ -21,6 +21,7 @@ import { MARKDOWN_FEATURES } from '../markdown/features.ts';
 import { isCodeImport, pageImportProblem } from '../code/imports.ts';
 import { EMBED_ORIGINS, isEmbedUrl } from '../embeds.ts';
 import { containsScriptUrl, EVENT_HANDLER_SOURCE, FORBIDDEN_ELEMENT_SOURCE, FORBIDDEN_ELEMENTS, forbiddenDataAttributesInHtml, isDataUrl, isForbiddenDataAttribute, isForbiddenImageUrl, isForbiddenLinkUrl, isScriptUrl, urlAttributeKind } from './script-urls.ts';
+import { pageLinks, type PageLinks } from './page-links.ts';
 
 export interface Problem {
   file: string;
@@ -85,6 +86,8 @@ export interface ContentAnalysis {
   dropsProps: boolean;
   /** The file has import or export statements (the build rewrites those of content, snippet-imports.ts). */
   hasEsm: boolean;
+  /** Its links and anchors, for the broken-link check (page-links.ts); only from analyzeContent. */
+  links?: PageLinks;
 }
 
 const emptyAnalysis = (problems: Problem[] = []): ContentAnalysis => ({ problems, warnings: [], snippetCalls: [], snippetImports: [], exports: {}, placeholders: [], dropsProps: false, hasEsm: false });
@@ -191,6 +194,7 @@ export function analyzeContent(text: string, options: CheckOptions): ContentAnal
     return emptyAnalysis(problems);
   }
   const analysis = analyzeTree(tree, options, compiled.shift);
+  analysis.links = pageLinks(tree, compiled.shift, options.file, options.snippetsDir);
   analysis.problems.unshift(...problems);
   analysis.warnings.unshift(...warnings);
   return analysis;

@@ -12,6 +12,8 @@ import { checkOpenApiIsolated, openApiFrontmatter } from '../openapi/check.ts';
 import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest } from './checked-files.ts';
 import { navigationSources } from '../openapi/sources.ts';
 import { customFileWarnings } from '../custom-files.ts';
+import { findInternalBrokenLinks, inFileOrder } from '../broken-links.ts';
+import type { Locate } from '../config-values.ts';
 
 export interface ContentRootReport {
   problems: Problem[];
@@ -82,6 +84,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const snippets = snippetFiles.map((f) => f.slice(layout.snippetsDir.length + 1));
 
   let config: DocsConfig | undefined;
+  let locate: Locate | undefined;
   let namesSpecs = false;
   const siteFile = files.config as SiteConfigFile | undefined;
   if (siteFile) {
@@ -92,6 +95,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       // In a check process (check-pool.ts): a hostile docs.json costs the server's event loop nothing.
       const parsed = await parseSiteFileIsolated(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'), root);
       config = parsed.config;
+      locate = parsed.locate;
       warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
       const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
       namesSpecs = named.flat().length > 0;
@@ -130,6 +134,11 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
     problems.push(...checkSnippetImports(file, analysis.snippetImports ?? [], exportsOf, layout.snippetsDir));
   }
   problems.push(...findSnippetCycles(snippets, calls, layout.snippetsDir));
+  // Broken internal links are warnings: the site builds, a reader's click leads nowhere. Resolved
+  // here from the links the check processes read (page-links.ts), with `folio broken-links`'s rules.
+  const contents = analyses.flatMap(([file, analysis]) => (analysis.links ? [{ file, ...analysis.links }] : []));
+  const links = await findInternalBrokenLinks({ root, files, rules: config?.redirects ?? [], locate, generated: [], contents, pagesUnknown: namesSpecs }, { checkAnchors: true, snippetUses: false });
+  warnings.push(...inFileOrder(links.broken, files, contents));
   problems.push(...findSameAddress(pages, layout));
   if (!pages.length) {
     problems.push(
