@@ -12,9 +12,9 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { readBuildLimits } from '../build-limits.ts';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
-import type { CheckJob, CheckRequest, CheckResult, SiteFileCheck } from './check-process.ts';
+import type { CheckedSiteFile, CheckJob, CheckRequest, CheckResult, SiteFileCheck } from './check-process.ts';
 import { DocsConfigError, refuseTooLarge } from '../config-values.ts';
-import type { ParsedDocsConfig, SiteConfigFile } from '../docs-config.ts';
+import type { SiteConfigFile } from '../docs-config.ts';
 
 /** The largest page or snippet checked (and so built), in bytes. */
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
@@ -220,7 +220,7 @@ export async function analyzeIsolated(text: string, options: CheckOptions): Prom
  * (naming the file) when it takes longer. The server reads and validates a repository's docs.json
  * and the files it references only here, never on its event loop.
  */
-export async function parseSiteFileIsolated(file: SiteConfigFile, text: string, root?: string): Promise<Omit<ParsedDocsConfig, 'locate'>> {
+export async function parseSiteFileIsolated(file: SiteConfigFile, text: string, root?: string): Promise<CheckedSiteFile> {
   // A file over the size limit is refused at once, as the parse would refuse it: never sent.
   refuseTooLarge(text, file);
   pool ??= new CheckPool();

@@ -16,8 +16,13 @@ export type CheckJob =
 
 export type CheckRequest = CheckJob & { id: number };
 
-/** A site file checked: its configuration (without `locate`, a function), or its problems. */
-export type SiteFileCheck = { parsed: Omit<ParsedDocsConfig, 'locate'> } | { issues: DocsConfigIssue[] };
+/**
+ * A site file checked: its configuration, or its problems. `locate` is a function and stays behind;
+ * where each redirect rule is written comes along instead (the deployment's check names broken
+ * redirects by it).
+ */
+export type CheckedSiteFile = Omit<ParsedDocsConfig, 'locate'> & { redirectsAt: Array<Omit<DocsConfigIssue, 'message'>> };
+export type SiteFileCheck = { parsed: CheckedSiteFile } | { issues: DocsConfigIssue[] };
 
 export type CheckResult = ContentAnalysis | SiteFileCheck;
 
@@ -34,8 +39,9 @@ function answer(message: object): void {
 
 function checkSiteFile(file: SiteConfigFile, text: string, root: string | undefined): SiteFileCheck {
   try {
-    const { config, warnings, files } = parseSiteConfigText(file, text, root);
-    return { parsed: { config, warnings, files } };
+    const { config, warnings, files, locate } = parseSiteConfigText(file, text, root);
+    const redirectsAt = locate ? (config.redirects ?? []).map((_, index) => locate(['redirects', index])) : [];
+    return { parsed: { config, warnings, files, redirectsAt } };
   } catch (error) {
     if (!(error instanceof DocsConfigError)) throw error;
     return { issues: error.issues };

@@ -95,9 +95,11 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
       // In a check process (check-pool.ts): a hostile docs.json costs the server's event loop nothing.
       const parsed = await parseSiteFileIsolated(siteFile, await fs.readFile(path.join(root, siteFile), 'utf8'), root);
       config = parsed.config;
-      locate = parsed.locate;
+      // Broken redirects are named where their rule is written (the check process says where each is).
+      const { redirectsAt } = parsed;
+      locate = (keyPath) => (keyPath[0] === 'redirects' && typeof keyPath[1] === 'number' && redirectsAt[keyPath[1]]) || { file: siteFile, key: keyPath.map(String).join('.'), line: 1, column: 1 };
       warnings.push(...parsed.warnings.map((issue) => ({ file: issue.file, line: issue.line, column: issue.column, message: issue.key ? `${issue.key}: ${issue.message}` : issue.message })));
-      const named = [config.openapi ?? [], config.api?.openapi ?? [], ...navigationSources(config).map((n) => n.source.files)];
+      const named = [parsed.config.openapi ?? [], parsed.config.api?.openapi ?? [], ...navigationSources(parsed.config).map((n) => n.source.files)];
       namesSpecs = named.flat().length > 0;
       for (const file of named.flat().map((f) => (typeof f === 'string' ? f : f.source))) {
         const linked = await checkLinkFree(root, file);
