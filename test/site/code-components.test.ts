@@ -52,6 +52,8 @@ const EVERY_COMPONENT = [
   ['<Visibility for="agents">', '<span>Machines</span>', '</Visibility>'],
   ['<Tree>', '<Tree.Folder name="src" defaultOpen><Tree.File name="a.ts" highlight /></Tree.Folder>', '</Tree>'],
   ['<Tree>', '<Tree.Folder name="fixed" openable={false}><Tree.File name="b.ts" /></Tree.Folder>', '</Tree>'],
+  ['<Color>', '<Color.Item name="brand" value="#4f46e5" />', '</Color>'],
+  ['<Color variant="table">', '<Color.Row title={<b>Greens</b>}><Color.Item name="leaf" value={{ light: "#0a7", dark: "url(x)" }} /></Color.Row>', '</Color>'],
 ] as const;
 const everyComponent = (indent: string) => EVERY_COMPONENT.map(([open, child, close]) => (close ? `${indent}${open}\n${indent}  ${child}\n${indent}${close}` : `${indent}${open}`)).join('\n');
 

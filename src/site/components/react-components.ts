@@ -144,6 +144,7 @@ export const Update = reactComponent('Update', markups.Update);
 export const View = reactComponent('View', markups.View);
 export const Visibility = reactComponent('Visibility', markups.Visibility);
 export const CodeBlock = reactComponent('CodeBlock', markups.CodeBlock);
+export const Color = Object.assign(reactComponent('Color', markups.Color), { Row: reactComponent('Color.Row', markups.ColorRow), Item: reactComponent('Color.Item', markups.ColorItem) });
 export const Tree = Object.assign(reactComponent('Tree', markups.Tree), { Folder: reactComponent('Tree.Folder', markups.TreeFolder), File: reactComponent('Tree.File', markups.TreeFile) });
 
 /**
@@ -172,7 +173,6 @@ export const Tabs = childrenOnly('Tabs');
 export const CodeGroup = childrenOnly('CodeGroup');
 export const RequestExample = childrenOnly('RequestExample');
 export const ResponseExample = childrenOnly('ResponseExample');
-export const Color = Object.assign(childrenOnly('Color'), { Row: childrenOnly('Color.Row'), Item: childrenOnly('Color.Item') });
 export const GitHub = { Repo: childrenOnly('GitHub.Repo') };
 export const Prompt = childrenOnly('Prompt');
 export const Latex = childrenOnly('Latex');

@@ -304,3 +304,32 @@ export const CodeBlock: Markup = ({ language, filename, icon, lines, wrap, expan
     html('</code></pre></div>'),
   ];
 };
+
+/** A palette: swatches with names and values, compact (a grid) or as a table (rows of <Color.Row>). */
+export const Color: Markup = ({ variant }) => [html(`<div${attr('class:list', ['mint-color', `mint-color-${variant === 'table' ? 'table' : 'compact'}`])}>`), CHILDREN, html('</div>')];
+
+/** A titled row of swatches in a table palette. */
+export const ColorRow: Markup = ({ title }) => [
+  html('<div class="mint-color-row">'),
+  ...(title !== undefined ? [html('<p class="mint-color-row-title">'), ...textParts(title), html('</p>')] : []),
+  html('<div class="mint-color-row-items">'),
+  CHILDREN,
+  html('</div></div>'),
+];
+
+/** A plain CSS colour; any other value is shown as text only, never put into a style. */
+const CSS_COLOR = /^(?:#[0-9a-f]{3,8}|(?:rgb|rgba|hsl|hsla|oklch|oklab|lab|lch)\([0-9a-z.,%\s/+-]*\)|[a-z]+)$/i;
+
+/** One swatch: a colour (or a light and a dark one), its name and value. */
+export const ColorItem: Markup = ({ name, value }) => {
+  const entries = (typeof value === 'object' && value !== null ? Object.entries(value as Record<string, unknown>) : [['', value]]).map(([mode, v]) => [String(mode), String(v ?? '')] as const);
+  return [
+    html(
+      `<div class="mint-color-item"><span class="mint-color-swatches">${entries
+        .map(([mode, v]) => `<span${attr('class:list', ['mint-color-swatch', mode && `mint-color-swatch-${mode}`])}${attr('style', CSS_COLOR.test(v) ? `background: ${v}` : undefined)}${attr('title', mode || undefined)}></span>`)
+        .join('')}</span><span class="mint-color-name">`,
+    ),
+    ...shown(name),
+    html(`</span><span class="mint-color-values">${entries.map(([mode, v]) => `<code>${escapeHTML(mode ? `${mode}: ` : '')}${escapeHTML(v)}</code>`).join('')}</span></div>`),
+  ];
+};

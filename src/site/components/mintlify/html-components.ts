@@ -70,3 +70,6 @@ export const Visibility = htmlComponent('Visibility', markups.Visibility);
 export const Tree = htmlComponent('Tree', markups.Tree);
 export const TreeFile = htmlComponent('Tree.File', markups.TreeFile);
 export const TreeFolder = htmlComponent('Tree.Folder', markups.TreeFolder);
+export const Color = htmlComponent('Color', markups.Color);
+export const ColorRow = htmlComponent('Color.Row', markups.ColorRow);
+export const ColorItem = htmlComponent('Color.Item', markups.ColorItem);
