@@ -122,6 +122,7 @@ export const Info = reactComponent('Info', markups.Info);
 export const Warning = reactComponent('Warning', markups.Warning);
 export const Check = reactComponent('Check', markups.Check);
 export const Danger = reactComponent('Danger', markups.Danger);
+export const Callout = reactComponent('Callout', markups.Callout);
 export const ParamField = reactComponent('ParamField', markups.ParamField);
 export const ResponseField = reactComponent('ResponseField', markups.ResponseField);
 export const Steps = reactComponent('Steps', markups.Steps);
@@ -167,7 +168,6 @@ function childrenOnly(name: string) {
 }
 
 export const ApiMethod = childrenOnly('ApiMethod');
-export const Callout = childrenOnly('Callout');
 export const Snippet = childrenOnly('Snippet');
 export const Tabs = childrenOnly('Tabs');
 export const CodeGroup = childrenOnly('CodeGroup');

@@ -39,6 +39,25 @@ export const Warning: Markup = calloutBox('warning');
 export const Check: Markup = calloutBox('check');
 export const Danger: Markup = calloutBox('danger');
 
+/**
+ * Folio's callout: `kind` (note by default) and a title shown above the text; Mintlify's form
+ * (`icon`, `iconType`, `color`, no kind or title) shows that icon in that colour instead, labelled by its kind.
+ */
+export const Callout: Markup = (props, page) => {
+  const { title, icon, iconType, iconLibrary, color } = props;
+  const kind = String(props.kind ?? 'note');
+  const showTitle = title !== undefined || props.kind !== undefined || (icon === undefined && color === undefined);
+  const label = title ?? kind.charAt(0).toUpperCase() + kind.slice(1);
+  return [
+    html(`<aside${attr('class:list', ['callout', `callout-${kind}`, icon !== undefined && 'mint-callout'])} role="note"${attr('aria-label', showTitle ? undefined : label)}${attr('style', color ? `--callout-color: ${String(color)}` : undefined)}>`),
+    ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-callout-icon' }) : []),
+    ...(showTitle ? [html('<p class="callout-title">'), ...shown(label), html('</p>')] : []),
+    html('<div class="callout-body">'),
+    CHILDREN,
+    html('</div></aside>'),
+  ];
+};
+
 /** One API field (ParamField, ResponseField): name, where it goes, type, labels and its description. */
 function field(kind: 'param' | 'response', props: Props, name: unknown, location: string | undefined): MarkupPart[] {
   const { type, required, optional, deprecated, placeholder, pre, post, hidden } = props;

@@ -73,3 +73,4 @@ export const TreeFolder = htmlComponent('Tree.Folder', markups.TreeFolder);
 export const Color = htmlComponent('Color', markups.Color);
 export const ColorRow = htmlComponent('Color.Row', markups.ColorRow);
 export const ColorItem = htmlComponent('Color.Item', markups.ColorItem);
+export const Callout = htmlComponent('Callout', markups.Callout);
