@@ -29,6 +29,7 @@ const EVERY_COMPONENT = [
   ['<Callout kind="warning" title="Heads up">', '<span>The kind and title form</span>', '</Callout>'],
   ['<Callout icon="bell" color="#c60">', '<span>The icon and colour form</span>', '</Callout>'],
   ['<Callout>', '<span>A plain note</span>', '</Callout>'],
+  ['<ApiMethod method="post" />', '', ''],
   ['<ParamField query="limit" type="integer" required default={10} placeholder="20" pre={["beta"]} post={["since 2.0"]}>', '<span>How many</span>', '</ParamField>'],
   ['<ParamField body="name" type="string" deprecated>', '<span>The name</span>', '</ParamField>'],
   ['<ResponseField name="id" type={<code>string</code>} required>', '<span>Its id</span>', '</ResponseField>'],

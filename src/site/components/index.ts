@@ -1,6 +1,5 @@
 // The components map given to every page's Content: authors use these tags without imports.
 // Every name here is in the catalog (catalog.ts), which says which props each accepts.
-import ApiMethod from './ApiMethod.astro';
 import Snippet from './Snippet.astro';
 import CodeGroup from './mintlify/CodeGroup.astro';
 import GitHubRepo from './mintlify/GitHubRepo.astro';
@@ -11,7 +10,7 @@ import RequestExample from './mintlify/RequestExample.astro';
 import ResponseExample from './mintlify/ResponseExample.astro';
 import Tabs from './mintlify/Tabs.astro';
 import {
-  Accordion, AccordionGroup, Badge, Callout, Card, CardGroup, Check, Color, ColorItem, ColorRow, Column, Columns, Danger, Expandable, Frame, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
+  Accordion, AccordionGroup, ApiMethod, Badge, Callout, Card, CardGroup, Check, Color, ColorItem, ColorRow, Column, Columns, Danger, Expandable, Frame, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
   Tooltip, Tree, TreeFile, TreeFolder, Update, View, Visibility, Warning,
 } from './mintlify/html-components.ts';
 import './mintlify/components.css';

@@ -123,6 +123,7 @@ export const Warning = reactComponent('Warning', markups.Warning);
 export const Check = reactComponent('Check', markups.Check);
 export const Danger = reactComponent('Danger', markups.Danger);
 export const Callout = reactComponent('Callout', markups.Callout);
+export const ApiMethod = reactComponent('ApiMethod', markups.ApiMethod);
 export const ParamField = reactComponent('ParamField', markups.ParamField);
 export const ResponseField = reactComponent('ResponseField', markups.ResponseField);
 export const Steps = reactComponent('Steps', markups.Steps);
@@ -167,7 +168,6 @@ function childrenOnly(name: string) {
   return component;
 }
 
-export const ApiMethod = childrenOnly('ApiMethod');
 export const Snippet = childrenOnly('Snippet');
 export const Tabs = childrenOnly('Tabs');
 export const CodeGroup = childrenOnly('CodeGroup');

@@ -12,6 +12,7 @@ import { addAttribute } from 'astro/runtime/server/render/util.js';
 import { escapeHTML } from 'astro/runtime/server/escape.js';
 import { CHILDREN, html, iconParts, textParts, type MarkupPart } from './markup.ts';
 import { uniqueId } from './html-parts.ts';
+import { BADGE_METHODS, METHOD_TOKENS, normalizeMethod } from '../catalog.ts';
 
 type Props = Record<string, unknown>;
 /** A component's markup: its props and the page's path (named in warnings) to parts. */
@@ -56,6 +57,14 @@ export const Callout: Markup = (props, page) => {
     CHILDREN,
     html('</div></aside>'),
   ];
+};
+
+/** Folio's HTTP method badge (docs/decisions.md#content-root): the upper-case name, coloured by its theme token. */
+export const ApiMethod: Markup = (props, page) => {
+  const method = normalizeMethod(props.method as string);
+  // The content check reports this with page and line before the build; this guards direct use.
+  if (!method) throw new Error(`ApiMethod method ${JSON.stringify(props.method)} on page ${page} is not one of ${BADGE_METHODS.join(', ')}`);
+  return [html(`<span${attr('class:list', ['api-method', `api-method-${method.toLowerCase()}`])}${attr('style', `--method-color: var(${METHOD_TOKENS[method]})`)}${attr('data-method', method)}>${escapeHTML(method)}</span>`)];
 };
 
 /** One API field (ParamField, ResponseField): name, where it goes, type, labels and its description. */

@@ -74,3 +74,4 @@ export const Color = htmlComponent('Color', markups.Color);
 export const ColorRow = htmlComponent('Color.Row', markups.ColorRow);
 export const ColorItem = htmlComponent('Color.Item', markups.ColorItem);
 export const Callout = htmlComponent('Callout', markups.Callout);
+export const ApiMethod = htmlComponent('ApiMethod', markups.ApiMethod);
