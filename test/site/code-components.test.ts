@@ -26,6 +26,10 @@ const EVERY_COMPONENT = [
   ['<Warning>', '<span>Do not</span>', '</Warning>'],
   ['<Check>', '<span>Done</span>', '</Check>'],
   ['<Danger>', '<span>Careful</span>', '</Danger>'],
+  ['<Callout kind="warning" title="Heads up">', '<span>The kind and title form</span>', '</Callout>'],
+  ['<Callout icon="bell" color="#c60">', '<span>The icon and colour form</span>', '</Callout>'],
+  ['<Callout>', '<span>A plain note</span>', '</Callout>'],
+  ['<ApiMethod method="post" />', '', ''],
   ['<ParamField query="limit" type="integer" required default={10} placeholder="20" pre={["beta"]} post={["since 2.0"]}>', '<span>How many</span>', '</ParamField>'],
   ['<ParamField body="name" type="string" deprecated>', '<span>The name</span>', '</ParamField>'],
   ['<ResponseField name="id" type={<code>string</code>} required>', '<span>Its id</span>', '</ResponseField>'],
@@ -52,6 +56,8 @@ const EVERY_COMPONENT = [
   ['<Visibility for="agents">', '<span>Machines</span>', '</Visibility>'],
   ['<Tree>', '<Tree.Folder name="src" defaultOpen><Tree.File name="a.ts" highlight /></Tree.Folder>', '</Tree>'],
   ['<Tree>', '<Tree.Folder name="fixed" openable={false}><Tree.File name="b.ts" /></Tree.Folder>', '</Tree>'],
+  ['<Color>', '<Color.Item name="brand" value="#4f46e5" />', '</Color>'],
+  ['<Color variant="table">', '<Color.Row title={<b>Greens</b>}><Color.Item name="leaf" value={{ light: "#0a7", dark: "url(x)" }} /></Color.Row>', '</Color>'],
 ] as const;
 const everyComponent = (indent: string) => EVERY_COMPONENT.map(([open, child, close]) => (close ? `${indent}${open}\n${indent}  ${child}\n${indent}${close}` : `${indent}${open}`)).join('\n');
 

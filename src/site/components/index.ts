@@ -1,12 +1,7 @@
 // The components map given to every page's Content: authors use these tags without imports.
 // Every name here is in the catalog (catalog.ts), which says which props each accepts.
-import ApiMethod from './ApiMethod.astro';
-import Callout from './Callout.astro';
 import Snippet from './Snippet.astro';
 import CodeGroup from './mintlify/CodeGroup.astro';
-import Color from './mintlify/Color.astro';
-import ColorItem from './mintlify/ColorItem.astro';
-import ColorRow from './mintlify/ColorRow.astro';
 import GitHubRepo from './mintlify/GitHubRepo.astro';
 import Latex from './mintlify/Latex.astro';
 import Mermaid from './mintlify/Mermaid.astro';
@@ -15,7 +10,7 @@ import RequestExample from './mintlify/RequestExample.astro';
 import ResponseExample from './mintlify/ResponseExample.astro';
 import Tabs from './mintlify/Tabs.astro';
 import {
-  Accordion, AccordionGroup, Badge, Card, CardGroup, Check, Column, Columns, Danger, Expandable, Frame, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
+  Accordion, AccordionGroup, ApiMethod, Badge, Callout, Card, CardGroup, Check, Color, ColorItem, ColorRow, Column, Columns, Danger, Expandable, Frame, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
   Tooltip, Tree, TreeFile, TreeFolder, Update, View, Visibility, Warning,
 } from './mintlify/html-components.ts';
 import './mintlify/components.css';

@@ -122,6 +122,8 @@ export const Info = reactComponent('Info', markups.Info);
 export const Warning = reactComponent('Warning', markups.Warning);
 export const Check = reactComponent('Check', markups.Check);
 export const Danger = reactComponent('Danger', markups.Danger);
+export const Callout = reactComponent('Callout', markups.Callout);
+export const ApiMethod = reactComponent('ApiMethod', markups.ApiMethod);
 export const ParamField = reactComponent('ParamField', markups.ParamField);
 export const ResponseField = reactComponent('ResponseField', markups.ResponseField);
 export const Steps = reactComponent('Steps', markups.Steps);
@@ -144,6 +146,7 @@ export const Update = reactComponent('Update', markups.Update);
 export const View = reactComponent('View', markups.View);
 export const Visibility = reactComponent('Visibility', markups.Visibility);
 export const CodeBlock = reactComponent('CodeBlock', markups.CodeBlock);
+export const Color = Object.assign(reactComponent('Color', markups.Color), { Row: reactComponent('Color.Row', markups.ColorRow), Item: reactComponent('Color.Item', markups.ColorItem) });
 export const Tree = Object.assign(reactComponent('Tree', markups.Tree), { Folder: reactComponent('Tree.Folder', markups.TreeFolder), File: reactComponent('Tree.File', markups.TreeFile) });
 
 /**
@@ -165,14 +168,11 @@ function childrenOnly(name: string) {
   return component;
 }
 
-export const ApiMethod = childrenOnly('ApiMethod');
-export const Callout = childrenOnly('Callout');
 export const Snippet = childrenOnly('Snippet');
 export const Tabs = childrenOnly('Tabs');
 export const CodeGroup = childrenOnly('CodeGroup');
 export const RequestExample = childrenOnly('RequestExample');
 export const ResponseExample = childrenOnly('ResponseExample');
-export const Color = Object.assign(childrenOnly('Color'), { Row: childrenOnly('Color.Row'), Item: childrenOnly('Color.Item') });
 export const GitHub = { Repo: childrenOnly('GitHub.Repo') };
 export const Prompt = childrenOnly('Prompt');
 export const Latex = childrenOnly('Latex');

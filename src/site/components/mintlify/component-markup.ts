@@ -12,6 +12,7 @@ import { addAttribute } from 'astro/runtime/server/render/util.js';
 import { escapeHTML } from 'astro/runtime/server/escape.js';
 import { CHILDREN, html, iconParts, textParts, type MarkupPart } from './markup.ts';
 import { uniqueId } from './html-parts.ts';
+import { BADGE_METHODS, METHOD_TOKENS, normalizeMethod } from '../catalog.ts';
 
 type Props = Record<string, unknown>;
 /** A component's markup: its props and the page's path (named in warnings) to parts. */
@@ -38,6 +39,33 @@ export const Info: Markup = calloutBox('info');
 export const Warning: Markup = calloutBox('warning');
 export const Check: Markup = calloutBox('check');
 export const Danger: Markup = calloutBox('danger');
+
+/**
+ * Folio's callout: `kind` (note by default) and a title shown above the text; Mintlify's form
+ * (`icon`, `iconType`, `color`, no kind or title) shows that icon in that colour instead, labelled by its kind.
+ */
+export const Callout: Markup = (props, page) => {
+  const { title, icon, iconType, iconLibrary, color } = props;
+  const kind = String(props.kind ?? 'note');
+  const showTitle = title !== undefined || props.kind !== undefined || (icon === undefined && color === undefined);
+  const label = title ?? kind.charAt(0).toUpperCase() + kind.slice(1);
+  return [
+    html(`<aside${attr('class:list', ['callout', `callout-${kind}`, icon !== undefined && 'mint-callout'])} role="note"${attr('aria-label', showTitle ? undefined : label)}${attr('style', color ? `--callout-color: ${String(color)}` : undefined)}>`),
+    ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined, className: 'mint-callout-icon' }) : []),
+    ...(showTitle ? [html('<p class="callout-title">'), ...shown(label), html('</p>')] : []),
+    html('<div class="callout-body">'),
+    CHILDREN,
+    html('</div></aside>'),
+  ];
+};
+
+/** Folio's HTTP method badge (docs/decisions.md#content-root): the upper-case name, coloured by its theme token. */
+export const ApiMethod: Markup = (props, page) => {
+  const method = normalizeMethod(props.method as string);
+  // The content check reports this with page and line before the build; this guards direct use.
+  if (!method) throw new Error(`ApiMethod method ${JSON.stringify(props.method)} on page ${page} is not one of ${BADGE_METHODS.join(', ')}`);
+  return [html(`<span${attr('class:list', ['api-method', `api-method-${method.toLowerCase()}`])}${attr('style', `--method-color: var(${METHOD_TOKENS[method]})`)}${attr('data-method', method)}>${escapeHTML(method)}</span>`)];
+};
 
 /** One API field (ParamField, ResponseField): name, where it goes, type, labels and its description. */
 function field(kind: 'param' | 'response', props: Props, name: unknown, location: string | undefined): MarkupPart[] {
@@ -302,5 +330,34 @@ export const CodeBlock: Markup = ({ language, filename, icon, lines, wrap, expan
     html(`<span class="code-block-title">${escapeHTML(label)}</span>${expandable ? '<button type="button" class="code-block-expand" aria-expanded="false">Expand</button>' : ''}<button type="button" class="code-block-copy"${attr('aria-label', label ? `Copy ${label}` : 'Copy code')}>Copy</button></div><pre class="astro-code"><code>`),
     CHILDREN,
     html('</code></pre></div>'),
+  ];
+};
+
+/** A palette: swatches with names and values, compact (a grid) or as a table (rows of <Color.Row>). */
+export const Color: Markup = ({ variant }) => [html(`<div${attr('class:list', ['mint-color', `mint-color-${variant === 'table' ? 'table' : 'compact'}`])}>`), CHILDREN, html('</div>')];
+
+/** A titled row of swatches in a table palette. */
+export const ColorRow: Markup = ({ title }) => [
+  html('<div class="mint-color-row">'),
+  ...(title !== undefined ? [html('<p class="mint-color-row-title">'), ...textParts(title), html('</p>')] : []),
+  html('<div class="mint-color-row-items">'),
+  CHILDREN,
+  html('</div></div>'),
+];
+
+/** A plain CSS colour; any other value is shown as text only, never put into a style. */
+const CSS_COLOR = /^(?:#[0-9a-f]{3,8}|(?:rgb|rgba|hsl|hsla|oklch|oklab|lab|lch)\([0-9a-z.,%\s/+-]*\)|[a-z]+)$/i;
+
+/** One swatch: a colour (or a light and a dark one), its name and value. */
+export const ColorItem: Markup = ({ name, value }) => {
+  const entries = (typeof value === 'object' && value !== null ? Object.entries(value as Record<string, unknown>) : [['', value]]).map(([mode, v]) => [String(mode), String(v ?? '')] as const);
+  return [
+    html(
+      `<div class="mint-color-item"><span class="mint-color-swatches">${entries
+        .map(([mode, v]) => `<span${attr('class:list', ['mint-color-swatch', mode && `mint-color-swatch-${mode}`])}${attr('style', CSS_COLOR.test(v) ? `background: ${v}` : undefined)}${attr('title', mode || undefined)}></span>`)
+        .join('')}</span><span class="mint-color-name">`,
+    ),
+    ...shown(name),
+    html(`</span><span class="mint-color-values">${entries.map(([mode, v]) => `<code>${escapeHTML(mode ? `${mode}: ` : '')}${escapeHTML(v)}</code>`).join('')}</span></div>`),
   ];
 };
