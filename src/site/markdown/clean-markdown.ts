@@ -128,7 +128,8 @@ class CleanMarkdown {
     const inner = () => this.inner(node, depth);
     const block = (s: string) => (node.type === 'mdxJsxFlowElement' ? `\n\n${s.trim()}\n\n` : s);
     const section = (title: string, body: string) => block(title ? `#### ${title}\n\n${body}` : body);
-    if (CALLOUTS[name] || name === 'Callout') {
+    // Own keys only: a page's <constructor> or <toString> must not find Object.prototype's members.
+    if (Object.hasOwn(CALLOUTS, name) || name === 'Callout') {
       const kind = name === 'Callout' ? escapeText(text('kind')) || 'note' : CALLOUTS[name]!;
       const heading = label('title') || kind.charAt(0).toUpperCase() + kind.slice(1);
       return block(quote(`**${heading}:** ${inner()}`));
