@@ -1,4 +1,4 @@
-// npm run bench:scale (issue 28): builds generated sites shaped like large Mintlify repositories
+// npm run bench:scale (docs/decisions.md, "Sites of 25,000 pages"): builds generated sites shaped like large Mintlify repositories
 // (components on most pages, code blocks, snippets, navigation of languages × versions with tabs, an
 // OpenAPI file; bench-corpus.ts) of 1k, 5k, 10k and 25k pages, in the build sandbox as deployments
 // build them (the FOLIO_BUILD_* settings, the sandbox required), and prints per size: wall time, CPU
@@ -8,7 +8,7 @@
 // BENCH_PAGES=25000 runs that one size (and Starlight only at 1k or 5k); BENCH_STARLIGHT=0 skips
 // Starlight; BENCH_TIMEOUT_S (default 3600) bounds each build so large sizes give a figure rather than
 // the deployments' time limit; BENCH_LOG=1 prints the build's log as it goes.
-// Goals (issue 28): peak memory ≤ 4 GB at 25k; time per page at each size ≤ 1.2× the 1k figure;
+// Goals: peak memory ≤ 4 GB at 25k; time per page at each size ≤ 1.2× the 1k figure;
 // Folio ≤ 0.3× Starlight's wall time on the same plain pages.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Progress of a long site build in its log (issue 28): the step it is in, pages rendered of the
+// Progress of a long site build in its log (docs/decisions.md, "Sites of 25,000 pages"): the step it is in, pages rendered of the
 // total, and the time since the start, every few seconds. Astro is silent for minutes while it
 // syncs the content and bundles a large site, and the content check and search indexing print
 // nothing; without these lines a 25,000-page build looks hung. The steps are build.ts's phases,

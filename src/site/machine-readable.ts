@@ -83,8 +83,18 @@ function snippetSources(pages: SitePage[]): Promise<ReadonlyMap<string, string>>
   return (snippetsLoaded ??= getCollection('snippets').then((entries: CollectionEntry<'snippets'>[]) => new Map(entries.map((s): [string, string] => [s.id, s.body ?? '']))));
 }
 
+// Each page's Markdown is made once per build: its .md file and llms-full.txt both need it. Keyed by
+// the page object, which the build's site model keeps (a dev server's new model makes new ones).
+const converted = new WeakMap<SitePage, string>();
+
 /** A page as clean Markdown: its title and description, where it lives, then its content with components as Markdown. */
 function pageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): string {
+  let markdown = converted.get(page);
+  if (markdown === undefined) converted.set(page, (markdown = toPageMarkdown(page, snippets)));
+  return markdown;
+}
+
+function toPageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): string {
   const source = `Source: ${absolute(pageHref(page.path))}`;
   // Generated pages: the operation's heading first, then where it lives, then the rest.
   if (page.kind === 'openapi') return operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`);

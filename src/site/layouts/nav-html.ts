@@ -62,7 +62,7 @@ export function iconHtml(icon: string | undefined): string {
   if (/[/.]/.test(icon)) return `<img class="nav-icon" src="${escapeHtml(icon)}" alt="" aria-hidden="true" loading="lazy" />`;
   // The SVG inline (Font Awesome, else Lucide: components/mintlify/icons.ts). A name neither has
   // (a Font Awesome Pro icon, a typo) gets no icon at all: an empty span showed as an empty box
-  // where anchors frame their icons (issue 29).
+  // where anchors frame their icons (docs/decisions.md, "Site quality").
   const svg = namedIconSvg(icon);
   return svg ? `<span class="nav-icon" data-icon="${escapeHtml(icon)}" aria-hidden="true">${svg}</span>` : '';
 }
