@@ -159,6 +159,15 @@ export interface DeploymentRecord {
   promoted_from?: string;
   /** Asked to build every page, never reusing the previous build (docs/decisions.md#fast-redeploys). */
   full_build?: boolean;
+  /** The build's latest progress report, from Folio's own counters (src/site/build-progress.ts); shown only while building. */
+  progress?: DeploymentProgress;
+}
+
+/** Where a running build is: its phase, and pages rendered of the total once the content check counted them. */
+export interface DeploymentProgress {
+  phase: string;
+  pages_done?: number;
+  pages_total?: number;
 }
 
 /** An event subscription of a project (docs/decisions.md#continuous-deployment). */
