@@ -13,7 +13,7 @@ describe.each(['json', 'postgres'])('deployment progress (%s store)', (store) =>
   let deploying: DeployingServer;
 
   beforeAll(async () => {
-    const database = store === 'postgres' ? { FOLIO_DATABASE_URL: await createTestDatabase(inject('postgresUrl')) } : {};
+    const database: Record<string, string> = store === 'postgres' ? { FOLIO_DATABASE_URL: await createTestDatabase(inject('postgresUrl')) } : {};
     // Reports every second: often enough to be seen during a small build, seldom enough that a
     // forged line would stay the log's latest progress line for a while. The test polls fast.
     deploying = await startDeployingServer({ FOLIO_BUILD_PROGRESS_MS: '1000', FOLIO_RATE_LIMITS: 'free=100000', ...database });
