@@ -108,6 +108,7 @@ describe('console in a browser', () => {
     expect(bar.determinate).toBe(true);
     expect(bar.max).toBe(2);
     expect(bar.value).toBeLessThanOrEqual(2);
+    await capture('deployment-building');
     await page.locator('#deployment-status', { hasText: /^(succeeded|failed)$/ }).waitFor({ timeout: 120_000 });
     expect(await page.locator('#deployment-status').textContent()).toBe('succeeded');
     expect(await page.locator('#deployment-progress').count()).toBe(1);

@@ -146,6 +146,7 @@ describe('two api+sites nodes and two workers on one database', () => {
     const chart = await consoleRequest(node(first!), 'GET', '/settings/organization', { session });
     expect(chart.status).toBe(200);
     expect(chart.text).toMatch(new RegExp(`In the last hour: ${LIMIT} API requests, at most ${LIMIT} in a minute`));
+    expect(chart.text).toMatch(/1 minute reached it, and requests over it were refused/);
     if (counter === 'Redis') {
       // The Redis nodes counted in Redis, not in PostgreSQL.
       const db = new pg.Client({ connectionString: databaseUrl });
