@@ -1,17 +1,11 @@
-// Formatting shared by the console's pages and its browser scripts (no server imports here: the
-// scripts bundle this file).
+// Formatting shared by the console's pages and its browser scripts (no server code here: the
+// scripts bundle this file; types only, which the bundle drops).
+import type { DeploymentProgress } from '../service/store.ts';
 
 /** A length of time for people: "42 s", "3 min 5 s". */
 export function formatSeconds(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
-/** A running build's latest report, as the deployment's `progress` carries it. */
-export interface BuildProgressView {
-  phase: string;
-  pages_done?: number;
-  pages_total?: number;
 }
 
 /** The build's steps in the words of the deployment page (src/site/build-progress.ts names them). */
@@ -34,7 +28,7 @@ const STEPS: Record<string, string> = {
  * step and pages rendered of the total with the time since it started (`elapsedS`), or only the
  * time before the build's first report.
  */
-export function progressText(status: string, elapsedS: number | undefined, progress: BuildProgressView | null | undefined): string {
+export function progressText(status: string, elapsedS: number | undefined, progress: DeploymentProgress | null | undefined): string {
   if (status === 'queued' || elapsedS === undefined) return 'Waiting for a build slot…';
   if (!progress) return `Building for ${formatSeconds(elapsedS)}…`;
   const step = STEPS[progress.phase] ?? progress.phase;

@@ -1,7 +1,8 @@
 // Enhancement only: pages work without it (reload shows the newest state). Follows a running
 // deployment's log and status, and keeps a deployments list's statuses current. Text is set with
 // textContent, never parsed as markup.
-import { progressText, type BuildProgressView } from '../format.ts';
+import type { DeploymentProgress } from '../../service/store.ts';
+import { progressText } from '../format.ts';
 
 const FINAL = new Set(['succeeded', 'failed', 'canceled']);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,7 +12,7 @@ interface Status {
   error: { code: string; message: string } | null;
   started_at: string | null;
   finished_at: string | null;
-  progress: BuildProgressView | null;
+  progress: DeploymentProgress | null;
   log: string;
 }
 
@@ -56,7 +57,7 @@ async function followLog(pre: HTMLElement, url: string): Promise<void> {
 }
 
 /** A determinate bar once the build counted its pages; indeterminate (no value) before. */
-function showPages(bar: HTMLProgressElement, progress: BuildProgressView | null): void {
+function showPages(bar: HTMLProgressElement, progress: DeploymentProgress | null): void {
   if (progress?.pages_total) {
     bar.max = progress.pages_total;
     bar.value = Math.min(progress.pages_done ?? 0, progress.pages_total);
