@@ -1,8 +1,8 @@
 // API requests per minute of each organization over the last hour, for the console's usage chart
-// (docs/decisions.md#build-progress-and-usage-on-every-server). Every rate limiter keeps the
-// per-minute counts of `org:` buckets for an hour and reads them back (`RateLimiter.history`): rows
-// of PostgreSQL, keys of Redis, and in memory the rings below. Constant work per request, and no
-// extra round trip: the count is the one the limiter makes anyway.
+// (docs/decisions.md#build-progress-and-usage-on-every-server-issue-30-item-4-of-issue-28). Every
+// rate limiter keeps the per-minute counts of `org:` buckets for an hour and reads them back
+// (`RateLimiter.history`): rows of PostgreSQL, keys of Redis, and in memory the rings below.
+// Constant work per request, and no extra round trip: the count is the one the limiter makes anyway.
 
 export const HISTORY_MINUTES = 60;
 const MINUTE_MS = 60_000;

@@ -377,9 +377,10 @@ function formatTimings(steps: Array<[string, number]>, phases: BuildPhases[]): s
 
 /**
  * Keeps a build's latest progress report on its deployment, where every node's console and API
- * read it (docs/decisions.md#a-console-people-enjoy). One write at a time: a report arriving while
- * one is stored waits, and only the newest waiting one is written. A failed write is left alone:
- * the next report comes in a few seconds, and progress never fails a deployment.
+ * read it (docs/decisions.md#build-progress-and-usage-on-every-server-issue-30-item-4-of-issue-28).
+ * One write at a time: a report arriving while one is stored waits, and only the newest waiting
+ * one is written. A failed write is left alone: the next report comes in a few seconds, and
+ * progress never fails a deployment.
  */
 function progressKeeper(store: Store, deploymentId: string) {
   let pending: DeploymentProgress | undefined;
@@ -393,8 +394,8 @@ function progressKeeper(store: Store, deploymentId: string) {
     writing = undefined;
   };
   return {
-    report(report: ProgressReport) {
-      pending = { phase: report.phase, ...(report.pages_total !== undefined ? { pages_done: report.pages_done, pages_total: report.pages_total } : {}) };
+    report({ seconds: _elapsed, ...progress }: ProgressReport) {
+      pending = progress;
       writing ??= write();
     },
     /** Resolves once no write is under way (before the outcome is recorded). */
