@@ -9,6 +9,7 @@ import type { Plan } from './config.ts';
 import { DamagedFileError, DurableJsonFile, parseJsonFile } from './durable-json-file.ts';
 import { asStorageError, FolioError, type DeploymentErrorCode } from './errors.ts';
 import { nextTurn, type OrgTurn } from './deployments/fair-queue.ts';
+import type { ProgressReport } from '../site/build-progress.ts';
 import { RecordShards } from './record-shards.ts';
 import { BACKUP_DIR, newestGoodBackup, StoreBackups, type StoreBackup } from './store-backups.ts';
 import type { Scope } from './scopes.ts';
@@ -159,7 +160,12 @@ export interface DeploymentRecord {
   promoted_from?: string;
   /** Asked to build every page, never reusing the previous build (docs/decisions.md#fast-redeploys). */
   full_build?: boolean;
+  /** The build's latest progress report, from Folio's own counters (src/site/build-progress.ts); shown only while building. */
+  progress?: DeploymentProgress;
 }
+
+/** Where a running build is: its phase, and pages rendered of the total once the content check counted them. */
+export type DeploymentProgress = Omit<ProgressReport, 'seconds'>;
 
 /** An event subscription of a project (docs/decisions.md#continuous-deployment). */
 export interface WebhookRecord {

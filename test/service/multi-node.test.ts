@@ -5,13 +5,15 @@
 // another node ends it `interrupted` and the other worker builds the next one; a cancel answered
 // by an API node stops a build running on a worker. Pages, docs.json and snippets written through
 // one node are read, changed and built on the others. Rate limits are exact across nodes whether
-// PostgreSQL or Redis (FOLIO_REDIS_URL) counts them.
+// PostgreSQL or Redis (FOLIO_REDIS_URL) counts them, and the console's usage chart shows the
+// requests both nodes answered.
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
 import { articleOf, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
 import { deploymentLogFile } from '../../src/service/project-files.ts';
+import { consoleRequest, PASSWORD, sessionCookie } from '../helpers/console.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { createTestBucket, S3_CREDENTIALS } from '../helpers/s3.ts';
@@ -55,13 +57,14 @@ beforeAll(async () => {
   databaseUrl = await createTestDatabase(inject('postgresUrl'));
   storageUrl = `s3://${await createTestBucket(inject('s3Endpoint'))}/sites?endpoint=${inject('s3Endpoint')}`;
   host = repoHost();
-  const a = await startNode('a', 'api,sites');
+  // A and one Redis node also serve the console: its usage chart shows what both nodes counted.
+  const a = await startNode('a', 'api,sites,console');
   key = a.defaultKey!;
   redis = await startRedis();
   // Two more API nodes count rate limits in Redis instead of PostgreSQL.
   await Promise.all([
     startNode('b', 'api,sites'), startNode('worker-1', 'worker'), startNode('worker-2', 'worker'),
-    startNode('redis-a', 'api', { FOLIO_REDIS_URL: redis.url }), startNode('redis-b', 'api', { FOLIO_REDIS_URL: redis.url }),
+    startNode('redis-a', 'api,console', { FOLIO_REDIS_URL: redis.url }), startNode('redis-b', 'api', { FOLIO_REDIS_URL: redis.url }),
   ]);
 });
 
@@ -136,6 +139,14 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
     expect(answers.every((r) => r.headers.get('x-ratelimit-limit') === String(LIMIT))).toBe(true);
     expect(new Set(answers.map((r) => r.headers.get('x-ratelimit-reset'))).size).toBe(1);
+    // The organization's usage chart, on the first node's console, counts what both nodes answered.
+    const link = (await runNode(ADMIN, ['user', 'create', '--org', org, '--email', `owner@${org}.example`, '--role', 'owner'], env)).stdout.trim().split('\n').at(-1)!;
+    const signedIn = await consoleRequest(node(first!), 'POST', new URL(link).pathname, { form: { password: PASSWORD, confirm: PASSWORD } });
+    const session = sessionCookie(signedIn)!.value;
+    const chart = await consoleRequest(node(first!), 'GET', '/settings/organization', { session });
+    expect(chart.status).toBe(200);
+    expect(chart.text).toMatch(new RegExp(`In the last hour: ${LIMIT} API requests, at most ${LIMIT} in a minute`));
+    expect(chart.text).toMatch(/1 minute reached it, and requests over it were refused/);
     if (counter === 'Redis') {
       // The Redis nodes counted in Redis, not in PostgreSQL.
       const db = new pg.Client({ connectionString: databaseUrl });
