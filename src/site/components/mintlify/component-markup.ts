@@ -1,5 +1,7 @@
-// The components a page of Mintlify content uses most, written as a function of their props that
-// returns their markup around their children (MarkupPart[], markup.ts) instead of as .astro files.
+// Folio's built-in components, written as a function of their props that returns their markup
+// around their children (MarkupPart[], markup.ts) instead of as .astro files; those that build their
+// markup from their children (Tabs, code groups, Latex, Mermaid) take what was gathered from them
+// (GatheredMarkup, below).
 // One definition serves every way a page is rendered: an MDX page kept as data (static-mdx-render.ts)
 // puts that markup straight into the page's JSX; a page compiled as an MDX module renders each as one
 // Astro component made from it (html-components.ts); React code of a project with code renders each
