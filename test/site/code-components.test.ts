@@ -186,6 +186,9 @@ title: Ask
   <span id="ask-again">Ask</span>
 </div>
 `,
+  // A formula in React code only: Astro's React renderer drops its stylesheet link, which React adds once hydrated.
+  'components/formula.jsx': 'export default function Formula() {\n  return <p className="formula">Energy: <Latex>{"E = mc^2"}</Latex></p>;\n}\n',
+  'content/formula.mdx': "---\ntitle: Formula\n---\nimport Formula from '/components/formula.jsx';\n\n<Formula />\n",
   'content/plain.md': '---\ntitle: Plain\n---\n\nNo code here, **just Markdown**.\n',
 };
 
@@ -333,6 +336,16 @@ describe('React code using built-in components (build:site --allow-code)', () =>
     await context.close();
   });
 
+  it('styles a formula that only React code shows with KaTeX\'s stylesheet, served by the site', async () => {
+    const { page, errors } = await open('/formula/');
+    await page.waitForSelector('astro-island:not([ssr]) .formula .mint-latex .katex');
+    await page.waitForSelector('head link[rel="stylesheet"][href="/_folio/vendor/katex/katex.min.css"]', { state: 'attached' });
+    // Styled: KaTeX's stylesheet hides the MathML copy of the formula.
+    await expect.poll(() => page.$eval('.formula .katex-mathml', (el) => getComputedStyle(el).position)).toBe('absolute');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('runs an element\'s event handler and a component\'s useState in the browser', async () => {
     const { page, errors } = await open('/');
     await page.waitForSelector('astro-island:not([ssr]) #ask');
@@ -362,7 +375,7 @@ describe('React code using built-in components (build:site --allow-code)', () =>
 
   it('reports the JavaScript shipped, and a page without code ships no more than in a project without code', () => {
     const line = cli.stdout.split('\n').find((l) => l.startsWith('[folio] JavaScript shipped:'));
-    expect(line).toMatch(/^\[folio\] JavaScript shipped: [\d.]+ KB in \d+ file\(s\) over 5 page\(s\); the largest page, \/(compare\/)?, loads [\d.]+ KB; the smallest, \/(plain\/|404), [\d.]+ KB$/);
+    expect(line).toMatch(/^\[folio\] JavaScript shipped: [\d.]+ KB in \d+ file\(s\) over 6 page\(s\); the largest page, \/(compare\/)?, loads [\d.]+ KB; the smallest, \/(plain\/|404), [\d.]+ KB$/);
     const code = javascriptShipped(out);
     const plain = javascriptShipped(plainOut);
     expect(code.perPage.get('/plain/')).toBe(plain.perPage.get('/plain/'));
