@@ -21,6 +21,8 @@ describe('clean Markdown', () => {
       '    curl --request POST \\',
       '  --url https://api.example.com/v1/widgets \\',
       "  --header 'Authorization: Bearer <key>'",
+      '',
+      '    echo done',
       '```',
       '',
       '  </Step>',
@@ -28,7 +30,7 @@ describe('clean Markdown', () => {
       '',
     ].join('\n');
     const markdown = toCleanMarkdown(source);
-    expect(markdown).toContain("Send a request with your key.\n```bash\ncurl --request POST \\\n--url https://api.example.com/v1/widgets \\\n--header 'Authorization: Bearer <key>'\n```");
+    expect(markdown).toContain("Send a request with your key.\n```bash\ncurl --request POST \\\n--url https://api.example.com/v1/widgets \\\n--header 'Authorization: Bearer <key>'\n\necho done\n```");
     expect(leftoverTags(markdown)).toEqual([]);
   });
 

@@ -94,7 +94,8 @@ class CleanMarkdown {
         // Quote marks and a list marker's width carry over; a tag or text before it on the line does not.
         const lead = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?/.exec(this.src.slice(lineStart, start))![0];
         const indent = lead.replace(/[^\s>]/g, ' ');
-        out += (fresh ?? this.node(child, depth)).replace(/\n/g, `\n${indent}`);
+        // A blank line of code gets the quote marks only: no trailing spaces added to the code.
+        out += (fresh ?? this.node(child, depth)).replace(/\n(?=(\n|$)?)/g, (_, blank: string | undefined) => `\n${blank === undefined ? indent : indent.trimEnd()}`);
       } else out += this.node(child, depth);
       at = end;
     }
