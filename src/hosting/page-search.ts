@@ -37,6 +37,10 @@ interface Posting {
   /** Each occurrence: its place among the page's words, and its weight in Pagefind's units. */
   places: number[];
   weights: number[];
+  /** The weights added up: the word's weighted count when no other query word shares its places. */
+  total: number;
+  /** Whether an occurrence is part of a word joined by punctuation (it shares its place with others). */
+  shared: boolean;
 }
 
 /** The index of the pages of one language: Pagefind keeps one per language and ranks within it. */
@@ -59,19 +63,29 @@ export interface PageSearchIndex {
 }
 
 const stemmers = new Map<string, (word: string) => string>();
+/** A language's stemmer, remembering each word's stem: a site's words repeat far more than they vary. */
 function stemmerOf(language: string): (word: string) => string {
   const base = language.toLowerCase().split('-')[0] ?? '';
-  let stem = stemmers.get(base);
-  if (!stem) {
-    const algorithm = STEMMERS[base];
-    if (algorithm) {
-      const stemmer = snowball.newStemmer(algorithm);
-      stem = (word) => stemmer.stem(word);
-    } else stem = (word) => word;
-    stemmers.set(base, stem);
+  const algorithm = STEMMERS[base];
+  if (!algorithm) return (word) => word;
+  let stemmer = stemmers.get(base);
+  if (!stemmer) {
+    const snowballStemmer = snowball.newStemmer(algorithm);
+    stemmers.set(base, (stemmer = (word) => snowballStemmer.stem(word)));
   }
-  return stem;
+  const stem = stemmer;
+  const known = new Map<string, string>();
+  return (word) => {
+    let stemmed = known.get(word);
+    if (stemmed === undefined) known.set(word, (stemmed = stem(word)));
+    return stemmed;
+  };
 }
+
+/** A token that is one word as it stands (most are). */
+const WORD = /^[\p{L}\p{N}_]+$/u;
+/** Punctuation between word characters: a token made of several words. */
+const INNER_PUNCTUATION = /[\p{L}\p{N}_][^\p{L}\p{N}_]+[\p{L}\p{N}_]/u;
 
 /** A word as Pagefind's indexer keeps it: word characters only, lower case. */
 const normalize = (token: string) => token.replace(/[^\p{L}\p{N}_]+/gu, '').toLowerCase();
@@ -80,25 +94,30 @@ const normalize = (token: string) => token.replace(/[^\p{L}\p{N}_]+/gu, '').toLo
  * The words of a page's Markdown with their weights, as Pagefind reads the rendered page: words
  * split at white space; a heading line's words weigh as that heading; Markdown's own marks
  * (`#`, `>`, `-`, fences) are no words. A word joined by punctuation (`git-absorb`) is indexed
- * whole and as its parts, at one place, as Pagefind does.
+ * whole and as its parts (at half its weight), at one place, as Pagefind does.
  */
-function* pageWords(text: string): Generator<{ words: string[]; weight: number }> {
+function pageWords(stem: (word: string) => string, text: string, visit: (word: string, weight: number, parts?: string[]) => void): void {
   let fenced = false;
-  for (const line of text.split('\n')) {
+  for (const line of text.toLowerCase().split('\n')) {
     const trimmed = line.trimStart();
-    if (/^(```|~~~)/.test(trimmed)) {
+    if (trimmed.startsWith('```') || trimmed.startsWith('~~~')) {
       fenced = !fenced;
       continue;
     }
     // Folio's own line naming the page's address is no part of the rendered page.
-    if (!fenced && /^Source: \S+$/.test(line)) continue;
-    const heading = fenced ? undefined : /^(#{1,6})\s/.exec(trimmed);
+    if (!fenced && /^source: \S+$/.test(line)) continue;
+    const heading = fenced || trimmed[0] !== '#' ? undefined : /^(#{1,6})\s/.exec(trimmed);
     const weight = heading ? HEADING_WEIGHTS[heading[1]!.length - 1]! : 1;
     for (const token of (heading ? trimmed.slice(heading[0].length) : line).split(/\s+/)) {
+      if (WORD.test(token)) {
+        visit(stem(token), weight);
+        continue;
+      }
       const whole = normalize(token);
       if (!whole) continue;
-      const parts = token.split(/[^\p{L}\p{N}_]+/u).map((p) => p.toLowerCase()).filter(Boolean);
-      yield { words: parts.length > 1 ? [whole, ...new Set(parts)] : [whole], weight };
+      // A token with punctuation inside is several words: indexed whole, and its parts at half weight.
+      const parts = INNER_PUNCTUATION.test(token) ? token.split(/[^\p{L}\p{N}_]+/u).filter(Boolean).map(stem) : [];
+      visit(stem(whole), weight, parts.length > 1 ? parts : undefined);
     }
   }
 }
@@ -113,15 +132,21 @@ export function buildPageSearchIndex(pages: readonly SearchablePage[]): PageSear
     index.pages.push(i);
     const own = new Map<string, Posting>();
     let place = 0;
-    for (const { words, weight } of pageWords(page.text)) {
-      for (const word of new Set(words.map(index.stem))) {
-        let posting = own.get(word);
-        if (!posting) own.set(word, (posting = { page: i, places: [], weights: [] }));
-        posting.places.push(place);
-        posting.weights.push(weight * WEIGHT_UNIT);
-      }
+    const add = (word: string, weight: number, shared: boolean) => {
+      let posting = own.get(word);
+      if (!posting) own.set(word, (posting = { page: i, places: [], weights: [], total: 0, shared: false }));
+      // A word and its part can stem alike (`api-api`): one occurrence per place.
+      if (posting.places.at(-1) === place) return;
+      posting.places.push(place);
+      posting.weights.push(weight * WEIGHT_UNIT);
+      posting.total += weight * WEIGHT_UNIT;
+      posting.shared ||= shared;
+    };
+    pageWords(index.stem, page.text, (word, weight, parts) => {
+      add(word, weight, !!parts);
+      for (const part of parts ?? []) add(part, weight / 2, true);
       place++;
-    }
+    });
     index.lengths.set(i, place);
     for (const [word, posting] of own) {
       const list = index.words.get(word);
@@ -177,11 +202,19 @@ function extensions(index: LanguageIndex, term: string): string[] {
 
 const byteLength = (word: string) => Buffer.byteLength(word);
 
-interface Match {
+/** An index word a query word matches, with what its score needs (worked out once per query). */
+interface Matched {
   word: string;
-  posting: Posting;
-  bonus: number;
+  /** The query word's place in the query. */
   term: number;
+  /** Pagefind's length bonus, and its accent bonus (the query word and this form agree). */
+  bonus: number;
+  accents: number;
+}
+
+interface Match {
+  word: Matched;
+  posting: Posting;
 }
 
 /** Pages for a query, best first, each with its score: Pagefind's ranking within each language, merged. */
@@ -198,12 +231,17 @@ export function searchPages(search: PageSearchIndex, query: string): { page: num
     terms.forEach((term, t) => {
       const pages = new Set<number>();
       for (const word of extensions(index, term)) {
-        const bonus = lengthBonus(Math.abs(byteLength(word) - byteLength(term)) + 1);
+        const matched: Matched = {
+          word,
+          term: t,
+          bonus: lengthBonus(Math.abs(byteLength(word) - byteLength(term)) + 1),
+          accents: RANKING.diacriticSimilarity > 0 && sameAccents(original[t]!, word) ? 1 + RANKING.diacriticSimilarity : 1,
+        };
         for (const posting of index.words.get(word)!) {
           pages.add(posting.page);
           let list = matches.get(posting.page);
           if (!list) matches.set(posting.page, (list = []));
-          list.push({ word, posting, bonus, term: t });
+          list.push({ word: matched, posting });
         }
       }
       counts.push(pages.size);
@@ -212,33 +250,15 @@ export function searchPages(search: PageSearchIndex, query: string): { page: num
     const queryIdf = counts.reduce((sum, count) => sum + idf(total, count), 0);
     for (const page of candidates ?? []) {
       const found = matches.get(page)!;
-      // Occurrences grouped by place: a place several query words match (a compound word) counts
-      // its smallest weight once per word, as Pagefind does.
-      const byPlace = new Map<number, Map<number, { word: string; weight: number }>>();
-      for (const match of found) {
-        match.posting.places.forEach((place, k) => {
-          let terms = byPlace.get(place);
-          if (!terms) byPlace.set(place, (terms = new Map()));
-          if (!terms.has(match.term)) terms.set(match.term, { word: match.word, weight: match.posting.weights[k]! });
-        });
-      }
-      const weighted = new Map<string, number>();
-      for (const terms of byPlace.values()) {
-        let least = Infinity;
-        for (const { weight } of terms.values()) least = Math.min(least, weight);
-        const effective = terms.size > 1 ? Math.min(255, least * terms.size) : least;
-        for (const { word } of terms.values()) weighted.set(word, (weighted.get(word) ?? 0) + effective);
-      }
+      const length = index.lengths.get(page)!;
       let score = 0;
-      for (const [word, weight] of weighted) {
-        const match = found.find((m) => m.word === word)!;
-        const diacritics = RANKING.diacriticSimilarity > 0 && sameAccents(original[match.term]!, word) ? 1 + RANKING.diacriticSimilarity : 1;
-        score += wordScore(weight / WEIGHT_UNIT, index.lengths.get(page)!, index.averageLength, total, counts[match.term]!, match.bonus) * diacritics;
+      for (const [word, weight] of shareless(found) ?? weightedByPlace(found)) {
+        score += wordScore(weight / WEIGHT_UNIT, length, index.averageLength, total, counts[word.term]!, word.bonus) * word.accents;
       }
       // The title's boost: the share of the query's IDF that title words carry, squared.
       const title = index.titles.get(page)!;
       const inTitle = new Map<string, number>();
-      for (const match of found) if (title.has(match.word)) inTitle.set(match.word, idf(total, counts[match.term]!));
+      for (const { word } of found) if (title.has(word.word)) inTitle.set(word.word, idf(total, counts[word.term]!));
       if (inTitle.size && queryIdf > 0) {
         let matched = 0;
         for (const value of inTitle.values()) matched += value;
@@ -249,6 +269,48 @@ export function searchPages(search: PageSearchIndex, query: string): { page: num
     }
   }
   return ranked.sort((a, b) => b.score - a.score || a.page - b.page);
+}
+
+/** The weighted count of each matched word when no place is matched twice: each word's own total. */
+function shareless(found: Match[]): Map<Matched, number> | undefined {
+  const weighted = new Map<Matched, number>();
+  const seen = new Set<string>();
+  for (const { word, posting } of found) {
+    if (posting.shared || seen.has(word.word)) return undefined;
+    seen.add(word.word);
+    weighted.set(word, posting.total);
+  }
+  return weighted;
+}
+
+/**
+ * The weighted count of each matched word, occurrences grouped by place: a place several query
+ * words match (a word joined by punctuation, or two query words stemmed alike) counts its
+ * smallest weight once per query word, as Pagefind does. A word matched by two query words
+ * scores as its first match.
+ */
+function weightedByPlace(found: Match[]): Map<Matched, number> {
+  const byPlace = new Map<number, Map<number, { word: string; weight: number }>>();
+  const first = new Map<string, Matched>();
+  for (const { word, posting } of found) {
+    if (!first.has(word.word)) first.set(word.word, word);
+    posting.places.forEach((place, k) => {
+      let terms = byPlace.get(place);
+      if (!terms) byPlace.set(place, (terms = new Map()));
+      if (!terms.has(word.term)) terms.set(word.term, { word: word.word, weight: posting.weights[k]! });
+    });
+  }
+  const weighted = new Map<Matched, number>();
+  for (const terms of byPlace.values()) {
+    let least = Infinity;
+    for (const { weight } of terms.values()) least = Math.min(least, weight);
+    const effective = terms.size > 1 ? Math.min(255, least * terms.size) : least;
+    for (const { word } of terms.values()) {
+      const matched = first.get(word)!;
+      weighted.set(matched, (weighted.get(matched) ?? 0) + effective);
+    }
+  }
+  return weighted;
 }
 
 /** Pagefind's test of whether a query word and an indexed form agree (one begins the other). */
