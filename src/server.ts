@@ -86,7 +86,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const consoleLocals: App.Locals = { ...locals, console: true };
   const console_ = consoleHost(folio.config);
   const consoleAssets = createConsoleAssets(path.join(ROOT, SERVICE_OUT_DIR, 'client'));
-  const sites = createSiteHandler(folio.builds.sites, folio.config.allowCode);
+  const sites = createSiteHandler(folio.builds.sites, folio.config.allowCode, folio.limiter);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
   // Another node's publish (object storage: heard through the database).
   folio.builds.onLiveChange((projectId) => (projectId ? sites.liveChanged(projectId) : sites.forgetLiveBuilds()));

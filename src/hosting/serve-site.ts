@@ -15,7 +15,7 @@ import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
 import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
 import { createSiteMcp } from './site-mcp.ts';
-import { createMemoryRateLimiter } from '../service/rate-limiter.ts';
+import { createMemoryRateLimiter, type RateLimiter } from '../service/rate-limiter.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -151,9 +151,10 @@ async function readConnectOrigins(source: SiteSource, build: string): Promise<st
  * while code is allowed for it (codeAllowed), the rule its builds follow. The policy follows the
  * project's setting now, not the build that is live: a site built with code and then turned off
  * loses its hydration (its server-rendered HTML stays) until the next deployment, which refuses
- * the code.
+ * the code. `mcpLimiter` counts the sites' MCP requests: the service's shared limiter, so that
+ * several nodes hold one budget per client address (in memory when there is one node).
  */
-export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCode = true): SiteHandler {
+export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCode = true, mcpLimiter: RateLimiter = createMemoryRateLimiter()): SiteHandler {
   const source = typeof sourceOrDataDir === 'string' ? createDiskSiteSource(sourceOrDataDir) : sourceOrDataDir;
   const files = source.files;
   // Each project's live build, read once and kept until the handler hears that it changed (a
@@ -199,7 +200,6 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
   };
 
   const mcp = createSiteMcp(source);
-  const mcpLimiter = createMemoryRateLimiter();
 
   const serve: SiteHandler['serve'] = async (project, req, res, previewLabel) => {
     const code = !!project && codeAllowed(project, { allowCode });
@@ -207,7 +207,8 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     if (!project) return sendText(req, res, policy, 404, NO_SITE);
     // Previews are for review, not for search engines (docs/decisions.md#continuous-deployment).
     if (previewLabel) res.setHeader('x-robots-tag', 'noindex');
-    // The site's MCP server (site-mcp.ts), limited per client address: each call may read the whole site once.
+    // The site's MCP server (site-mcp.ts), limited per client address in the service's shared limiter
+    // (so every node counts one budget): each call may read the whole site once.
     if (/^\/mcp\/?(?:[?#]|$)/.test(req.url ?? '')) {
       const live = await liveBuild(project.id, previewLabel);
       if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);

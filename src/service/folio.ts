@@ -52,6 +52,11 @@ export interface Folio {
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
   rateLimit(principal: Principal | undefined, clientIp: string): Promise<RateLimitDecision>;
+  /**
+   * The limiter every node of the service shares (PostgreSQL, Redis, or memory on one node): the
+   * API's limits and the sites' MCP limit (serve-site.ts) count in it.
+   */
+  limiter: RateLimiter;
   /** authenticate() then rateLimit(), in one database round trip where the limiter allows it. */
   admit(token: string | undefined, clientIp: string): Promise<{ principal?: Principal; limit: RateLimitDecision }>;
   admin(command: AdminCommand): Promise<AdminResult>;
@@ -105,6 +110,7 @@ export function createFolio(
   const accounts = createAccounts(store, limiter);
 
   return {
+    limiter,
     config,
     store,
     builds,
