@@ -77,6 +77,9 @@ export function prefersMarkdown(header: string | undefined): boolean {
   return markdown > 0 && markdown >= (q['text/html'] ?? 0);
 }
 
+/** A header Node may give as a list when repeated: a repeated If-Range is not one validator, so it matches none. */
+const headerText = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
+
 /** True when If-None-Match names this ETag (or `*`). */
 function notModified(req: IncomingMessage, etag: string): boolean {
   const header = req.headers['if-none-match'];
@@ -99,7 +102,7 @@ function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, fou
   }
   // Ranges of a file sent as it is; a compressed answer and the 404 page are always whole (byte-ranges.ts).
   const ranged = status === 200 && !encoding;
-  const range = ranged ? requestedRange(req.headers.range, req.headers['if-range'], file.etag, file.size) : { kind: 'full' as const };
+  const range = ranged ? requestedRange(req.headers.range, headerText(req.headers['if-range']), file.etag, file.size) : { kind: 'full' as const };
   if (range.kind === 'unsatisfiable') {
     res.writeHead(416, ['content-range', `bytes */${file.size}`, 'content-length', '0', 'x-content-type-options', 'nosniff', 'cache-control', REVALIDATE, ...(found.encoded ? ['vary', 'accept-encoding'] : []), ...csp]);
     res.end();
