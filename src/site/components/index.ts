@@ -12,7 +12,6 @@ import {
   Accordion, AccordionGroup, ApiMethod, Badge, Callout, Card, CardGroup, Check, Color, ColorItem, ColorRow, Column, Columns, Danger, Expandable, Frame, GitHubRepo, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
   Tooltip, Tree, TreeFile, TreeFolder, Update, View, Visibility, Warning,
 } from './mintlify/html-components.ts';
-import './mintlify/components.css';
 
 // MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.
 const TreeFamily = Object.assign((...args: Parameters<typeof Tree>) => Tree(...args), Tree, { Folder: TreeFolder, File: TreeFile });
