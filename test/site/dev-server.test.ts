@@ -172,4 +172,24 @@ describe('dev preview of a repository in Mintlify\'s layout', () => {
       expect(await response.text(), never).not.toMatch(/never-served|never served|"navigation"|title: Welcome/);
     }
   });
+
+  it('reloads a listed page after it changes, and a file docs.json does not list never becomes a page', async () => {
+    const at = (pathname: string) => fetch(`${mintlify.base}${pathname}`);
+    fs.writeFileSync(path.join(mintlifyRoot, 'guides/start.mdx'), '---\ntitle: Start\n---\n\nThe wiring guide changed.\n');
+    let start = '';
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline && !start.includes('The wiring guide changed.'); ) {
+      start = await at('/guides/start/').then((r) => r.text()).catch(() => '');
+      if (!start.includes('The wiring guide changed.')) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(start).toContain('The wiring guide changed.');
+    fs.writeFileSync(path.join(mintlifyRoot, 'guides/draft.mdx'), '---\ntitle: Draft\n---\n\nNot in the navigation.\n');
+    fs.writeFileSync(path.join(mintlifyRoot, 'index.mdx'), '---\ntitle: Welcome\n---\n\nThe home page changed.\n');
+    let home = '';
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline && !home.includes('The home page changed.'); ) {
+      home = await at('/').then((r) => r.text()).catch(() => '');
+      if (!home.includes('The home page changed.')) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(home).toContain('The home page changed.');
+    expect(await at('/guides/draft/').then((r) => r.text())).not.toContain('Not in the navigation.');
+  }, 200_000);
 });
