@@ -6,6 +6,7 @@ import { defineCollection } from 'astro/content/config';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
 import { listedFiles, type ContextWithEntryTypes, type EntryType } from './listed-files-loader.ts';
+import { renderedInFiles } from './rendered-files.ts';
 import { z } from 'astro/zod';
 import { siteBuild } from './build-settings.ts';
 import { staticMdxPages } from './markdown/static-mdx.ts';
@@ -59,7 +60,9 @@ const pages = defineCollection({
   // MDX pages without code are compiled at sync time into data, not into a module each
   // (docs/decisions.md#mdx-pages-as-data); a build with code keeps the MDX path for all of them.
   // Outside renderOnly, so that a partial build compiles only its pages.
-  loader: staticMdx ? staticMdxPages(pageLoader) : pageLoader,
+  // Each page's rendered content goes into a file of its own, read when the page renders, so that
+  // the store Astro bundles as one module holds no page's HTML or tree (rendered-files.ts).
+  loader: renderedInFiles(staticMdx ? staticMdxPages(pageLoader) : pageLoader),
   schema: z.looseObject({
     title: z.string().optional(),
     description: z.string().optional(),

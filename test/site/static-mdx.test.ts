@@ -46,8 +46,9 @@ async function coldBuild(contentRoot: string, staticMdx: boolean, checked: strin
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stdin.end('go\n');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const storeFile = path.join(buildRoot, '.cache/astro/data-store.json');
-  return { code, stderr, stdout, out: buildOutDir(buildRoot), store: fs.existsSync(storeFile) ? fs.readFileSync(storeFile, 'utf8') : '' };
+  // The store, and the pages' rendered content Folio keeps in files beside it (src/site/rendered-files.ts).
+  const storeFiles = [path.join(buildRoot, '.cache/astro/data-store.json'), ...listFiles(path.join(buildRoot, '.cache/astro/folio-rendered')).map((f) => path.join(buildRoot, '.cache/astro/folio-rendered', f))];
+  return { code, stderr, stdout, out: buildOutDir(buildRoot), store: storeFiles.filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f, 'utf8')).join('\n') };
 }
 
 afterAll(() => {
