@@ -14,6 +14,8 @@ const ASTRO_STAGES: Array<[RegExp, string]> = [
   [/generating static routes/i, 'rendering pages'],
   [/generating optimized images/i, 'images'],
 ];
+/** Folio's line naming the pages it generates from OpenAPI files (pages.ts), once per build. */
+const GENERATED_PAGES = /^\[folio\] openapi: .*: (\d+) operation page\(s\)$/;
 /** A page Astro rendered: `├─ /guides/install/index.html (+12ms)`. */
 const RENDERED_PAGE = /[├└]─ \/(?!404\.html)\S*\.html\b/;
 
@@ -33,13 +35,16 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
   let phase = 'starting';
   let stage: string | undefined;
   let total: number | undefined;
+  /** OpenAPI operation pages, on top of the checked pages once Folio has counted them. */
+  let generated = 0;
   let rendered = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const report = () => {
     const step = stage ? `${phase}: ${stage}` : phase;
-    // Generated pages (OpenAPI operations) come on top of the checked ones, so the total grows with them.
-    const pages = total === undefined ? '' : `, ${rendered}/${Math.max(total, rendered)} pages`;
+    // Generated pages (OpenAPI operations) come on top of the checked ones: counted from Folio's
+    // line naming them, so the count never reads as done while they are still to render.
+    const pages = total === undefined ? '' : `, ${rendered}/${Math.max(total + generated, rendered)} pages`;
     emit(`progress: ${step}${pages}, ${Math.round((performance.now() - started) / 1000)} s`);
   };
   return {
@@ -58,6 +63,8 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
         rendered++;
         return;
       }
+      const operations = GENERATED_PAGES.exec(line);
+      if (operations) generated = Number(operations[1]);
       for (const [pattern, name] of ASTRO_STAGES) if (pattern.test(line)) stage = name;
     },
     stop() {
