@@ -20,6 +20,8 @@ const ASTRO_STAGES: Array<[RegExp, string]> = [
   [/generating static routes/i, 'rendering pages'],
   [/generating optimized images/i, 'images'],
 ];
+/** Folio's line naming the pages it generates from OpenAPI files (pages.ts), once per build. */
+const GENERATED_PAGES = /^\[folio\] openapi: .*: (\d+) operation page\(s\)$/;
 /** A page Astro rendered: `├─ /guides/install/index.html (+12ms)`. */
 const RENDERED_PAGE = /[├└]─ \/(?!404\.html)\S*\.html\b/;
 
@@ -67,6 +69,8 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
   let phase = 'starting';
   let stage: string | undefined;
   let total: number | undefined;
+  /** OpenAPI operation pages, on top of the checked pages once Folio has counted them. */
+  let generated = 0;
   let rendered = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -74,9 +78,10 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
   const report = () => {
     const now: ProgressReport = { phase: stage ? `${phase}: ${stage}` : phase, seconds: Math.round((performance.now() - started) / 1000) };
     if (total !== undefined) {
-      // Generated pages (OpenAPI operations) come on top of the checked ones, so the total grows with them.
+      // Generated pages (OpenAPI operations) come on top of the checked ones: counted from Folio's
+      // line naming them, so the count never reads as done while they are still to render.
       now.pages_done = rendered;
-      now.pages_total = Math.max(total, rendered);
+      now.pages_total = Math.max(total + generated, rendered);
     }
     emit(progressLine(now));
     observer?.(now);
@@ -97,6 +102,8 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
         rendered++;
         return;
       }
+      const operations = GENERATED_PAGES.exec(line);
+      if (operations) generated = Number(operations[1]);
       for (const [pattern, name] of ASTRO_STAGES) if (pattern.test(line)) stage = name;
     },
     stop() {
