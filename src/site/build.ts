@@ -247,24 +247,40 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   };
   // Tenants read the log and the error: server paths never reach them.
   const view: PathView = { contentRoots: [contentRoot, SANDBOX_CONTENT_ROOT], hidden: [...(options.hiddenDirs ?? []), repoRoot, SANDBOX_INPUT_DIR], hiddenRelative: [`${path.basename(BUILDS_DIR)}/`] };
+  let logBytes = 0;
+  let linesLeftOut = 0;
+  let errorsPastBudget = 0;
+  const keep = (line: string) => {
+    log.push(line);
+    options.onLog?.(line);
+  };
   const emit = (line: string) => {
     const clean = scrubPaths(line, view);
-    log.push(clean);
-    options.onLog?.(clean);
     progress.line(clean);
+    // A build's output is tenant-made: past the budget its lines are counted, not kept, so a page
+    // printing for the whole build time fills neither the server's memory nor its disk.
+    logBytes += clean.length + 1;
+    if (logBytes <= MAX_LOG_BYTES) return keep(clean);
+    if (clean.startsWith(FOLIO_ERROR) && errorsPastBudget < MAX_ERRORS_PAST_BUDGET) {
+      errorsPastBudget++;
+      return keep(clean);
+    }
+    linesLeftOut++;
   };
   // Its clock starts with the first phase: a build refused before it writes none.
   const progress = startProgress(emit, options.progressIntervalMs);
   const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => {
     progress.stop();
+    if (linesLeftOut > 0) keep(`[folio] warning: the build printed more than ${MAX_LOG_BYTES / 2 ** 20} MiB; ${linesLeftOut} later line${linesLeftOut === 1 ? ' was' : 's were'} left out of this log`);
     const warnings = log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l));
-    // Every warning is a line of the log above; the log ends with them grouped by kind.
-    for (const line of warningSummary(warnings, 'each one is a line of this log')) emit(line);
+    // Every warning is a line of the log above; the log ends with them grouped by kind (a few lines).
+    for (const line of warningSummary(warnings, 'each one is a line of this log')) keep(scrubPaths(line, view));
     return { ok: !error, log, warnings, pageCount, durationMs: Date.now() - started, phases, error };
   };
   const fail = (code: BuildErrorCode, problems: Problem[], message?: string) => {
     const text = scrubPaths(message ?? problems.map(formatProblem).join('\n'), view);
-    for (const line of text.split('\n')) emit(`error: ${line}`);
+    // Folio's own lines, a bounded list: kept past the output budget too.
+    for (const line of text.split('\n')) keep(`error: ${line}`);
     return finish({ code, message: text, problems: problems.map((p) => ({ ...p, file: scrubPaths(p.file, view) })) });
   };
 
@@ -759,6 +775,16 @@ export function startProcess(launch: Launch, limits: BuildLimits, emit: (line: s
 export const MAX_LOG_LINE = 8192;
 
 /**
+ * Most of a build's output kept, in bytes (the deployment log and the result's lines): about
+ * 100 bytes a page for Astro's own lines leaves room for 25,000-page sites and their warnings.
+ * Past it, lines are dropped and counted; Folio's error lines still get through, a bounded number
+ * of them, so a failed build still says why.
+ */
+export const MAX_LOG_BYTES = 16 * 2 ** 20;
+const MAX_ERRORS_PAST_BUDGET = 100;
+const FOLIO_ERROR = '[folio] error: ';
+
+/**
  * Calls `onLine` with each non-blank line of a child's output, without colour codes or trailing
  * space, cut at MAX_LOG_LINE characters. Each chunk is scanned once and an unfinished line only
  * grows up to the limit, so any output costs time linear in its size.
@@ -799,9 +825,9 @@ export function lineReader(stream: NodeJS.ReadableStream, onLine: (line: string)
 /** The failure lines of the worker, with their file:line:column when Astro gave one. */
 function errorProblems(log: string[]): Problem[] {
   return log
-    .filter((l) => l.startsWith('[folio] error: '))
+    .filter((l) => l.startsWith(FOLIO_ERROR))
     .map((l) => {
-      const text = l.slice('[folio] error: '.length);
+      const text = l.slice(FOLIO_ERROR.length);
       const m = /^(.+?):(\d+):(\d+): ([\s\S]*)$/.exec(text);
       return m
         ? { file: m[1] ?? '', line: Number(m[2]), column: Number(m[3]), message: m[4] ?? '' }

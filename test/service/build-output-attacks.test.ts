@@ -13,7 +13,7 @@ import { deploy, latestDeployment, startDeployingServer, waitForDeployment, type
 import { getWithHost, uniqueSlug, type Json } from '../helpers/server.ts';
 import { liveLink } from '../../src/service/project-files.ts';
 import { CONNECT_ORIGINS_FILE } from '../../src/site/openapi/origins.ts';
-import { MAX_LOG_LINE } from '../../src/site/build.ts';
+import { MAX_LOG_BYTES, MAX_LOG_LINE } from '../../src/site/build.ts';
 
 let fixture: DeployingServer;
 beforeAll(async () => {
@@ -131,5 +131,27 @@ export default function Hook() { return <p className="hook">hooked</p>; }
     expect(cut).toHaveLength(1);
     expect(cut[0]).toMatch(new RegExp(`… \\(line cut at ${MAX_LOG_LINE} characters\\)$`));
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(MAX_LOG_LINE + 200);
+  }, 240_000);
+});
+
+describe('a build that prints without end', () => {
+  it('keeps the deployment log within its budget, says how many lines it left out, and the build goes on', async () => {
+    // 24 MiB in 250,000 lines, past the 16 MiB a log keeps.
+    const { projectId, deployment } = await codeProject('chatty', {
+      ...hookedRoot('// the lines are printed while the page renders'),
+      'snippets/hook.jsx': `for (let i = 0; i < 250_000; i++) console.log('line ' + i + ' ' + 'z'.repeat(90));
+export default function Hook() { return <p className="hook">hooked</p>; }
+`,
+    });
+    expect(deployment.status).toBe('succeeded');
+    const log = await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`);
+    expect(log.status).toBe(200);
+    // Each kept line also carries its time and the runner's "build: " in the file.
+    expect(log.text.length).toBeLessThan(MAX_LOG_BYTES * 1.5);
+    expect(log.text).toMatch(/the build printed more than 16 MiB; \d+ later lines were left out of this log/);
+    expect(log.text).toContain('line 0 zzz');
+    expect(log.text).not.toContain('line 249999 ');
+    // Folio's own lines after the build still reach the log.
+    expect(log.text).toMatch(/publish: live at /);
   }, 240_000);
 });
