@@ -51,13 +51,30 @@ interface EntryType {
   getRenderFunction?: (config: unknown) => Promise<(entry: { id: string }) => Promise<unknown>>;
 }
 
-const globLoader = glob({
+/**
+ * A loader made from a list of files, made again when astro dev syncs the content with a new list
+ * (`refreshContent` with `{ pageFiles, snippetFiles }`, integration.ts: a page added, docs.json
+ * saved), so a new page shows without a restart (docs/decisions.md#docsjson-changes-in-the-preview).
+ */
+function listed(key: 'pageFiles' | 'snippetFiles', files: string[], make: (files: string[]) => Loader): Loader {
+  let loader = make(files);
+  return {
+    name: loader.name,
+    load: (context) => {
+      const next = context.refreshContextData?.[key];
+      if (Array.isArray(next)) loader = make(next as string[]);
+      return loader.load(context);
+    },
+  };
+}
+
+const globLoader = listed('pageFiles', pageFiles, (files) => glob({
     // Folio's layout: everything under content/. Mintlify's: exactly the listed page files.
-    pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', pageFiles),
+    pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', files),
     base: path.join(contentRoot, layout.pagesDir),
     // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
     generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
-  });
+  }));
 const pageLoader = onlyPages ? renderOnly(globLoader, new Set(onlyPages)) : globLoader;
 
 const pages = defineCollection({
@@ -74,9 +91,9 @@ const pages = defineCollection({
 
 const snippets = defineCollection({
   // The snippets folder is optional; the glob loader would warn about a missing base.
-  loader: snippetsDir && snippetFiles.length
-    ? glob({ pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under(layout.snippetsDir, snippetFiles), base: snippetsDir, generateId: ({ entry }) => entry })
-    : () => [],
+  loader: listed('snippetFiles', snippetFiles, (files) => files.length
+    ? glob({ pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under(layout.snippetsDir, files), base: snippetsDir ?? path.join(contentRoot, layout.snippetsDir), generateId: ({ entry }) => entry })
+    : { name: 'no-snippets', load: async (context) => context.store.clear() }),
 });
 
 export const collections = { pages, snippets };
