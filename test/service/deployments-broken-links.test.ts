@@ -7,31 +7,35 @@ import { latestDeployment, startDeployingServer, waitForDeployment, type Deployi
 import { uniqueSlug } from '../helpers/server.ts';
 import { BROKEN_LINK_SITE, OPENAPI_LINK_SITE } from '../helpers/broken-link-site.ts';
 
+interface Deployed {
+  projectId: string;
+  deployment: { id: string; status: string; warnings?: number };
+}
+
 let fixture: DeployingServer;
-let projectId: string;
-let deployment: { id: string; status: string; warnings?: number };
-let apiProjectId: string;
-let apiDeployment: { id: string; status: string; warnings?: number };
+let kestrel: Deployed;
+let osprey: Deployed;
+
+/** Creates a project from a new repository holding `files`, and waits for its first deployment. */
+async function deployed(name: string, files: Record<string, string>): Promise<Deployed> {
+  const repo = fixture.host.repo(name.toLowerCase(), 'docs');
+  repo.commit(files);
+  const created = await fixture.api('POST', '/v1/projects', { body: { name, slug: uniqueSlug(name.toLowerCase()), source_repo: repo.slug } });
+  expect(created.status).toBe(201);
+  const projectId = created.body.id;
+  return { projectId, deployment: await waitForDeployment(fixture.api, projectId, (await latestDeployment(fixture.api, projectId)).id) };
+}
 
 beforeAll(async () => {
   fixture = await startDeployingServer();
-  const repo = fixture.host.repo('kestrel', 'docs');
-  repo.commit(BROKEN_LINK_SITE);
-  const created = await fixture.api('POST', '/v1/projects', { body: { name: 'Kestrel', slug: uniqueSlug('kestrel'), source_repo: repo.slug } });
-  expect(created.status).toBe(201);
-  projectId = created.body.id;
-  deployment = await waitForDeployment(fixture.api, projectId, (await latestDeployment(fixture.api, projectId)).id);
-  const apiRepo = fixture.host.repo('osprey', 'docs');
-  apiRepo.commit(OPENAPI_LINK_SITE);
-  const api = await fixture.api('POST', '/v1/projects', { body: { name: 'Osprey', slug: uniqueSlug('osprey'), source_repo: apiRepo.slug } });
-  expect(api.status).toBe(201);
-  apiProjectId = api.body.id;
-  apiDeployment = await waitForDeployment(fixture.api, apiProjectId, (await latestDeployment(fixture.api, apiProjectId)).id);
+  kestrel = await deployed('Kestrel', BROKEN_LINK_SITE);
+  osprey = await deployed('Osprey', OPENAPI_LINK_SITE);
 }, 360_000);
 afterAll(() => fixture?.close());
 
 describe('a deployment with broken internal links', () => {
   it('succeeds, and its log names each broken link as a warning, grouped by kind at its end', async () => {
+    const { projectId, deployment } = kestrel;
     expect(deployment.status).toBe('succeeded');
     const log = (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
     for (const line of [
@@ -49,8 +53,9 @@ describe('a deployment with broken internal links', () => {
 
 describe('a deployment whose pages link to the pages of an OpenAPI file', () => {
   it('knows the generated pages: links to them are not warnings, links to operations that have no page are', async () => {
-    expect(apiDeployment.status).toBe('succeeded');
-    const log = (await fixture.api('GET', `/v1/projects/${apiProjectId}/deployments/${apiDeployment.id}/log`)).text;
+    const { projectId, deployment } = osprey;
+    expect(deployment.status).toBe('succeeded');
+    const log = (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
     expect(log).toContain('[folio] warning: index.mdx:7:19: link "/api-reference/list-eggs": no page or file has this address');
     // An operation the navigation entry does not list gets no page, as in the build.
     expect(log).toContain('[folio] warning: index.mdx:9:26: link "/api-reference/add-a-nest": no page or file has this address');
