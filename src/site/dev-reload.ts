@@ -45,7 +45,28 @@ export function reloadPages(server: ViteDevServer): void {
   server.environments.client.hot.send({ type: 'full-reload', path: '*' });
 }
 
-/** Shows `message` over the open pages (Vite's error overlay) until the next reload. */
-export function showError(server: ViteDevServer, message: string): void {
-  server.environments.client.hot.send({ type: 'error', err: { message, stack: '' } });
+/**
+ * Vite's error overlay for a problem that outlives a reload (a broken docs.json): shown over the open
+ * pages, and over each page that connects while it lasts (a page reloading when it was sent would
+ * miss it), until `clear`.
+ */
+export function errorOverlay(server: ViteDevServer): { show(message: string): void; clear(): void } {
+  let shown: ErrorPayload | undefined;
+  server.environments.client.hot.on('vite:client:connect', (_payload: unknown, client: { send(payload: ErrorPayload): void }) => {
+    if (shown) client.send(shown);
+  });
+  return {
+    show(message) {
+      shown = { type: 'error', err: { message, stack: '' } };
+      server.environments.client.hot.send(shown);
+    },
+    clear() {
+      shown = undefined;
+    },
+  };
+}
+
+interface ErrorPayload {
+  type: 'error';
+  err: { message: string; stack: string };
 }

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { contentLayout } from './layout.ts';
 import { mintlifyStaticFiles } from './dev-static-files.ts';
 import { devRedirects } from './dev-redirects.ts';
-import { invalidateWithImporters, reloadPages, showError } from './dev-reload.ts';
+import { errorOverlay, invalidateWithImporters, reloadPages } from './dev-reload.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -72,6 +72,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         // docs.json, a file it reads or an OpenAPI file changed, or a page or snippet was added or
         // removed: the settings are read again, without a restart (docs/decisions.md#docsjson-changes-in-the-preview).
         // Changes come in bursts (an editor's save, a git checkout): one reload per burst.
+        const overlay = errorOverlay(server);
         const touched = new Set<string>();
         let timer: NodeJS.Timeout | undefined;
         const reload = async () => {
@@ -84,15 +85,16 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
             // As a restart with a bad astro.config does: the preview keeps the last good settings.
             const message = error instanceof DocsConfigError ? error.message : String(error);
             logger.error(`${names} changed and cannot be used; the preview keeps the last good version:\n${message}`);
-            showError(server, message);
+            overlay.show(message);
             return;
           }
           if (next.layout.kind !== site.layout.kind) {
             const message = `${names}: the repository's layout changed (${site.layout.kind} to ${next.layout.kind}): stop the preview and start it again`;
             logger.error(message);
-            showError(server, message);
+            overlay.show(message);
             return;
           }
+          overlay.clear();
           const listsChanged = String(next.pageFiles) !== String(site.pageFiles) || String(next.snippetFiles) !== String(site.snippetFiles);
           site = next;
           const files = siteFiles(settings.contentRoot, site.docsConfig);

@@ -35,12 +35,17 @@ const docsJson = (groups: Array<{ group: string; pages: string[] }>) => JSON.str
 
 /** Waits until the open page's sidebar (reloaded by the preview, never by the test) shows `text`. */
 async function inSidebar(text: string): Promise<void> {
-  await tab.waitForFunction((t) => document.querySelector('#sidebar')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 });
+  await tab.waitForFunction((t) => document.querySelector('#sidebar')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 }).catch(withOutput);
+}
+
+/** A wait that failed, with what the command printed (the preview's own log says why). */
+function withOutput(error: Error): never {
+  throw new Error(`${error.message}\nfolio dev printed:\n${output}`);
 }
 
 /** Waits until the open page (reloaded by the preview, never by the test) shows `text`. */
 async function shows(text: string): Promise<void> {
-  await tab.waitForFunction((t) => document.querySelector('article')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 });
+  await tab.waitForFunction((t) => document.querySelector('article')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 }).catch(withOutput);
 }
 
 beforeAll(async () => {
@@ -81,7 +86,7 @@ describe('folio dev', () => {
     const from = output.length;
     fs.writeFileSync(path.join(repo, 'index.mdx'), page('A {broken expression'));
     await printed('index.mdx:5:3: MDX syntax error', from);
-    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay') || document.title === 'MDXError', undefined, { timeout: 60_000 });
+    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay') || document.title === 'MDXError', undefined, { timeout: 60_000 }).catch(withOutput);
     fs.writeFileSync(path.join(repo, 'index.mdx'), page('The third draft.'));
     // The page under the overlay reloads by itself once the problem is fixed.
     await shows('The third draft.');
@@ -112,7 +117,7 @@ describe('folio dev', () => {
     const from = output.length;
     fs.writeFileSync(path.join(repo, 'docs.json'), '{ "name": "Preview", "navigation": ');
     await printed('docs.json changed and cannot be used; the preview keeps the last good version', from);
-    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay'), undefined, { timeout: 60_000 });
+    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay'), undefined, { timeout: 60_000 }).catch(withOutput);
     // The server still answers, with the last good settings.
     expect(await (await fetch(`${url}guides/wiring/`)).text()).toContain('First steps');
     fs.writeFileSync(path.join(repo, 'docs.json'), docsJson([{ group: 'Wiring', pages: ['guides/wiring', 'index'] }]));
