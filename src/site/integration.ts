@@ -75,6 +75,8 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         const overlay = errorOverlay(server);
         const touched = new Set<string>();
         let timer: NodeJS.Timeout | undefined;
+        let syncing = false;
+        let savedWhileSyncing = false;
         const reload = async () => {
           const names = [...touched].map((file) => path.relative(settings.contentRoot, file)).join(', ');
           touched.clear();
@@ -101,13 +103,22 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
           server.watcher.add(files.filter((f) => !watched.includes(f)));
           watched = files;
           invalidateWithImporters(server, RESOLVED_SITE_BUILD_MODULE);
-          // The content collections were made from the lists (content.config.ts): synced again with the new ones.
-          if (listsChanged) await refreshContent?.({ context: { pageFiles: site.pageFiles, snippetFiles: site.snippetFiles } });
+          // The content collections were made from the lists (content.config.ts): synced again with the
+          // new ones. A sync drops the loaders' own watchers until they load again: a page saved
+          // meanwhile is read by one more sync.
+          if (listsChanged) {
+            do {
+              savedWhileSyncing = false;
+              syncing = true;
+              await refreshContent?.({ context: { pageFiles: site.pageFiles, snippetFiles: site.snippetFiles } }).finally(() => (syncing = false));
+            } while (savedWhileSyncing);
+          }
           reloadPages(server);
           logger.info(`${names} changed: reloaded`);
         };
         const isContentFile = (file: string) => /\.mdx?$/.test(file) && file.startsWith(`${settings.contentRoot}${path.sep}`);
         const changed = (event: 'change' | 'add' | 'unlink') => (file: string) => {
+          if (syncing && isContentFile(file)) savedWhileSyncing = true;
           if (!watched.includes(file) && !(event !== 'change' && isContentFile(file))) return;
           touched.add(file);
           clearTimeout(timer);

@@ -192,5 +192,5 @@ describe('dev preview of a repository in Mintlify\'s layout', () => {
     const dim = await fetch(`${mintlify.base}/dim`, { redirect: 'manual' });
     expect(dim.status).toBe(308);
     expect(dim.headers.get('location')).toBe('/guides/dimmer');
-  });
+  }, 120_000);
 });
