@@ -1,8 +1,9 @@
 // `npm run bench:dev`: how long a saved change takes to show in the browser in `folio dev`, on a
 // repository of BENCH_PAGES pages (default 1,000; the goal, under 2 s, is in docs/benchmarks.md). Chromium keeps a page
 // open; the time runs from the write of the file to the moment the open page shows the new text
-// (the preview reloads it; nothing else does), for a page, a snippet the page includes and
-// docs.json (the site's name in the header, which restarts the preview), each BENCH_RUNS times
+// (the preview reloads it; nothing else does), for a page, a snippet the page includes, docs.json
+// (the site's name in the header) and the OpenAPI file it names (an operation's description, on
+// its page), each BENCH_RUNS times
 // (default 5); medians printed. Baseline: the same page edits under `npm run dev` (astro dev of the
 // same repository without the folio command), to show what the command adds.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,10 +23,15 @@ const CHECKOUT = fileURLToPath(new URL('../', import.meta.url));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const pageText = (n: number, words: string) => `---\ntitle: Page ${n}\n---\n\n## Part ${n}\n\n${words}\n\n<Snippet file="shared.mdx" />\n`;
 
+const docsJson = (name: string) => JSON.stringify({ name, api: { openapi: 'api.json' }, navigation: { pages: ['index', ...Array.from({ length: PAGES }, (_, i) => `guides/page-${i}`)] } });
+/** One operation, at /api-reference/list-lamps/; `words` is its description. */
+const openApi = (words: string) => JSON.stringify({ openapi: '3.1.0', info: { title: 'Lamps', version: '1' }, paths: { '/lamps': { get: { summary: 'List lamps', description: words, responses: { '200': { description: 'OK' } } } } } });
+
 function makeRepo(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-dev-'));
   const names = Array.from({ length: PAGES }, (_, i) => `guides/page-${i}`);
-  fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: 'Bench v0', navigation: { pages: ['index', ...names] } }));
+  fs.writeFileSync(path.join(root, 'docs.json'), docsJson('Bench v0'));
+  fs.writeFileSync(path.join(root, 'api.json'), openApi('Lamp words a0.'));
   fs.writeFileSync(path.join(root, 'index.mdx'), pageText(0, 'Home words v0.'));
   fs.mkdirSync(path.join(root, 'guides'));
   fs.mkdirSync(path.join(root, 'snippets'));
@@ -83,7 +89,9 @@ try {
   try {
     results.push(['folio dev: page', await edits(tab, root, 'guides/page-500.mdx', () => [pageText(500, `Folio words ${++round}.`), `Folio words ${round}.`])]);
     results.push(['folio dev: snippet', await edits(tab, root, 'snippets/shared.mdx', (r) => [`Shared words s${r}.\n`, `Shared words s${r}.`])]);
-    results.push(['folio dev: docs.json', await edits(tab, root, 'docs.json', (r) => [JSON.stringify({ name: `Bench v${r}`, navigation: { pages: ['index', ...Array.from({ length: PAGES }, (_, i) => `guides/page-${i}`)] } }), `Bench v${r}`])]);
+    results.push(['folio dev: docs.json', await edits(tab, root, 'docs.json', (r) => [docsJson(`Bench v${r}`), `Bench v${r}`])]);
+    await tab.goto(`http://127.0.0.1:${port}/api-reference/list-lamps/`);
+    results.push(['folio dev: OpenAPI file', await edits(tab, root, 'api.json', (r) => [openApi(`Lamp words a${r}.`), `Lamp words a${r}.`])]);
   } finally {
     await stop(folio);
   }

@@ -12,9 +12,8 @@ import { noLinks, pageLinks, type PageLinks } from './content-check/page-links.t
 import { checkSnippetCalls } from './content-check/check-root.ts';
 import { listRootFilesAsync, pagePathOf, type RootFiles } from './layout.ts';
 import { pageHref } from './page-rules.ts';
-import { loadDocsConfigWithWarnings, type DocsConfig, type RedirectRule } from './docs-config.ts';
-import { buildOperationPages, loadOpenApiPages } from './openapi/index.ts';
-import { docsJsonSources, navigationSources, specLoader } from './openapi/sources.ts';
+import { loadDocsConfigWithWarnings, type RedirectRule } from './docs-config.ts';
+import { generatedPagePaths } from './openapi/index.ts';
 import type { Locate } from './config-values.ts';
 import { redirectable, RedirectTable } from '../hosting/redirects.ts';
 
@@ -62,28 +61,6 @@ const ANY_ANCHOR: Set<string> = new (class extends Set<string> {
     return true;
   }
 })();
-
-/**
- * The paths of the pages a build generates from the OpenAPI files docs.json names (pages.ts, the
- * same path rules); none when a file cannot be read (`folio check` reports it).
- */
-async function operationPages(root: string, config: DocsConfig): Promise<string[]> {
-  const load = specLoader(root);
-  const taken = new Set<string>();
-  const paths: string[] = [];
-  try {
-    for (const source of docsJsonSources(config)) paths.push(...(await loadOpenApiPages(root, source.files, { prefix: source.directory }, load, taken)).pages.map((p) => p.path));
-    for (const { source } of navigationSources(config)) {
-      for (const file of source.files) {
-        const { document, refNames, file: shown } = await load(file);
-        paths.push(...buildOperationPages(document, refNames, { prefix: source.directory, file: shown }, taken).pages.map((p) => p.path));
-      }
-    }
-  } catch {
-    // An OpenAPI file that cannot be read fails `folio check`; its pages are then not known here.
-  }
-  return paths;
-}
 
 /** `/guides/install/` and `guides/install` alike become `guides/install`; the home page is ''. */
 function pageKey(pathname: string): string {
@@ -149,7 +126,8 @@ export async function findBrokenLinks(root: string, options: BrokenLinkOptions =
     const parsed = loadDocsConfigWithWarnings(root);
     rules = parsed.config.redirects ?? [];
     locate = parsed.locate;
-    generated = await operationPages(root, parsed.config);
+    // An OpenAPI file that cannot be read fails `folio check`; its pages are then not known here.
+    generated = await generatedPagePaths(root, parsed.config).catch(() => []);
   } catch {
     // An invalid docs.json is `folio check`'s to report; its redirects are then not checked.
   }

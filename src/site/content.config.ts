@@ -46,14 +46,31 @@ function renderOnly(loader: Loader, only: ReadonlySet<string>): Loader {
   };
 }
 
+/**
+ * A loader made from a list of files, made again when astro dev syncs the content with a new list
+ * (`refreshContent` with `{ pageFiles, snippetFiles }`, integration.ts: a page added, docs.json
+ * saved), so a new page shows without a restart (docs/decisions.md#docsjson-changes-in-the-preview).
+ */
+function listed(key: 'pageFiles' | 'snippetFiles', files: string[], make: (files: string[]) => Loader): Loader {
+  let loader = make(files);
+  return {
+    name: loader.name,
+    load: (context) => {
+      const next = context.refreshContextData?.[key];
+      if (Array.isArray(next)) loader = make(next as string[]);
+      return loader.load(context);
+    },
+  };
+}
+
 // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
 const pageId = (file: string) => file.replace(/\.mdx?$/, '');
 // Folio's layout: everything under content/ (one pattern; `astro dev` picks up new pages). Mintlify's:
 // exactly the listed page files, read by name (a glob pattern per page matched files × pages).
 const pagesBase = path.join(contentRoot, layout.pagesDir);
-const listedLoader = layout.kind === 'folio'
+const listedLoader = listed('pageFiles', pageFiles, (files) => layout.kind === 'folio'
   ? glob({ pattern: '**/*.{md,mdx}', base: pagesBase, generateId: ({ entry }) => pageId(entry) })
-  : listedFiles({ base: pagesBase, files: under('', pageFiles), generateId: pageId });
+  : listedFiles({ base: pagesBase, files: under('', files), generateId: pageId }));
 const pageLoader = onlyPages ? renderOnly(listedLoader, new Set(onlyPages)) : listedLoader;
 
 const pages = defineCollection({
@@ -72,11 +89,11 @@ const pages = defineCollection({
 
 const snippets = defineCollection({
   // The snippets folder is optional; the glob loader would warn about a missing base.
-  loader: !snippetsDir || !snippetFiles.length
-    ? () => []
+  loader: listed('snippetFiles', snippetFiles, (files) => !files.length
+    ? { name: 'no-snippets', load: async (context) => context.store.clear() }
     : layout.kind === 'folio'
-      ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir, generateId: ({ entry }) => entry })
-      : listedFiles({ base: snippetsDir, files: under(layout.snippetsDir, snippetFiles), generateId: (file) => file }),
+      ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir ?? path.join(contentRoot, layout.snippetsDir), generateId: ({ entry }) => entry })
+      : listedFiles({ base: snippetsDir ?? path.join(contentRoot, layout.snippetsDir), files: under(layout.snippetsDir, files), generateId: (file) => file })),
 });
 
 export const collections = { pages, snippets };

@@ -10,9 +10,13 @@ import type { RedirectRule } from './config-values.ts';
 
 const DEV_SERVER_PATHS = /^\/(?:@|__|node_modules(?:\/|$))/;
 
-export function devRedirects(rules: RedirectRule[]) {
-  const table = new RedirectTable(rules);
+/** `rules()`: docs.json's redirects as they are now (a docs.json change does not restart the preview). */
+export function devRedirects(rules: () => RedirectRule[]) {
+  let compiled: { rules: RedirectRule[]; table: RedirectTable } | undefined;
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const current = rules();
+    if (compiled?.rules !== current) compiled = { rules: current, table: new RedirectTable(current) };
+    const { table } = compiled;
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !table.size) return next();
     const url = req.url ?? '/';
     const at = url.search(/[?#]/);

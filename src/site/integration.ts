@@ -1,10 +1,11 @@
 // The site role's routes, injected (there is no src/pages): the docs catch-all, the 404 page and
 // the machine-readable files every site has. It validates the build's settings and docs.json once
-// and serves them to the build's code as `virtual:folio/site-build` (settings.ts, build-settings.ts).
+// and serves them to the build's code as `virtual:folio/site-build` (settings.ts, build-settings.ts);
+// in astro dev again when docs.json changes, without a restart (dev-reload.ts).
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { loadDocsConfigWithWarnings, openApiRelativePath, SITE_CONFIG_FILES, type RedirectRule } from './docs-config.ts';
-import { loadSiteBuild, siteSrcDir, type SiteSettings } from './settings.ts';
+import { DocsConfigError, loadDocsConfigWithWarnings, openApiRelativePath, SITE_CONFIG_FILES, type DocsConfig, type RedirectRule } from './docs-config.ts';
+import { loadSiteBuild, siteSrcDir, type SiteBuild, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
 import { docsJsonSources, navigationSources } from './openapi/sources.ts';
@@ -13,43 +14,44 @@ import { fileURLToPath } from 'node:url';
 import { contentLayout } from './layout.ts';
 import { mintlifyStaticFiles } from './dev-static-files.ts';
 import { devRedirects } from './dev-redirects.ts';
+import { errorOverlay, invalidateWithImporters, reloadPages } from './dev-reload.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
 const SITE_BUILD_MODULE = 'virtual:folio/site-build';
 const RESOLVED_SITE_BUILD_MODULE = `\0${SITE_BUILD_MODULE}`;
 
+/** The files of a content root that make the site's settings: docs.json (or mint.json), the files it reads, the OpenAPI files it names. */
+function siteFiles(contentRoot: string, config: DocsConfig): string[] {
+  const openapi = [config.openapi ?? [], ...docsJsonSources(config).map((s) => s.files), ...navigationSources(config).map((n) => n.source.files)].flat();
+  const referenced = loadDocsConfigWithWarnings(contentRoot).files ?? [];
+  return [...new Set([...[...SITE_CONFIG_FILES, ...referenced].map((f) => path.join(contentRoot, f)), ...openapi.map((file) => path.join(contentRoot, openApiRelativePath(file)))])];
+}
+
+const NO_REDIRECTS: RedirectRule[] = [];
+
 export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroIntegration {
+  let site: SiteBuild;
   let watched: string[] = [];
-  let redirects: RedirectRule[] = [];
   return {
     name: 'folio-site',
     hooks: {
-      'astro:config:setup': ({ injectRoute, addWatchFile, updateConfig }) => {
-        // Fails before Astro starts when docs.json is invalid. Read once per build (and per
-        // `astro dev` start, which a docs.json change restarts).
-        const site = loadSiteBuild(settings);
-        const source = `export const site = ${JSON.stringify(site)};`;
+      'astro:config:setup': ({ injectRoute, updateConfig }) => {
+        // Fails before Astro starts when docs.json is invalid. Read once per build; in astro dev
+        // again at each change of docs.json or a file it reads (astro:server:setup below).
+        site = loadSiteBuild(settings);
+        watched = siteFiles(settings.contentRoot, site.docsConfig);
         updateConfig({
           vite: {
             plugins: [
               {
                 name: 'folio-site-build',
                 resolveId: (id: string) => (id === SITE_BUILD_MODULE ? RESOLVED_SITE_BUILD_MODULE : undefined),
-                load: (id: string) => (id === RESOLVED_SITE_BUILD_MODULE ? source : undefined),
+                load: (id: string) => (id === RESOLVED_SITE_BUILD_MODULE ? `export const site = ${JSON.stringify(site)};` : undefined),
               },
             ],
           },
         });
-        const config = site.docsConfig;
-        redirects = config.redirects ?? [];
-        const openapi = [config.openapi ?? [], ...docsJsonSources(config).map((s) => s.files), ...navigationSources(config).map((n) => n.source.files)].flat();
-        // `astro dev` restarts when one of these changes: pages are rendered per request, but the
-        // list of pages (generated ones too) is made at a start. A restart re-reads docs.json, so
-        // an OpenAPI file it newly names is watched from then on, and so is a file its `$ref`s read.
-        const referenced = loadDocsConfigWithWarnings(settings.contentRoot).files ?? [];
-        watched = [...[...SITE_CONFIG_FILES, ...referenced].map((f) => path.join(settings.contentRoot, f)), ...[...new Set(openapi)].map((file) => path.join(settings.contentRoot, openApiRelativePath(file)))];
-        for (const file of watched) addWatchFile(file);
         injectRoute({ pattern: '/404', entrypoint: route('404.astro') });
         injectRoute({ pattern: '/llms.txt', entrypoint: route('llms.txt.ts') });
         injectRoute({ pattern: '/llms-full.txt', entrypoint: route('llms-full.txt.ts') });
@@ -60,14 +62,69 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         injectRoute({ pattern: '/[...slug].md', entrypoint: route('page.md.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },
-      // addWatchFile only says which changes restart; the content root lies outside the Astro
-      // root, so Vite's watcher must be told to watch these files at all.
-      'astro:server:setup': ({ server }) => {
+      'astro:server:setup': ({ server, logger, refreshContent }) => {
+        // The content root lies outside the Astro root: Vite's watcher must be told to watch these files at all.
         server.watcher.add(watched);
         // docs.json redirects first, as on the live site, where they answer before the site's files (dev-redirects.ts).
-        server.middlewares.use(devRedirects(redirects));
+        server.middlewares.use(devRedirects(() => site.docsConfig.redirects ?? NO_REDIRECTS));
         // A build copies Mintlify's static files after Astro (build.ts); the preview serves them itself.
         if (contentLayout(settings.contentRoot).kind === 'mintlify') server.middlewares.use(mintlifyStaticFiles(settings.contentRoot));
+        // docs.json, a file it reads or an OpenAPI file changed, or a page or snippet was added or
+        // removed: the settings are read again, without a restart (docs/decisions.md#docsjson-changes-in-the-preview).
+        // Changes come in bursts (an editor's save, a git checkout): one reload per burst.
+        const overlay = errorOverlay(server);
+        const touched = new Set<string>();
+        let timer: NodeJS.Timeout | undefined;
+        let syncing = false;
+        let savedWhileSyncing = false;
+        const reload = async () => {
+          const names = [...touched].map((file) => path.relative(settings.contentRoot, file)).join(', ');
+          touched.clear();
+          let next: SiteBuild;
+          try {
+            next = loadSiteBuild(settings);
+          } catch (error) {
+            // As a restart with a bad astro.config does: the preview keeps the last good settings.
+            const message = error instanceof DocsConfigError ? error.message : String(error);
+            logger.error(`${names} changed and cannot be used; the preview keeps the last good version:\n${message}`);
+            overlay.show(message);
+            return;
+          }
+          if (next.layout.kind !== site.layout.kind) {
+            const message = `${names}: the repository's layout changed (${site.layout.kind} to ${next.layout.kind}): stop the preview and start it again`;
+            logger.error(message);
+            overlay.show(message);
+            return;
+          }
+          overlay.clear();
+          const listsChanged = String(next.pageFiles) !== String(site.pageFiles) || String(next.snippetFiles) !== String(site.snippetFiles);
+          site = next;
+          const files = siteFiles(settings.contentRoot, site.docsConfig);
+          server.watcher.add(files.filter((f) => !watched.includes(f)));
+          watched = files;
+          invalidateWithImporters(server, RESOLVED_SITE_BUILD_MODULE);
+          // The content collections were made from the lists (content.config.ts): synced again with the
+          // new ones. A sync drops the loaders' own watchers until they load again: a page saved
+          // meanwhile is read by one more sync.
+          if (listsChanged) {
+            do {
+              savedWhileSyncing = false;
+              syncing = true;
+              await refreshContent?.({ context: { pageFiles: site.pageFiles, snippetFiles: site.snippetFiles } }).finally(() => (syncing = false));
+            } while (savedWhileSyncing);
+          }
+          reloadPages(server);
+          logger.info(`${names} changed: reloaded`);
+        };
+        const isContentFile = (file: string) => /\.mdx?$/.test(file) && file.startsWith(`${settings.contentRoot}${path.sep}`);
+        const changed = (event: 'change' | 'add' | 'unlink') => (file: string) => {
+          if (syncing && isContentFile(file)) savedWhileSyncing = true;
+          if (!watched.includes(file) && !(event !== 'change' && isContentFile(file))) return;
+          touched.add(file);
+          clearTimeout(timer);
+          timer = setTimeout(() => void reload().catch((error: unknown) => logger.error(String(error))), 50);
+        };
+        for (const event of ['change', 'add', 'unlink'] as const) server.watcher.on(event, changed(event));
       },
       // Content collections render Markdown while syncing, before this hook, and only log a
       // failure there: a file the content check refused must stop the build here.

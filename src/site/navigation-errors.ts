@@ -12,7 +12,7 @@ export function navigationErrorMessage(contentRoot: string, error: NavigationErr
   const message = `${error.message}${error.message.startsWith('no page') ? ` (${expected(page)})` : ''}`;
   // docs.json's own parse knows where each key is written (docs.json or a referenced file), the
   // list form of Folio's first format included.
-  const located = found?.file === 'docs.json' ? loadDocsConfigWithWarnings(contentRoot).locate?.(error.key.split('.')) : undefined;
+  const located = found?.file === 'docs.json' ? locate(contentRoot, error.key) : undefined;
   if (located) return formatConfigIssue({ ...located, message });
   let at = { line: 1, column: 1 };
   if (found) {
@@ -25,4 +25,16 @@ export function navigationErrorMessage(contentRoot: string, error: NavigationErr
     }
   }
   return formatConfigIssue({ file: found?.file ?? 'docs.json', key: found?.file === 'mint.json' ? 'navigation' : error.key, message, ...at });
+}
+
+/**
+ * Where the key is written in docs.json as it is now; none when it cannot be read now: in astro dev
+ * the site's settings are the last good docs.json while a broken one is saved (integration.ts).
+ */
+function locate(contentRoot: string, key: string) {
+  try {
+    return loadDocsConfigWithWarnings(contentRoot).locate?.(key.split('.'));
+  } catch {
+    return undefined;
+  }
 }

@@ -10,6 +10,7 @@ import {
   discoverSpecFiles,
   docsJsonSources,
   findReferencedSpec,
+  listedOperations,
   loadOpenApiPages,
   navigationSources,
   operationKey,
@@ -287,15 +288,14 @@ async function openApiPages(): Promise<PageSourceResult> {
     navGroups.push(...loaded.groups.map((group): NavGroup => ({ type: 'group', title: group.label, items: group.items.map((item) => link(byPath.get(item.path)!)) })));
   }
   for (const { entry, source } of navigationSources(config)) {
-    // An entry listing operations ("GET /users") gets those pages; one listing none gets them all.
-    const listed = (Array.isArray(entry.pages) ? entry.pages : []).flatMap((item) => (typeof item === 'string' ? [parseOperationReference(item)] : [])).filter((r) => r !== undefined);
     const byKey = new Map<string, OpenApiPage>();
     const groups: NavGroup[] = [];
     for (const file of source.files) {
       const { document, refNames, file: shown, warnings } = await state.load(file);
       warn(warnings);
       files.push(file);
-      const only = listed.length ? listed.filter((r) => !r.file || r.file === file).map((r) => r.key) : undefined;
+      // An entry listing operations ("GET /users") gets those pages; one listing none gets them all.
+      const only = listedOperations(entry, file);
       const built = buildOperationPages(document, refNames, { prefix: source.directory, file: shown, ...options, ...(only ? { only } : {}) }, state.taken);
       const byPath = new Map<string, OpenApiPage>();
       for (const operation of built.pages) {

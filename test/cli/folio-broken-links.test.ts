@@ -9,10 +9,12 @@ import { installFolio, type InstalledFolio } from '../helpers/folio-cli.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { makeContentRoot } from '../site/helpers.ts';
 import { ROOT } from '../helpers/server.ts';
+import { OPENAPI_LINK_SITE } from '../helpers/broken-link-site.ts';
 
 let folio: InstalledFolio;
 let repo: string;
 let clean: string;
+let withApi: string;
 let server: http.Server;
 let origin: string;
 let closed: string;
@@ -62,12 +64,13 @@ beforeAll(async () => {
     'index.mdx': '---\ntitle: Home\n---\n\n[more](/more#details)\n',
     'more.mdx': '---\ntitle: More\n---\n\n## Details\n',
   });
+  withApi = makeContentRoot(OPENAPI_LINK_SITE);
 });
 
 afterAll(async () => {
   folio.remove();
   await new Promise((resolve) => server.close(resolve));
-  for (const dir of [repo, clean]) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of [repo, clean, withApi]) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('folio broken-links', () => {
@@ -98,6 +101,15 @@ describe('folio broken-links', () => {
     expect(stdout).toContain(`link "${origin}/dead": answered 404`);
     expect(stdout).toContain(`link "${closed}": could not be reached (ECONNREFUSED)`);
     expect(stdout).not.toContain(`${origin}/fine"`);
+  });
+
+  it('knows the pages generated from an OpenAPI file as a deployment does (test/service/deployments-broken-links.test.ts)', async () => {
+    const { code, stdout } = await folio.run(withApi, ['broken-links', '--check-anchors']);
+    expect(code).toBe(1);
+    expect(stdout).toContain('index.mdx:7:19: link "/api-reference/list-eggs": no page or file has this address');
+    // An operation the navigation entry does not list gets no page, as in the build.
+    expect(stdout).toContain('index.mdx:9:26: link "/api-reference/add-a-nest": no page or file has this address');
+    expect(stdout).not.toContain('list-nests');
   });
 
   it('exits 0 when nothing is broken', async () => {

@@ -1,6 +1,7 @@
 // `folio dev`, run as an author runs it (the installed command, in a docs repository outside
-// Folio's checkout): it serves the repository, Chromium sees a saved change without reloading by
-// hand, and a page with a problem shows in the terminal and as an overlay, never as a dead server.
+// Folio's checkout): it serves the repository, Chromium sees a saved change (a page, docs.json, a
+// new page) without reloading by hand and without the preview restarting, and a page or docs.json
+// with a problem shows in the terminal and as an overlay, never as a dead server.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,9 +31,21 @@ async function printed(text: string, from = 0): Promise<void> {
   }
 }
 
+const docsJson = (groups: Array<{ group: string; pages: string[] }>) => JSON.stringify({ name: 'Preview', navigation: { groups } });
+
+/** Waits until the open page's sidebar (reloaded by the preview, never by the test) shows `text`. */
+async function inSidebar(text: string): Promise<void> {
+  await tab.waitForFunction((t) => document.querySelector('#sidebar')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 }).catch(withOutput);
+}
+
+/** A wait that failed, with what the command printed (the preview's own log says why). */
+function withOutput(error: Error): never {
+  throw new Error(`${error.message}\nfolio dev printed:\n${output}`);
+}
+
 /** Waits until the open page (reloaded by the preview, never by the test) shows `text`. */
 async function shows(text: string): Promise<void> {
-  await tab.waitForFunction((t) => document.querySelector('article')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 });
+  await tab.waitForFunction((t) => document.querySelector('article')?.textContent?.includes(t) ?? false, text, { timeout: 60_000 }).catch(withOutput);
 }
 
 beforeAll(async () => {
@@ -73,10 +86,42 @@ describe('folio dev', () => {
     const from = output.length;
     fs.writeFileSync(path.join(repo, 'index.mdx'), page('A {broken expression'));
     await printed('index.mdx:5:3: MDX syntax error', from);
-    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay') || document.title === 'MDXError', undefined, { timeout: 60_000 });
+    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay') || document.title === 'MDXError', undefined, { timeout: 60_000 }).catch(withOutput);
     fs.writeFileSync(path.join(repo, 'index.mdx'), page('The third draft.'));
     // The page under the overlay reloads by itself once the problem is fixed.
     await shows('The third draft.');
+    expect(preview.exitCode).toBe(null);
+  }, 180_000);
+
+  it('shows a docs.json change in the open page without restarting the preview', async () => {
+    const from = output.length;
+    fs.writeFileSync(path.join(repo, 'docs.json'), docsJson([{ group: 'First steps', pages: ['index'] }]));
+    await inSidebar('First steps');
+    await printed('docs.json changed: reloaded', from);
+    // A restart would list and sync every page again (seconds on a large repository).
+    expect(output.slice(from)).not.toContain('Restarting');
+  }, 180_000);
+
+  it('shows a page added and listed in docs.json, without a restart', async () => {
+    const from = output.length;
+    fs.mkdirSync(path.join(repo, 'guides'));
+    fs.writeFileSync(path.join(repo, 'guides/wiring.mdx'), '---\ntitle: Wiring the lamp\n---\n\nRed to red, blue to blue.\n');
+    fs.writeFileSync(path.join(repo, 'docs.json'), docsJson([{ group: 'First steps', pages: ['index', 'guides/wiring'] }]));
+    await inSidebar('Wiring the lamp');
+    await tab.locator('#sidebar a', { hasText: 'Wiring the lamp' }).click();
+    await shows('Red to red, blue to blue.');
+    expect(output.slice(from)).not.toContain('Restarting');
+  }, 180_000);
+
+  it('keeps the last good docs.json while a saved one is broken, in the terminal and over the page', async () => {
+    const from = output.length;
+    fs.writeFileSync(path.join(repo, 'docs.json'), '{ "name": "Preview", "navigation": ');
+    await printed('docs.json changed and cannot be used; the preview keeps the last good version', from);
+    await tab.waitForFunction(() => !!document.querySelector('vite-error-overlay'), undefined, { timeout: 60_000 }).catch(withOutput);
+    // The server still answers, with the last good settings.
+    expect(await (await fetch(`${url}guides/wiring/`)).text()).toContain('First steps');
+    fs.writeFileSync(path.join(repo, 'docs.json'), docsJson([{ group: 'Wiring', pages: ['guides/wiring', 'index'] }]));
+    await inSidebar('Wiring');
     expect(preview.exitCode).toBe(null);
   }, 180_000);
 });

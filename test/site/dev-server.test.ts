@@ -1,5 +1,5 @@
 // `npm run dev` previews a content root with `astro dev` and reloads when a page, a snippet,
-// docs.json or the OpenAPI file it names changes. The server runs in its own Astro root, like a build.
+// docs.json or the OpenAPI file it names changes, or a page is added (docs.json's redirects too). The server runs in its own Astro root, like a build.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -121,7 +121,9 @@ describe('dev preview', () => {
     expect(await eventually('/', 'The page changed.')).toContain('The page changed.');
 
     fs.writeFileSync(path.join(root, 'docs.json'), JSON.stringify({ name: 'Preview Two', openapi: 'api.json' }));
-    expect(await eventually('/', '<title>Home again · Preview Two</title>')).toContain('The page changed.');
+    const renamed = await eventually('/', '<title>Home again · Preview Two</title>');
+    expect(renamed).toContain('<title>Home again · Preview Two</title>');
+    expect(renamed).toContain('The page changed.');
   }, 400_000);
 
   it('reloads after the OpenAPI file changes: new operations get pages', async () => {
@@ -181,4 +183,23 @@ describe('dev preview of a repository in Mintlify\'s layout', () => {
     expect(await eventually('/', 'The home page changed.', mintlify.base)).toContain('The home page changed.');
     expect(await page('/guides/draft/', mintlify.base)).not.toContain('Not in the navigation.');
   }, 200_000);
+
+  it('serves a page added and listed in docs.json, and the redirects docs.json gains, as it is saved', async () => {
+    fs.writeFileSync(path.join(mintlifyRoot, 'guides/dimmer.mdx'), '---\ntitle: The dimmer\n---\n\nTurn it slowly.\n');
+    fs.writeFileSync(path.join(mintlifyRoot, 'docs.json'), JSON.stringify({
+      name: 'Lamp Works',
+      navigation: { groups: [{ group: 'Wiring and dimming', pages: ['index', 'guides/start', 'guides/dimmer'] }] },
+      redirects: [{ source: '/dim', destination: '/guides/dimmer' }],
+    }));
+    let page = '';
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline && !page.includes('Turn it slowly.'); ) {
+      page = await fetch(`${mintlify.base}/guides/dimmer/`).then((r) => r.text()).catch(() => '');
+      if (!page.includes('Turn it slowly.')) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(page).toContain('<title>The dimmer · Lamp Works</title>');
+    expect(page).toContain('Wiring and dimming');
+    const dim = await fetch(`${mintlify.base}/dim`, { redirect: 'manual' });
+    expect(dim.status).toBe(308);
+    expect(dim.headers.get('location')).toBe('/guides/dimmer');
+  }, 120_000);
 });

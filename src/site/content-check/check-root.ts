@@ -136,11 +136,6 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
     problems.push(...checkSnippetImports(file, analysis.snippetImports ?? [], exportsOf, layout.snippetsDir));
   }
   problems.push(...findSnippetCycles(snippets, calls, layout.snippetsDir));
-  // Broken internal links are warnings: the site builds, a reader's click leads nowhere. Resolved
-  // here from the links the check processes read (page-links.ts), with `folio broken-links`'s rules.
-  const contents = analyses.flatMap(([file, analysis]) => (analysis.links ? [{ file, ...analysis.links }] : []));
-  const links = await findInternalBrokenLinks({ root, files, rules: config?.redirects ?? [], locate, generated: [], contents, pagesUnknown: namesSpecs }, { checkAnchors: true, snippetUses: false });
-  warnings.push(...inFileOrder(links.broken, files, contents));
   problems.push(...findSameAddress(pages, layout));
   if (!pages.length) {
     problems.push(
@@ -157,12 +152,21 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   // frontmatter are then the previous build's, which passed this check (fast-redeploy.ts builds in
   // full when any of them changed).
   const skipOpenApi = !!only || (!namesSpecs && openApiPages.size === 0);
+  // The addresses of the pages generated from the OpenAPI files docs.json names, read by the OpenAPI
+  // check in its process; unknown when it does not run or cannot read them.
+  let generated: string[] | undefined = namesSpecs ? undefined : [];
   if (!unreadable && !skipOpenApi) {
     const openapi = await checkOpenApiIsolated(root, pages);
     problems.push(...openapi.problems);
     warnings.push(...openapi.warnings);
     checked.push(...(openapi.checked ?? []));
+    generated = openapi.generated ?? generated;
   }
+  // Broken internal links are warnings: the site builds, a reader's click leads nowhere. Resolved
+  // here from the links the check processes read (page-links.ts), with `folio broken-links`'s rules.
+  const contents = analyses.flatMap(([file, analysis]) => (analysis.links ? [{ file, ...analysis.links }] : []));
+  const links = await findInternalBrokenLinks({ root, files, rules: config?.redirects ?? [], locate, generated: generated ?? [], contents, pagesUnknown: !generated }, { checkAnchors: true, snippetUses: false });
+  warnings.push(...inFileOrder(links.broken, files, contents));
   return { problems, warnings, pages, snippets, files, config, checked };
 }
 

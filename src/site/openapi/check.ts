@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Problem } from '../content-check/check-content.ts';
 import { parseDocsConfig } from '../docs-config.ts';
 import { OpenApiError } from './errors.ts';
+import { generatedPagePaths } from './index.ts';
 import { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, parseOperationReference, specLoader, unreadableReference } from './sources.ts';
 
 export interface OpenApiCheck {
@@ -20,6 +21,11 @@ export interface OpenApiCheck {
   warnings: Problem[];
   /** Digests of the documents that passed as written (load.ts): the build does not validate them again. */
   checked: string[];
+  /**
+   * Paths of the pages the build generates from the files docs.json names (index.ts
+   * generatedPagePaths), for the link check; undefined when a file cannot be read.
+   */
+  generated?: string[];
 }
 
 /** Checks the specs of the content root at `root`; `pages` are its page files, relative to it. */
@@ -76,7 +82,9 @@ export async function checkOpenApi(root: string, pages: string[]): Promise<OpenA
       report(error, { ...at, message: '' });
     }
   }
-  return { problems, warnings: [...[...warnings].map((message) => ({ file: '', line: 0, column: 0, message })), ...pageWarnings], checked: [...checked] };
+  // Read as the build reads them (resolved, not validated again), for the addresses of their pages.
+  const generated = await generatedPagePaths(root, config, specLoader(root, { checked })).catch(() => undefined);
+  return { problems, warnings: [...[...warnings].map((message) => ({ file: '', line: 0, column: 0, message })), ...pageWarnings], checked: [...checked], ...(generated ? { generated } : {}) };
 }
 
 /** Line and column of the first place docs.json names `file` (as a JSON string), else its start. */

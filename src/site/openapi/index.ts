@@ -12,7 +12,8 @@ import type { LoadedDocument } from './load.ts';
 import type { OperationGroup, OpenApiPages } from './model.ts';
 import { buildOperationPages, UNTAGGED_GROUP } from './operations.ts';
 import type { BuildOptions } from './operations.ts';
-import { specLoader } from './sources.ts';
+import { docsJsonSources, navigationSources, parseOperationReference, specLoader } from './sources.ts';
+import type { DocsConfig } from '../docs-config.ts';
 
 export { OpenApiError } from './errors.ts';
 export { loadOpenApiDocument } from './load.ts';
@@ -60,4 +61,33 @@ function mergeGroups(into: OperationGroup[], groups: OperationGroup[]): void {
     if (existing) existing.items.push(...group.items);
     else into.push(group);
   }
+}
+
+/**
+ * The operations a navigation entry with `openapi` lists for `file` (`"GET /users"` among its
+ * pages), as operation keys; undefined when it lists none: the entry then gets every operation.
+ */
+export function listedOperations(entry: Record<string, unknown>, file: string): string[] | undefined {
+  const listed = (Array.isArray(entry.pages) ? entry.pages : []).flatMap((item) => (typeof item === 'string' ? [parseOperationReference(item)] : [])).filter((r) => r !== undefined);
+  return listed.length ? listed.filter((r) => !r.file || r.file === file).map((r) => r.key) : undefined;
+}
+
+/**
+ * The paths of the pages a build generates from the OpenAPI files docs.json names (its `openapi`
+ * and `api.openapi`, and navigation entries with `openapi`), in the order and by the rules the
+ * build's pages.ts gives them. The one list of those addresses that `folio broken-links` and a
+ * deployment's link check (check.ts, in its own process) both use. Throws as loading a file does.
+ */
+export async function generatedPagePaths(contentRoot: string, config: DocsConfig, load: (file: string) => Promise<LoadedDocument> = specLoader(contentRoot)): Promise<string[]> {
+  const taken = new Set<string>();
+  const paths: string[] = [];
+  for (const source of docsJsonSources(config)) paths.push(...(await loadOpenApiPages(contentRoot, source.files, { prefix: source.directory }, load, taken)).pages.map((p) => p.path));
+  for (const { entry, source } of navigationSources(config)) {
+    for (const file of source.files) {
+      const { document, refNames, file: shown } = await load(file);
+      const only = listedOperations(entry, file);
+      paths.push(...buildOperationPages(document, refNames, { prefix: source.directory, file: shown, ...(only ? { only } : {}) }, taken).pages.map((p) => p.path));
+    }
+  }
+  return paths;
 }

@@ -1,0 +1,72 @@
+// A docs.json or OpenAPI change in `npm run dev` / `folio dev` without restarting astro dev
+// (docs/decisions.md#docsjson-changes-in-the-preview): the site's settings module
+// (`virtual:folio/site-build`) is made again, every module that imported it, directly or not, is
+// evaluated again at the next request (routes, layouts, pages.ts, which list the pages and build the
+// navigation per request in dev), and the open pages reload. A restart would list and sync every page
+// again: seconds on a large repository.
+import type { ViteDevServer } from 'vite';
+
+/**
+ * Forgets the module `id` (a resolved id) and every module that imports it, in each of the dev
+ * server's environments, so that the next request evaluates them again from the new source.
+ */
+export function invalidateWithImporters(server: ViteDevServer, id: string): void {
+  const timestamp = Date.now();
+  for (const environment of Object.values(server.environments)) {
+    // The transformed code (Vite invalidates the importers' along with it).
+    const module = environment.moduleGraph.getModuleById(id);
+    if (module) environment.moduleGraph.invalidateModule(module, new Set(), timestamp, true);
+    // The evaluated modules of an environment that runs its code in this process (Astro's SSR):
+    // invalidating a module there does not reach its importers, which hold the old exports.
+    const evaluated = 'runner' in environment ? (environment as { runner: { evaluatedModules: EvaluatedModules } }).runner.evaluatedModules : undefined;
+    if (!evaluated) continue;
+    const seen = new Set<string>();
+    const queue = [id];
+    while (queue.length) {
+      const next = queue.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      const node = evaluated.getModuleById(next);
+      if (!node) continue;
+      evaluated.invalidateModule(node);
+      queue.push(...node.importers);
+    }
+  }
+}
+
+/** What of Vite's module runner's EvaluatedModules this uses (vite/module-runner). */
+interface EvaluatedModules {
+  getModuleById(id: string): { importers: Set<string> } | undefined;
+  invalidateModule(node: { importers: Set<string> }): void;
+}
+
+/** Reloads every open page of the preview. */
+export function reloadPages(server: ViteDevServer): void {
+  server.environments.client.hot.send({ type: 'full-reload', path: '*' });
+}
+
+/**
+ * Vite's error overlay for a problem that outlives a reload (a broken docs.json): shown over the open
+ * pages, and over each page that connects while it lasts (a page reloading when it was sent would
+ * miss it), until `clear`.
+ */
+export function errorOverlay(server: ViteDevServer): { show(message: string): void; clear(): void } {
+  let shown: ErrorPayload | undefined;
+  server.environments.client.hot.on('vite:client:connect', (_payload: unknown, client: { send(payload: ErrorPayload): void }) => {
+    if (shown) client.send(shown);
+  });
+  return {
+    show(message) {
+      shown = { type: 'error', err: { message, stack: '' } };
+      server.environments.client.hot.send(shown);
+    },
+    clear() {
+      shown = undefined;
+    },
+  };
+}
+
+interface ErrorPayload {
+  type: 'error';
+  err: { message: string; stack: string };
+}
