@@ -60,7 +60,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         injectRoute({ pattern: `/${REDIRECTS_FILE}`, entrypoint: route('redirects.txt.ts') });
         // Each page's .md file: a build lists them all in one render and writes them when done
         // (page-markdown-files.ts); the dev server renders each when asked.
-        if (command === 'build') injectRoute({ pattern: `/${PAGE_MARKDOWN_FILE}`, entrypoint: route('page-markdown.json.ts') });
+        if (command === 'build') injectRoute({ pattern: `/${PAGE_MARKDOWN_FILE}`, entrypoint: route('page-markdown.jsonl.ts') });
         else injectRoute({ pattern: '/[...slug].md', entrypoint: route('page.md.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },

@@ -1,13 +1,16 @@
-// Each page's .md file in a build (docs/decisions.md#ai-ready-docs): the route page-markdown.json.ts
+// Each page's .md file in a build (docs/decisions.md#ai-ready-docs): the route page-markdown.jsonl.ts
 // lists every page's Markdown in PAGE_MARKDOWN_FILE (one endpoint render); once Astro is done, the
 // integration writes each into `<page address>.md` and removes the list (build-lists.ts). The dev
 // server answers the same files per request (routes/page.md.ts).
 import { takeList, writeNewFile } from './build-lists.ts';
 
-export const PAGE_MARKDOWN_FILE = '_folio/page-markdown.json';
+export const PAGE_MARKDOWN_FILE = '_folio/page-markdown.jsonl';
 
-/** `[page address (slug), its Markdown]` per page: `["guides/setup", "# Setup…"]` becomes guides/setup.md. */
-export type PageMarkdownList = Array<[string, string]>;
+/**
+ * One line per page: the JSON of `[page address (slug), its Markdown]`; `["guides/setup", "# Setup…"]`
+ * becomes guides/setup.md. A line at a time, so that only one page's text is parsed at any time.
+ */
+export const pageMarkdownLine = (slug: string, markdown: string) => `${JSON.stringify([slug, markdown])}\n`;
 
 /**
  * Writes the .md files the build listed into `outDir` and removes the list; returns the addresses
@@ -18,7 +21,8 @@ export function writePageMarkdownFiles(outDir: string): string[] {
   if (text === undefined) return [];
   const taken: string[] = [];
   const made = new Set<string>();
-  for (const [slug, markdown] of JSON.parse(text) as PageMarkdownList) {
+  for (let start = 0, end = text.indexOf('\n'); end !== -1; start = end + 1, end = text.indexOf('\n', start)) {
+    const [slug, markdown] = JSON.parse(text.slice(start, end)) as [string, string];
     const segments = slug.split('/');
     segments.push(`${segments.pop()}.md`);
     if (!writeNewFile(outDir, segments, markdown, made)) taken.push(`/${slug}.md`);

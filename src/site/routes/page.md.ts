@@ -1,6 +1,6 @@
 // /{page}.md on the dev server: each page the search lists as clean Markdown (see machine-readable.ts),
 // for AI tools and readers who want the text (docs/decisions.md#ai-ready-docs). A build writes the
-// same files from one list instead (page-markdown.json.ts).
+// same files from one list instead (page-markdown.jsonl.ts).
 import { markdownPages, pageMarkdownFile } from '../machine-readable.ts';
 import { siteModel, type SitePage } from '../pages.ts';
 
