@@ -18,6 +18,10 @@
 // three taking turns run by run. Goal: at most 1.3x the plain Markdown time. It also prints the CSS
 // one page of each links (bytes as built and brotli-compressed as served): a plain page carries the
 // layout's stylesheet only, a component page adds the components' sheet (page-styles.ts).
+// BENCH_BASELINE_ROOT names another checkout of Folio with its node_modules (`git worktree add
+// ../before <commit> && (cd ../before && npm ci)`): the size cases, the plain Markdown case and the
+// components case are then built by that checkout's buildSite too, on the same corpora, taking
+// turns with this checkout's, and each prints its medians before and after with their ratios.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +31,7 @@ import { repoRoot } from '../src/site/settings.ts';
 import { writeComponentSite } from './bench-corpus.ts';
 import { writeSyntheticOpenApi } from './generate-openapi.ts';
 import { withPeakRss } from './peak-rss.ts';
+import { pathToFileURL } from 'node:url';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').filter(Boolean).map(Number); // '' skips them
@@ -37,6 +42,10 @@ const OPENAPI_MS_PER_PAGE = 5;
 const COMPONENT_PAGES = Number(process.env.BENCH_COMPONENT_PAGES ?? 1000);
 const GOALS: Record<number, { wallS: number; rssMb?: number }> = { 100: { wallS: 4 }, 1000: { wallS: 14, rssMb: 1536 } };
 const benchDir = path.join(repoRoot, 'bench-out');
+type Build = typeof buildSite;
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT ? path.resolve(process.env.BENCH_BASELINE_ROOT) : undefined;
+/** The other checkout's buildSite, loaded in this process as this checkout's is (its Astro runs from its own node_modules). */
+const baselineBuild: Build | undefined = BASELINE_ROOT ? ((await import(pathToFileURL(path.join(BASELINE_ROOT, 'src/site/build.ts')).href)) as { buildSite: Build }).buildSite : undefined;
 const METHODS = ['get', 'POST', 'put', 'PATCH', 'delete', 'options', 'HEAD'];
 
 function generate(pages: number): string {
@@ -191,24 +200,32 @@ interface Measured {
   cpus: number[];
 }
 
+interface Case {
+  pages: number;
+  root: string;
+  name: string;
+  /** Another checkout's buildSite (BENCH_BASELINE_ROOT); this checkout's by default. */
+  build?: Build;
+}
+
 /** One build of `root` into a fresh `out-<name>`: wall seconds, peak RSS and CPU seconds. */
-async function buildOnce(root: string, name: string): Promise<{ wall: number; peakMb: number; cpuS: number }> {
+async function buildOnce(root: string, name: string, build: Build = buildSite): Promise<{ wall: number; peakMb: number; cpuS: number }> {
   const out = path.join(benchDir, `out-${name}`);
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const started = performance.now();
-  const { value: result, peakMb, cpuS } = await withPeakRss(() => buildSite({ contentRoot: root, outDir: out, timeoutMs: 600_000 }));
+  const { value: result, peakMb, cpuS } = await withPeakRss(() => build({ contentRoot: root, outDir: out, timeoutMs: 600_000 }));
   const wall = (performance.now() - started) / 1000;
   if (!result.ok) throw new Error(`bench build of ${name} failed:\n${result.error?.message}\n${result.log.slice(-20).join('\n')}`);
   return { wall, peakMb, cpuS };
 }
 
 /** Builds each case once per run, the cases taking turns, and returns the medians per case. */
-async function bench(cases: Array<{ pages: number; root: string; name: string }>): Promise<Measured[]> {
+async function bench(cases: Case[]): Promise<Measured[]> {
   const runs = cases.map(() => ({ walls: [] as number[], rsses: [] as number[], cpus: [] as number[] }));
   for (let run = 0; run < RUNS; run++) {
     for (const [i, c] of cases.entries()) {
-      const { wall, peakMb, cpuS } = await buildOnce(c.root, c.name);
+      const { wall, peakMb, cpuS } = await buildOnce(c.root, c.name, c.build);
       runs[i]!.walls.push(wall);
       runs[i]!.rsses.push(peakMb);
       runs[i]!.cpus.push(cpuS);
@@ -220,6 +237,18 @@ async function bench(cases: Array<{ pages: number; root: string; name: string }>
 const mdxCase = (pages: number) => ({ pages, root: generate(pages), name: String(pages) });
 const runsText = (r: Measured) => `runs ${r.walls.map((w) => w.toFixed(2)).join(', ')}`;
 
+/** The same case built by the BENCH_BASELINE_ROOT checkout, into an output of its own. */
+const beforeCase = (c: Case): Case => ({ ...c, name: `${c.name}-before`, build: baselineBuild });
+
+/** `label: before → after` medians of wall and CPU time, with the ratios after/before. */
+function beforeAfterLine(label: string, before: Measured, after: Measured): string {
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  return (
+    `before/after ${label}: ${before.wallS.toFixed(2)} s → ${after.wallS.toFixed(2)} s wall (${ratio(after.wallS, before.wallS)}), ` +
+    `${before.cpuS.toFixed(2)} s → ${after.cpuS.toFixed(2)} s CPU (${ratio(after.cpuS, before.cpuS)}) | goal: no slower than before`
+  );
+}
+
 fs.mkdirSync(benchDir, { recursive: true });
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`site build benchmark: median of ${RUNS} run(s), full theme + Pagefind, ${os.availableParallelism()} cores, Node ${process.version}, load average ${load()}`);
@@ -227,8 +256,10 @@ const [baseline] = await bench([mdxCase(1)]);
 if (!baseline) throw new Error('no baseline');
 console.log(`baseline   1 page : ${baseline.wallS.toFixed(2)} s wall, ${baseline.rssMb.toFixed(0)} MB peak RSS (fixed start-up cost)`);
 let missed = false;
+if (BASELINE_ROOT) console.log(`before: ${BASELINE_ROOT} (its buildSite, taking turns with this checkout's)`);
 for (const size of SIZES) {
-  const [r] = await bench([mdxCase(size)]);
+  const sized = mdxCase(size);
+  const [r, before] = await bench(baselineBuild ? [sized, beforeCase(sized)] : [sized]);
   if (!r) continue;
   const goal = GOALS[size];
   const okWall = !goal || r.wallS < goal.wallS;
@@ -239,6 +270,7 @@ for (const size of SIZES) {
       `${(size / r.wallS).toFixed(0)} pages/s, ${r.rssMb.toFixed(0)} MB peak RSS, ${(r.wallS / baseline.wallS).toFixed(2)}x baseline` +
       (goal ? ` | goal < ${goal.wallS} s${goal.rssMb ? ` and < ${goal.rssMb} MB` : ''}: ${okWall && okRss ? 'met' : 'MISSED'}` : ''),
   );
+  if (before) console.log(beforeAfterLine(`${size} pages (MDX)`, before, r));
 }
 if (OPENAPI_OPS > 0) {
   // Cost per page over the 1-page baseline, so the fixed start-up cost is not spread over the pages.
@@ -274,12 +306,11 @@ if (OPENAPI_OPS > 0) {
 if (COMPONENT_PAGES > 0) {
   // Mintlify's components against the same text as plain Markdown and as MDX, the cases taking turns.
   const n = COMPONENT_PAGES;
-  const cases = [
-    { pages: n, root: generateComponentSite(n, false, 'md'), name: `plain-md-${n}` },
-    { pages: n, root: generateComponentSite(n, false, 'mdx'), name: `plain-mdx-${n}` },
-    { pages: n, root: generateComponentSite(n, true), name: `components-${n}` },
-  ];
-  const [plain, plainMdx, components] = await bench(cases);
+  const plainCase = { pages: n, root: generateComponentSite(n, false, 'md'), name: `plain-md-${n}` };
+  const componentsCase = { pages: n, root: generateComponentSite(n, true), name: `components-${n}` };
+  const cases = [plainCase, { pages: n, root: generateComponentSite(n, false, 'mdx'), name: `plain-mdx-${n}` }, componentsCase];
+  if (baselineBuild) cases.push(beforeCase(plainCase), beforeCase(componentsCase));
+  const [plain, plainMdx, components, plainBefore, componentsBefore] = await bench(cases);
   if (!plain || !plainMdx || !components) throw new Error('no components result');
   const ratio = components.wallS / plain.wallS;
   missed ||= !(ratio <= 1.3);
@@ -291,6 +322,8 @@ if (COMPONENT_PAGES > 0) {
   // CPU time of the build's processes barely moves with the machine's load, where wall time does.
   console.log(`  CPU: plain Markdown ${plain.cpuS.toFixed(2)} s, MDX ${plainMdx.cpuS.toFixed(2)} s, components ${components.cpuS.toFixed(2)} s; components vs plain Markdown ${(components.cpuS / plain.cpuS).toFixed(2)}x`);
   console.log(`CSS per page: plain Markdown page ${cssText(linkedCss(path.join(benchDir, `out-plain-md-${n}`)))}; plain MDX page ${cssText(linkedCss(path.join(benchDir, `out-plain-mdx-${n}`)))}; component page ${cssText(linkedCss(path.join(benchDir, `out-components-${n}`)))}`);
+  if (plainBefore) console.log(beforeAfterLine(`plain Markdown ${n} pages (.md)`, plainBefore, plain));
+  if (componentsBefore) console.log(beforeAfterLine(`with components ${n} pages (.mdx)`, componentsBefore, components));
 }
 if (MINTLIFY_PAGES > 1) {
   const cases = [mdxCase(1), mdxCase(MINTLIFY_PAGES), { pages: MINTLIFY_PAGES, root: generateMintlify(MINTLIFY_PAGES), name: `mintlify-${MINTLIFY_PAGES}` }];

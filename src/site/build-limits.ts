@@ -66,6 +66,22 @@ export function readBuildLimits(env: NodeJS.ProcessEnv = process.env): BuildLimi
   return buildLimitsOf(readSettings(buildLimitsShape, env));
 }
 
+let checkLimit: { raw: string | undefined; ms: number } | undefined;
+
+/**
+ * FOLIO_CHECK_TIMEOUT_MS of this process's environment, validated as readBuildLimits validates it.
+ * The check processes' pool asks for it once per page; the schema runs again only when the
+ * variable changed (a test sets it), not a thousand times per build.
+ */
+export function checkTimeLimitMs(): number {
+  const raw = process.env.FOLIO_CHECK_TIMEOUT_MS;
+  if (!checkLimit || checkLimit.raw !== raw) {
+    const { FOLIO_CHECK_TIMEOUT_MS } = buildLimitsShape;
+    checkLimit = { raw, ms: readSettings({ FOLIO_CHECK_TIMEOUT_MS }, process.env).FOLIO_CHECK_TIMEOUT_MS };
+  }
+  return checkLimit.ms;
+}
+
 /** The build settings out of validated variables (of this schema, or of one that includes it). */
 export function buildLimitsOf(e: z.output<z.ZodObject<typeof buildLimitsShape>>): BuildLimits {
   return {

@@ -33,7 +33,7 @@ import {
 } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
 import { contentLayout, type ContentLayout } from './layout.ts';
-import { constants as fsConstants, createWriteStream, type Dirent } from 'node:fs';
+import { constants as fsConstants, createWriteStream, opendirSync, type Dir, type Dirent } from 'node:fs';
 import { promisify } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { listServerDirs, scrubPaths, type PathView } from './tenant-paths.ts';
@@ -484,6 +484,9 @@ export const MAX_OUTPUT_PATH = 1024;
 /** Most files and folders a site's output may hold: far beyond any real site, and bounded memory for the steps after. */
 export const MAX_OUTPUT_ENTRIES = 200_000;
 
+/** Entries the walk of an output reads between two turns of the event loop (it runs in the server). */
+const OUTPUT_WALK_SLICE = 2000;
+
 /**
  * Why the tree at `dir` cannot be published as a site, or undefined: everything in it must be a
  * regular file or a directory (never a link, FIFO, socket or device), at a path of at most
@@ -491,24 +494,33 @@ export const MAX_OUTPUT_ENTRIES = 200_000;
  * most MAX_OUTPUT_ENTRIES of them. Walked with a list, not recursion, each directory read once as
  * a stream (a build may put millions of names in one): linear in the size of the tree. Each
  * directory is taken from the sandbox (takeFromSandbox) before it is read, so what the walk saw is
- * what stays, whatever still runs in the sandbox.
+ * what stays, whatever still runs in the sandbox. The file system is asked synchronously, the event
+ * loop getting its turn every OUTPUT_WALK_SLICE entries: a site has a folder per page, and a
+ * request to the thread pool for each step of each folder cost more than the steps themselves.
  */
 export async function outputProblem(dir: string): Promise<string | undefined> {
   const folders = [''];
   let count = 0;
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    // Its parents were taken before it (the walk goes down), so its path holds no link.
-    const handle = await takeFromSandbox(path.join(dir, folder))
-      .then(() => fs.opendir(path.join(dir, folder)))
-      .catch(() => undefined);
-    if (!handle) return `the build's output has a folder the server cannot read at ${JSON.stringify(folder || '.')}: refused`;
-    // Leaving the loop early closes the directory.
-    for await (const entry of handle) {
-      const rel = folder ? `${folder}/${entry.name}` : entry.name;
-      if (++count > MAX_OUTPUT_ENTRIES) return `the build's output holds more than ${MAX_OUTPUT_ENTRIES} files and folders: refused`;
-      if (rel.length > MAX_OUTPUT_PATH) return `the build's output has a path longer than ${MAX_OUTPUT_PATH} characters (${JSON.stringify(`${rel.slice(0, 80)}…`)}): refused`;
-      if (entry.isDirectory()) folders.push(rel);
-      else if (!entry.isFile()) return `the build's output holds ${specialKind(entry)} at ${JSON.stringify(rel)}; a site holds only files and folders: refused`;
+    let handle: Dir;
+    try {
+      // Its parents were taken before it (the walk goes down), so its path holds no link.
+      takeFromSandbox(path.join(dir, folder));
+      handle = opendirSync(path.join(dir, folder));
+    } catch {
+      return `the build's output has a folder the server cannot read at ${JSON.stringify(folder || '.')}: refused`;
+    }
+    try {
+      for (let entry = handle.readSync(); entry; entry = handle.readSync()) {
+        const rel = folder ? `${folder}/${entry.name}` : entry.name;
+        if (++count > MAX_OUTPUT_ENTRIES) return `the build's output holds more than ${MAX_OUTPUT_ENTRIES} files and folders: refused`;
+        if (rel.length > MAX_OUTPUT_PATH) return `the build's output has a path longer than ${MAX_OUTPUT_PATH} characters (${JSON.stringify(`${rel.slice(0, 80)}…`)}): refused`;
+        if (entry.isDirectory()) folders.push(rel);
+        else if (!entry.isFile()) return `the build's output holds ${specialKind(entry)} at ${JSON.stringify(rel)}; a site holds only files and folders: refused`;
+        if (count % OUTPUT_WALK_SLICE === 0) await new Promise(setImmediate);
+      }
+    } finally {
+      handle.closeSync();
     }
   }
   return undefined;

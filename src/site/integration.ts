@@ -10,6 +10,7 @@ import { ContentRefusedError, type ContentGuard } from './content-check/build-ch
 import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
 import { docsJsonSources, navigationSources } from './openapi/sources.ts';
 import { REDIRECTS_FILE, writeRedirectPages } from './redirects.ts';
+import { PAGE_MARKDOWN_FILE, writePageMarkdownFiles } from './page-markdown-files.ts';
 import { fileURLToPath } from 'node:url';
 import { contentLayout } from './layout.ts';
 import { mintlifyStaticFiles } from './dev-static-files.ts';
@@ -36,7 +37,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
   return {
     name: 'folio-site',
     hooks: {
-      'astro:config:setup': ({ injectRoute, updateConfig }) => {
+      'astro:config:setup': ({ command, injectRoute, updateConfig }) => {
         // Fails before Astro starts when docs.json is invalid. Read once per build; in astro dev
         // again at each change of docs.json or a file it reads (astro:server:setup below).
         site = loadSiteBuild(settings);
@@ -59,7 +60,10 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         injectRoute({ pattern: '/robots.txt', entrypoint: route('robots.txt.ts') });
         injectRoute({ pattern: `/${CONNECT_ORIGINS_FILE}`, entrypoint: route('connect-origins.txt.ts') });
         injectRoute({ pattern: `/${REDIRECTS_FILE}`, entrypoint: route('redirects.txt.ts') });
-        injectRoute({ pattern: '/[...slug].md', entrypoint: route('page.md.ts') });
+        // Each page's .md file: a build lists them all in one render and writes them when done
+        // (page-markdown-files.ts); the dev server renders each when asked.
+        if (command === 'build') injectRoute({ pattern: `/${PAGE_MARKDOWN_FILE}`, entrypoint: route('page-markdown.jsonl.ts') });
+        else injectRoute({ pattern: '/[...slug].md', entrypoint: route('page.md.ts') });
         injectRoute({ pattern: '/[...slug]', entrypoint: route('page.astro') });
       },
       'astro:server:setup': ({ server, logger, refreshContent }) => {
@@ -131,9 +135,11 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
       'astro:build:start': () => {
         if (guard.problems.length) throw new ContentRefusedError(guard.problems);
       },
-      'astro:build:done': ({ dir }) => {
+      'astro:build:done': ({ dir, logger }) => {
         if (guard.problems.length) throw new ContentRefusedError(guard.problems);
-        writeRedirectPages(fileURLToPath(dir).replace(/\/+$/, ''));
+        const outDir = fileURLToPath(dir).replace(/\/+$/, '');
+        writeRedirectPages(outDir);
+        for (const address of writePageMarkdownFiles(outDir)) logger.warn(`Skipping the Markdown of a page at ${address}: a file with the same name exists in the public folder`);
       },
     },
   };

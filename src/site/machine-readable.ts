@@ -66,9 +66,17 @@ export function pageMarkdownHref(path: string): string {
   return `/${(slug ?? 'index').split('/').map(encodeURIComponent).join('/')}.md`;
 }
 
-/** The pages that get a .md file (docs/decisions.md#ai-ready-docs): those the search lists, and no other. */
-export async function markdownPages(): Promise<SitePage[]> {
-  return (await siteModel()).pages.filter(inSearch);
+/**
+ * The .md files of this build, by the page address they stand beside (`guides/setup` for
+ * `guides/setup.md`, `index` for the home page): one for each page the search lists, and no other
+ * (docs/decisions.md#ai-ready-docs). A fast redeploy renders only its changed pages; the others'
+ * .md files come with the previous build.
+ */
+export async function markdownPages(): Promise<Array<{ slug: string; page: SitePage }>> {
+  const only = siteBuild.onlyPages && new Set(siteBuild.onlyPages);
+  return (await siteModel()).pages
+    .filter((page) => inSearch(page) && (!only || (page.kind === 'content' && only.has(page.path))))
+    .map((page) => ({ slug: pageSlug(page.path) ?? 'index', page }));
 }
 
 /** One page's .md file. */

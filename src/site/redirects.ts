@@ -3,8 +3,7 @@
 // in REDIRECTS_FILE (one endpoint render); once Astro is done, the integration turns each line into
 // a tiny HTML page with a meta refresh (no script) and removes the list. Writing them with the
 // file system costs a fraction of rendering a page each through Astro.
-import fs from 'node:fs';
-import path from 'node:path';
+import { takeList, writeNewFile } from './build-lists.ts';
 
 /** `from to` per line, both page hrefs (`/api-reference/get-order/ /reference/orders/get-an-order/`). */
 export const REDIRECTS_FILE = '_folio/redirects.txt';
@@ -22,25 +21,14 @@ export function redirectPage(to: string): string {
 
 /** Writes the redirect pages the build listed into `outDir`, never over a file, and removes the list. */
 export function writeRedirectPages(outDir: string): number {
-  const list = path.join(outDir, REDIRECTS_FILE);
-  if (!fs.lstatSync(list, { throwIfNoEntry: false })?.isFile()) return 0;
-  const text = fs.readFileSync(list, 'utf8');
-  fs.rmSync(list);
+  const text = takeList(outDir, REDIRECTS_FILE);
+  if (text === undefined) return 0;
   let written = 0;
+  const made = new Set<string>();
   for (const line of text.split('\n')) {
     const [from, to] = line.split(' ');
     if (!from || !to || !OLD_HREF.test(from) || !NEW_HREF.test(to)) continue;
-    const dir = path.join(outDir, ...from.split('/').filter(Boolean));
-    if (!dir.startsWith(`${outDir}${path.sep}`)) continue;
-    fs.mkdirSync(dir, { recursive: true });
-    // `wx` never writes over a page: a file already there (a page at that address) is kept.
-    try {
-      fs.writeFileSync(path.join(dir, 'index.html'), redirectPage(to), { flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw error;
-    }
-    written += 1;
+    if (writeNewFile(outDir, [...from.split('/').filter(Boolean), 'index.html'], redirectPage(to), made)) written += 1;
   }
   return written;
 }

@@ -181,10 +181,10 @@ export async function giveToSandbox(dir: string, uid: number): Promise<void> {
  * worker's) can no longer add, remove or rename entries in it, even through a descriptor it holds.
  * Only for a directory whose parents are the server's already (a link in its path would be followed).
  */
-export async function takeFromSandbox(dir: string): Promise<void> {
+export function takeFromSandbox(dir: string): void {
   if (!runsAsRoot()) return;
-  await fs.promises.lchown(dir, 0, 0);
-  await fs.promises.chmod(dir, 0o755);
+  fs.lchownSync(dir, 0, 0);
+  fs.chmodSync(dir, 0o755);
 }
 
 /**

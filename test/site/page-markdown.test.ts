@@ -68,6 +68,13 @@ describe('a .md file per page', () => {
     expect(site.read('plain.md')).toContain('Some raw HTML and a span.\n\nCentered text.');
   });
 
+  it('is written after the pages, not rendered one by one: the build log lists no .md file and no list is left in the site', () => {
+    const rendered = site.result.log.filter((line) => /[├└]─ \S+/.test(line));
+    expect(rendered.some((line) => /[├└]─ \/layout\/index\.html/.test(line))).toBe(true);
+    expect(rendered.filter((line) => /\.md\b/.test(line))).toEqual([]);
+    expect(listFiles(site.out).filter((f) => f.startsWith('_folio/page-markdown'))).toEqual([]);
+  });
+
   it('is what llms.txt links to, and llms-full.txt holds the same Markdown', () => {
     const llms = site.read('llms.txt');
     expect(llms).toContain('- [Reused text](https://docs.example.com/reused.md): A page made of a snippet.');

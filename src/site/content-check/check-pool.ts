@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { readBuildLimits } from '../build-limits.ts';
+import { checkTimeLimitMs } from '../build-limits.ts';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
 import type { CheckedSiteFile, CheckJob, CheckRequest, CheckResult, SiteFileCheck } from './check-process.ts';
 import { DocsConfigError, refuseTooLarge } from '../config-values.ts';
@@ -151,7 +151,7 @@ class CheckPool {
   private assign(checker: Checker, job: Job): void {
     const id = this.nextId++;
     // FOLIO_CHECK_TIMEOUT_MS, validated by the entry point (loadConfig, build:site, check:site) at start.
-    const limit = readBuildLimits().checkTimeoutMs;
+    const limit = checkTimeLimitMs();
     const started = Date.now();
     const cpuAtStart = cpuTimeMs(checker.child.pid);
     // The limit is the checker's CPU time where the system tells it (a busy machine, or the lower

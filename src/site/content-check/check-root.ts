@@ -83,6 +83,17 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const snippetFiles = files.snippets;
   const snippets = snippetFiles.map((f) => f.slice(layout.snippetsDir.length + 1));
 
+  // Each file is checked in the check processes (check-pool.ts), a batch at a time, in order; the
+  // first batch goes out with docs.json (which decides nothing about them), so that the pool starts
+  // all its processes at once rather than one for docs.json and the others once it is done.
+  const only = options.onlyPages && new Set(options.onlyPages);
+  const analyzed = only ? pages.filter((page) => only.has(page)) : pages;
+  const checked: string[] = [];
+  const openApiPages = new Set<string>();
+  const analyzing = inBatches([...analyzed, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked, openApiPages));
+  // Awaited after docs.json; a failure is thrown there, never reported as unhandled meanwhile.
+  analyzing.catch(() => undefined);
+
   let config: DocsConfig | undefined;
   let locate: Locate | undefined;
   let namesSpecs = false;
@@ -121,12 +132,7 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const calls = new Map<string, SnippetCall[]>();
   const known = new Set(snippets);
   const exportsOf = new Map<string, Record<string, unknown>>();
-  // Each file is checked in the check processes (check-pool.ts), a batch at a time, in order.
-  const only = options.onlyPages && new Set(options.onlyPages);
-  const analyzed = only ? pages.filter((page) => only.has(page)) : pages;
-  const checked: string[] = [];
-  const openApiPages = new Set<string>();
-  const analyses = await inBatches([...analyzed, ...snippetFiles], (file) => analyzeFile(root, file, layout, options, checked, openApiPages));
+  const analyses = await analyzing;
   for (const [file, analysis] of analyses) if (file.startsWith(`${layout.snippetsDir}/`)) exportsOf.set(file.slice(layout.snippetsDir.length + 1), analysis.exports ?? {});
   for (const [file, analysis] of analyses) {
     problems.push(...analysis.problems);

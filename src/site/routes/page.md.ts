@@ -1,14 +1,11 @@
-// /{page}.md: each page the search lists as clean Markdown (see machine-readable.ts), for AI tools
-// and readers who want the text (docs/decisions.md#ai-ready-docs).
+// /{page}.md on the dev server: each page the search lists as clean Markdown (see machine-readable.ts),
+// for AI tools and readers who want the text (docs/decisions.md#ai-ready-docs). A build writes the
+// same files from one list instead (page-markdown.jsonl.ts).
 import { markdownPages, pageMarkdownFile } from '../machine-readable.ts';
 import { siteModel, type SitePage } from '../pages.ts';
-import { pageSlug } from '../page-rules.ts';
-import { siteBuild } from '../build-settings.ts';
 
 export async function getStaticPaths() {
-  // A fast redeploy renders only its changed pages; the others' .md files come with the previous build.
-  const only = siteBuild.onlyPages && new Set(siteBuild.onlyPages);
-  return (await markdownPages()).filter((page) => !only || (page.kind === 'content' && only.has(page.path))).map((page) => ({ params: { slug: pageSlug(page.path) ?? 'index' }, props: { path: page.path } }));
+  return (await markdownPages()).map(({ slug, page }) => ({ params: { slug }, props: { path: page.path } }));
 }
 
 export async function GET({ props }: { props: { path: string } }): Promise<Response> {
