@@ -20,7 +20,7 @@ import lighthouse from 'lighthouse';
 import { createSiteHandler } from '../src/hosting/serve-site.ts';
 import { publishBuild } from '../src/service/deployments/publish.ts';
 import { buildDir } from '../src/service/project-files.ts';
-import type { ProjectRecord } from '../src/service/store.ts';
+import type { ProjectRecord } from '../src/service/store/records.ts';
 import { buildSite } from '../src/site/build.ts';
 import { repoRoot } from '../src/site/settings.ts';
 import { writeFileIn, writeStarlightProject } from './bench-corpus.ts';

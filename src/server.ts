@@ -28,7 +28,9 @@ import type { ProjectContent } from './service/project-content.ts';
 import { openStorage } from './service/storage.ts';
 import type { BuildStorage } from './service/build-storage.ts';
 import { ObjectStorageError } from './service/object-storage/client.ts';
-import { StoreDamagedError, type Org, type Store } from './service/store.ts';
+import { StoreDamagedError } from './service/store/json/index.ts';
+import type { Org } from './service/store/records.ts';
+import type { Store } from './service/store/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
 /** The largest request body Astro reads at all; each route enforces its own smaller limit while reading. */

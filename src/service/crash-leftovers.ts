@@ -21,7 +21,7 @@ import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers, removeKeptTrees } from './deployments/sync.ts';
 import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
-import type { Store } from './store.ts';
+import type { Store } from './store/store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

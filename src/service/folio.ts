@@ -17,7 +17,7 @@ import { localContent, type ProjectContent } from './project-content.ts';
 import { createProjectsService, type ProjectHooks, type ProjectsService } from './projects.ts';
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import type { Scope } from './scopes.ts';
-import type { Store } from './store.ts';
+import type { Store } from './store/store.ts';
 import { closeContentChecks } from '../site/content-check/check-pool.ts';
 
 /** Who is calling: the org and scopes of a valid, unrevoked key. */

@@ -9,11 +9,12 @@ import { openObjectBuildStorage } from './object-storage/builds.ts';
 import { createObjectStore } from './object-storage/client.ts';
 import { createPostgresContent } from './postgres/content.ts';
 import { createPostgresRateLimiter } from './postgres/rate-limiter.ts';
-import { openPostgresStore } from './postgres/store.ts';
+import { openPostgresStore } from './store/postgres/index.ts';
 import { localContent, type ProjectContent } from './project-content.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { openRedisRateLimiter } from './redis/rate-limiter.ts';
-import { openStore, type Store } from './store.ts';
+import { openStore } from './store/json/index.ts';
+import type { Store } from './store/store.ts';
 
 export interface Storage {
   store: Store;

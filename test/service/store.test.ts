@@ -6,8 +6,10 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RecordShards } from '../../src/service/record-shards.ts';
 import { MIGRATIONS } from '../../src/service/postgres/migrations.ts';
-import { openPostgresStore } from '../../src/service/postgres/store.ts';
-import { openStore, STORE_FILE, type ProjectRecord, type Store } from '../../src/service/store.ts';
+import { openPostgresStore } from '../../src/service/store/postgres/index.ts';
+import { openStore, STORE_FILE } from '../../src/service/store/json/index.ts';
+import type { ProjectRecord } from '../../src/service/store/records.ts';
+import type { Store } from '../../src/service/store/store.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { removeTree } from '../../site/link-tree.ts';
 import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
 import type { BuildStorage, LiveBuilds } from '../build-storage.ts';
-import type { DeploymentRecord, Store } from '../store.ts';
+import type { DeploymentRecord } from '../store/records.ts';
+import type { Store } from '../store/store.ts';
 
 /** Successful builds kept per project by default (FOLIO_KEEP_BUILDS): the live one and the ones before it. */
 export const KEPT_BUILDS = 10;

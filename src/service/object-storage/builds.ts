@@ -12,7 +12,7 @@ import { contentTypeOf } from '../../hosting/site-files.ts';
 import type { BuildStorage } from '../build-storage.ts';
 import { pruneBuilds } from '../deployments/publish.ts';
 import { buildDir } from '../project-files.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../store/store.ts';
 import { createFileCache } from './cache.ts';
 import type { ObjectStore } from './client.ts';
 import { encodeManifest, uploadFolder } from './folders.ts';
