@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { createSiteHandler } from '../src/hosting/serve-site.ts';
-import { publishBuild } from '../src/service/deployments/publish.ts';
+import { publishBuild } from '../src/service/builds/disk.ts';
 import { buildDir } from '../src/service/project-files.ts';
 import type { ProjectRecord } from '../src/service/store/records.ts';
 import { buildSite } from '../src/site/build.ts';

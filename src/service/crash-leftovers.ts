@@ -16,7 +16,8 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
-import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
+import { createDiskBuildStorage } from './builds/disk.ts';
+import type { BuildStorage } from './builds/storage.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers, removeKeptTrees } from './deployments/sync.ts';
 import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';

@@ -1,7 +1,8 @@
 // The running service's domain objects, created once by the server and handed to the API
 // endpoints (through Astro's `locals`), so the API has no state of its own.
 import { createUsageHistory, type UsageHistory } from './usage-history.ts';
-import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
+import { createDiskBuildStorage } from './builds/disk.ts';
+import type { BuildStorage } from './builds/storage.ts';
 import type { Config, Plan } from './config.ts';
 import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { consoleOrigin, createAccounts, type Accounts } from './accounts.ts';

@@ -3,9 +3,10 @@
 // Rate limits are counted where the records are, so that they hold across those nodes, or in Redis
 // when FOLIO_REDIS_URL is set. Builds are kept in the data dir, or in object storage when
 // FOLIO_STORAGE_URL is set (build-storage.ts).
-import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
+import { createDiskBuildStorage } from './builds/disk.ts';
+import type { BuildStorage } from './builds/storage.ts';
 import type { Config } from './config.ts';
-import { openObjectBuildStorage } from './object-storage/builds.ts';
+import { openObjectBuildStorage } from './builds/object-storage.ts';
 import { createObjectStore } from './object-storage/client.ts';
 import { createPostgresContent } from './postgres/content.ts';
 import { createPostgresRateLimiter } from './postgres/rate-limiter.ts';

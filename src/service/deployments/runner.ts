@@ -13,7 +13,7 @@ import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
 import type { DeploymentRecord, ProjectRecord, WebhookEvent } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
-import type { BuildStorage } from '../build-storage.ts';
+import type { BuildStorage } from '../builds/storage.ts';
 import type { ProjectContent } from '../project-content.ts';
 import { buildSandbox } from './build-sandbox.ts';
 import { buildFingerprint, carryOverWarnings, planRedeploy, removeBuildInputs, warningsByPage, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import type { Config } from '../config.ts';
 import { FolioError } from '../errors.ts';
 import { git } from '../git.ts';
-import type { BuildStorage } from '../build-storage.ts';
+import type { BuildStorage } from '../builds/storage.ts';
 import { localContent, type ProjectContent } from '../project-content.ts';
 import { buildDir, gitDir, previewDir, previewRootDir, snapshotDir } from '../project-files.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
