@@ -65,7 +65,7 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
     return;
   }
   for (const name of await names(dir)) {
-    // publish.ts makes `live.{deployment}.tmp` and renames it over `live`.
+    // builds/disk.ts makes `live.{deployment}.tmp` and renames it over `live`.
     if (name.startsWith('live.') && name.endsWith('.tmp')) {
       await rm(path.join(dir, name), { force: true });
       removed.push(path.join(dir, name));

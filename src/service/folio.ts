@@ -33,7 +33,7 @@ export interface Principal {
 export interface Folio {
   config: Config;
   store: Store;
-  /** Where builds are kept and which is live: the data dir, or object storage (build-storage.ts). */
+  /** Where builds are kept and which is live: the data dir, or object storage (builds/). */
   builds: BuildStorage;
   projects: ProjectsService;
   pages: PagesService;

@@ -2,7 +2,7 @@
 // needs nothing else) or PostgreSQL when FOLIO_DATABASE_URL is set, shared by several nodes.
 // Rate limits are counted where the records are, so that they hold across those nodes, or in Redis
 // when FOLIO_REDIS_URL is set. Builds are kept in the data dir, or in object storage when
-// FOLIO_STORAGE_URL is set (build-storage.ts).
+// FOLIO_STORAGE_URL is set (builds/).
 import { createDiskBuildStorage } from './builds/disk.ts';
 import type { BuildStorage } from './builds/storage.ts';
 import type { Config } from './config.ts';
