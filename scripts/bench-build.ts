@@ -15,10 +15,13 @@
 // Mintlify's built-in components heavily (callouts, cards, tabs, steps, accordions, code groups,
 // API fields, icons, badges) against as many plain Markdown (.md) pages of the same text, and the
 // same text as MDX without components (what MDX itself costs, apart from the components), the
-// three taking turns run by run. Goal: at most 1.3x the plain Markdown time.
+// three taking turns run by run. Goal: at most 1.3x the plain Markdown time. It also prints the CSS
+// one page of each links (bytes as built and brotli-compressed as served): a plain page carries the
+// layout's stylesheet only, a component page adds the components' sheet (page-styles.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { buildSite } from '../src/site/build.ts';
 import { repoRoot } from '../src/site/settings.ts';
 import { writeComponentSite } from './bench-corpus.ts';
@@ -167,6 +170,15 @@ function generateComponentSite(pages: number, withComponents: boolean, format: '
   return writeComponentSite(path.join(benchDir, `root-${withComponents ? 'components' : `plain-${format}`}-${pages}`), pages, withComponents, format);
 }
 
+/** The stylesheets the first page under `out` links (`/_astro/….css`): their bytes as built and brotli-compressed. */
+function linkedCss(out: string): { files: number; bytes: number; brotli: number } {
+  const page = (fs.readdirSync(out, { recursive: true }) as string[]).find((f) => /^section-\d+\/page-\d+\/index\.html$/.test(f));
+  if (!page) throw new Error(`no page in ${out}`);
+  const sheets = [...fs.readFileSync(path.join(out, page), 'utf8').matchAll(/<link rel="stylesheet" href="\/(_astro\/[^"]+\.css)"/g)].map((m) => fs.readFileSync(path.join(out, m[1]!)));
+  return { files: sheets.length, bytes: sheets.reduce((n, b) => n + b.length, 0), brotli: sheets.reduce((n, b) => n + zlib.brotliCompressSync(b).length, 0) };
+}
+const cssText = (c: ReturnType<typeof linkedCss>) => `${c.bytes.toLocaleString('en')} bytes in ${c.files} file(s), ${c.brotli.toLocaleString('en')} brotli`;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 interface Measured {
@@ -278,6 +290,7 @@ if (COMPONENT_PAGES > 0) {
   console.log(`components vs plain Markdown: ${ratio.toFixed(2)}x | goal <= 1.30x: ${ratio <= 1.3 ? 'met' : 'MISSED'}`);
   // CPU time of the build's processes barely moves with the machine's load, where wall time does.
   console.log(`  CPU: plain Markdown ${plain.cpuS.toFixed(2)} s, MDX ${plainMdx.cpuS.toFixed(2)} s, components ${components.cpuS.toFixed(2)} s; components vs plain Markdown ${(components.cpuS / plain.cpuS).toFixed(2)}x`);
+  console.log(`CSS per page: plain Markdown page ${cssText(linkedCss(path.join(benchDir, `out-plain-md-${n}`)))}; plain MDX page ${cssText(linkedCss(path.join(benchDir, `out-plain-mdx-${n}`)))}; component page ${cssText(linkedCss(path.join(benchDir, `out-components-${n}`)))}`);
 }
 if (MINTLIFY_PAGES > 1) {
   const cases = [mdxCase(1), mdxCase(MINTLIFY_PAGES), { pages: MINTLIFY_PAGES, root: generateMintlify(MINTLIFY_PAGES), name: `mintlify-${MINTLIFY_PAGES}` }];

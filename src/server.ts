@@ -98,7 +98,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const consoleLocals: App.Locals = { ...locals, console: true };
   const console_ = consoleHost(folio.config);
   const consoleAssets = createConsoleAssets(path.join(ROOT, SERVICE_OUT_DIR, 'client'));
-  const sites = createSiteHandler(siteSourceOf(folio.builds.serving), folio.config.allowCode);
+  const sites = createSiteHandler(siteSourceOf(folio.builds.serving), folio.config.allowCode, folio.limiter);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
   // Another node's publish (object storage: heard through the database).
   folio.builds.onLiveChange((projectId) => (projectId ? sites.liveChanged(projectId) : sites.forgetLiveBuilds()));

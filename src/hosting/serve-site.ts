@@ -1,6 +1,6 @@
 // Serving a project's live site on its own host (docs/decisions.md#serving): the build the project's `live`
 // link (or, with object storage, the database) points at (site-source.ts), resolved once per request (so a concurrent redeploy never mixes two builds),
-// with content types, ETag/304, HEAD, immutable caching for hashed assets and revalidation for the
+// with content types, ETag/304, HEAD, byte ranges of files sent as they are (byte-ranges.ts), immutable caching for hashed assets and revalidation for the
 // rest, text sent brotli- or gzip-compressed from copies made at publish time (Accept-Encoding), `nosniff`, the site's Content-Security-Policy on every answer (plus a sandbox for SVG), and
 // the site's own 404 page. The site's redirects (docs.json `redirects`, redirects.ts) answer before
 // its files, except for Folio's own asset paths.
@@ -15,7 +15,8 @@ import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
 import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
 import { createSiteMcp } from './site-mcp.ts';
-import { createMemoryRateLimiter } from '../service/rate-limiter.ts';
+import { requestedRange, sliceOf } from './byte-ranges.ts';
+import { createMemoryRateLimiter, type RateLimiter } from '../service/rate-limiter.ts';
 
 const NOT_DEPLOYED = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
@@ -76,6 +77,9 @@ export function prefersMarkdown(header: string | undefined): boolean {
   return markdown > 0 && markdown >= (q['text/html'] ?? 0);
 }
 
+/** A header Node may give as a list when repeated: a repeated If-Range is not one validator, so it matches none. */
+const headerText = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
+
 /** True when If-None-Match names this ETag (or `*`). */
 function notModified(req: IncomingMessage, etag: string): boolean {
   const header = req.headers['if-none-match'];
@@ -96,19 +100,35 @@ function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, fou
     res.end();
     return;
   }
-  res.writeHead(status, [...file.headers, ...csp]);
+  // Ranges of a file sent as it is; a compressed answer and the 404 page are always whole (byte-ranges.ts).
+  const ranged = status === 200 && !encoding;
+  const range = ranged ? requestedRange(req.headers.range, headerText(req.headers['if-range']), file.etag, file.size) : { kind: 'full' as const };
+  if (range.kind === 'unsatisfiable') {
+    res.writeHead(416, ['content-range', `bytes */${file.size}`, 'content-length', '0', 'x-content-type-options', 'nosniff', 'cache-control', REVALIDATE, ...(found.encoded ? ['vary', 'accept-encoding'] : []), ...csp]);
+    res.end();
+    return;
+  }
+  const accept = ranged ? ['accept-ranges', 'bytes'] : [];
+  if (range.kind === 'partial') {
+    res.writeHead(206, [...file.notModifiedHeaders, ...accept, 'content-range', `bytes ${range.start}-${range.end}/${file.size}`, 'content-length', String(range.end - range.start + 1), ...csp]);
+  } else {
+    res.writeHead(status, [...file.headers, ...accept, ...csp]);
+  }
   if (req.method === 'HEAD') return void res.end();
-  if (file.body) return void res.end(file.body);
+  const { start, end } = range.kind === 'partial' ? range : { start: 0, end: file.size - 1 };
+  if (file.body) return void res.end(range.kind === 'partial' ? file.body.subarray(start, end + 1) : file.body);
   if (file.open) {
     // A build in object storage: the headers are sent, so a failed fetch can only cut the answer.
-    file.open().then((stream) => {
+    file.open().then((whole) => {
+      whole.on('error', () => res.destroy());
+      const stream = range.kind === 'partial' ? sliceOf(whole, start, end) : whole;
       stream.on('error', () => res.destroy());
       stream.pipe(res);
     }, () => res.destroy());
     return;
   }
   open(file.abs, BUILD_FILE_FLAGS).then((handle) => {
-    const stream = handle.createReadStream();
+    const stream = range.kind === 'partial' ? handle.createReadStream({ start, end }) : handle.createReadStream();
     stream.on('error', () => res.destroy());
     res.on('close', () => stream.destroy()); // closes the file when the client goes first
     stream.pipe(res);
@@ -151,9 +171,10 @@ async function readConnectOrigins(source: SiteSource, build: string): Promise<st
  * while code is allowed for it (codeAllowed), the rule its builds follow. The policy follows the
  * project's setting now, not the build that is live: a site built with code and then turned off
  * loses its hydration (its server-rendered HTML stays) until the next deployment, which refuses
- * the code.
+ * the code. `mcpLimiter` counts the sites' MCP requests: the service's shared limiter, so that
+ * several nodes hold one budget per client address (in memory when there is one node).
  */
-export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCode = true): SiteHandler {
+export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCode = true, mcpLimiter: RateLimiter = createMemoryRateLimiter()): SiteHandler {
   const source = typeof sourceOrDataDir === 'string' ? createDiskSiteSource(sourceOrDataDir) : sourceOrDataDir;
   const files = source.files;
   // Each project's live build, read once and kept until the handler hears that it changed (a
@@ -199,7 +220,6 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
   };
 
   const mcp = createSiteMcp(source);
-  const mcpLimiter = createMemoryRateLimiter();
 
   const serve: SiteHandler['serve'] = async (project, req, res, previewLabel) => {
     const code = !!project && codeAllowed(project, { allowCode });
@@ -207,7 +227,8 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     if (!project) return sendText(req, res, policy, 404, NO_SITE);
     // Previews are for review, not for search engines (docs/decisions.md#continuous-deployment).
     if (previewLabel) res.setHeader('x-robots-tag', 'noindex');
-    // The site's MCP server (site-mcp.ts), limited per client address: each call may read the whole site once.
+    // The site's MCP server (site-mcp.ts), limited per client address in the service's shared limiter
+    // (so every node counts one budget): each call may read the whole site once.
     if (/^\/mcp\/?(?:[?#]|$)/.test(req.url ?? '')) {
       const live = await liveBuild(project.id, previewLabel);
       if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);

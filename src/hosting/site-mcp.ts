@@ -6,6 +6,7 @@
 // path reaches a hidden page, another project or a file outside the build.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SiteSource } from './site-source.ts';
+import { buildPageSearchIndex, searchPages, type PageSearchIndex } from './page-search.ts';
 
 /** The protocol revision answered when the client asks for one this server does not know. */
 const PROTOCOL_VERSION = '2025-06-18';
@@ -15,6 +16,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** A page's Markdown read beyond this is cut: the site's own tenant limits bound pages far below it. */
 const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 const MAX_INDEX_BYTES = 16 * 1024 * 1024;
+/** Pagefind's entry file lists a site's languages: a few hundred bytes. */
+const MAX_ENTRY_BYTES = 64 * 1024;
 const MAX_RESULTS = 10;
 /** Sites whose search index stays in memory (the most recently used). */
 const MAX_KEPT_INDEXES = 8;
@@ -42,10 +45,7 @@ interface SiteIndex {
 interface SearchIndex {
   /** Each page's Markdown, by its place in `pages`. */
   texts: string[];
-  /** Per word: the pages (by place) whose text, title or description has it, and how often. */
-  body: Map<string, Map<number, number>>;
-  title: Map<string, Map<number, number>>;
-  description: Map<string, Map<number, number>>;
+  ranking: PageSearchIndex;
 }
 
 /** A JSON-RPC error with its code. */
@@ -234,58 +234,48 @@ async function readIndex(source: SiteSource, build: string): Promise<SiteIndex> 
   return { name: /^# (.+)$/m.exec(llms)?.[1]?.trim() || 'Documentation', pages, byPath: new Map(pages.map((p) => [p.path, p])) };
 }
 
-const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
-
-/** Each word's pages and counts, made once per live build as the pages are read (one pass over each). */
-async function searchIndex(index: SiteIndex, source: SiteSource, build: string): Promise<SearchIndex> {
-  const found: SearchIndex = { texts: [], body: new Map(), title: new Map(), description: new Map() };
-  const add = (map: Map<string, Map<number, number>>, page: number, text: string) => {
-    for (const word of words(text)) {
-      let pages = map.get(word);
-      if (!pages) map.set(word, (pages = new Map()));
-      pages.set(page, (pages.get(page) ?? 0) + 1);
-    }
-  };
-  for (const [i, page] of index.pages.entries()) {
-    const text = (await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '';
-    found.texts.push(text);
-    add(found.body, i, text);
-    add(found.title, i, page.title);
-    add(found.description, i, page.description);
+/**
+ * Each page's language, as the site's search has it: Pagefind keeps an index per `<html lang>`,
+ * listed in its `pagefind-entry.json`. A page under a folder named for one of those languages
+ * (`es/…`) is in it; any other page is in the site's main language (the one of most pages).
+ */
+async function pageLanguages(source: SiteSource, build: string, pages: IndexedPage[]): Promise<string[]> {
+  let languages: Record<string, { page_count?: unknown }> = {};
+  try {
+    const entry = JSON.parse((await source.readSmall(build, 'pagefind/pagefind-entry.json', MAX_ENTRY_BYTES))?.toString('utf8') ?? '{}') as { languages?: unknown };
+    if (entry.languages && typeof entry.languages === 'object') languages = entry.languages as typeof languages;
+  } catch {
+    // No readable entry: every page in the default language.
   }
-  return found;
+  const counts = Object.entries(languages).map(([code, value]) => [code.toLowerCase(), typeof value?.page_count === 'number' ? value.page_count : 0] as const);
+  const main = counts.sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'en';
+  const known = new Set(counts.map(([code]) => code));
+  return pages.map((page) => {
+    const first = page.path.split('/')[0]!.toLowerCase();
+    return page.path.includes('/') && known.has(first) ? first : main;
+  });
+}
+
+/** Each page's text and the ranking index, made once per live build as the pages are read (one pass over each). */
+async function searchIndex(index: SiteIndex, source: SiteSource, build: string): Promise<SearchIndex> {
+  const texts: string[] = [];
+  for (const page of index.pages) texts.push((await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '');
+  const languages = await pageLanguages(source, build, index.pages);
+  return { texts, ranking: buildPageSearchIndex(index.pages.map((page, i) => ({ text: texts[i]!, title: page.title, language: languages[i]! }))) };
 }
 
 /**
- * Ranks pages for a query (docs/decisions.md#ai-ready-docs): every word of the query must be a
- * word of the page; a word in the title counts ten, in the description three, each occurrence in
- * the text one (up to 20 a word). Pagefind, the site's search, ranks with BM25 over its own index
- * in the browser; this is simpler and answers from the same pages. A query costs the postings of
- * its words, not a pass over the site.
+ * Ranks pages for a query as the site's search does (page-search.ts: Pagefind's formula over the
+ * pages' Markdown), and answers the best with a snippet around the first query word found.
  */
 async function search(index: SiteIndex, source: SiteSource, build: string, query: string) {
   const found = await (index.search ??= searchIndex(index, source, build));
-  const asked = [...new Set(words(query))].slice(0, 16);
-  let scores: Map<number, number> | undefined;
-  for (const word of asked) {
-    const next = new Map<number, number>();
-    const body = found.body.get(word);
-    const title = found.title.get(word);
-    const description = found.description.get(word);
-    for (const postings of [body, title, description]) {
-      for (const page of postings?.keys() ?? []) {
-        if (next.has(page) || (scores && !scores.has(page))) continue;
-        next.set(page, (scores?.get(page) ?? 0) + Math.min(20, body?.get(page) ?? 0) + (title?.has(page) ? 10 : 0) + (description?.has(page) ? 3 : 0));
-      }
-    }
-    scores = next;
-    if (!scores.size) break;
-  }
-  const ranked = [...(scores ?? new Map<number, number>())].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, MAX_RESULTS);
-  return ranked.map(([i]) => {
+  const asked = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean))];
+  return searchPages(found.ranking, query).slice(0, MAX_RESULTS).map(({ page: i }) => {
     const page = index.pages[i]!;
     const text = found.texts[i]!;
-    const at = asked.map((w) => text.toLowerCase().indexOf(w)).find((n) => n >= 0) ?? -1;
+    const lower = text.toLowerCase();
+    const at = asked.map((w) => lower.indexOf(w)).find((n) => n >= 0) ?? -1;
     const from = Math.max(0, at - SNIPPET_CHARS / 2);
     return { title: page.title, url: page.url, path: page.path, snippet: (at < 0 ? page.description : text.slice(from, from + SNIPPET_CHARS)).replace(/\s+/g, ' ').trim() };
   });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { parseStorageUrl, type ObjectStorageSettings } from './object-storage/settings.ts';
 import { HOSTNAME } from './project-rules.ts';
 import { buildLimitsOf, buildLimitsShape, ConfigError, readSettings, wholeNumber as integer, type BuildLimits } from '../site/build-limits.ts';
+import { PROGRESS_INTERVAL_MS } from '../site/build-progress.ts';
 
 export { ConfigError };
 
@@ -109,6 +110,8 @@ export const settingsShape = {
     .pipe(z.array(z.enum(ROLES, `each role must be one of ${ROLES.join(', ')}`)).min(1, `must name at least one role of ${ROLES.join(', ')}`))
     .default([...ROLES]),
   FOLIO_BUILD_LEASE_S: integer(2, 3600).default(60),
+  // How often a build reports its progress to its log and its deployment (src/site/build-progress.ts).
+  FOLIO_BUILD_PROGRESS_MS: integer(100, 600_000).default(PROGRESS_INTERVAL_MS),
   // Rate limits counted in Redis or Valkey instead of the store (docs/decisions.md#rate-limits-in-redis).
   FOLIO_REDIS_URL: z
     .string()
@@ -175,6 +178,8 @@ export interface Config extends BuildLimits {
   roles: Role[];
   /** Seconds a build's claim holds without renewal (FOLIO_BUILD_LEASE_S). */
   buildLeaseS: number;
+  /** Milliseconds between two progress reports of a build (FOLIO_BUILD_PROGRESS_MS). */
+  buildProgressMs: number;
   /** Where rate limits are counted (FOLIO_REDIS_URL): Redis or Valkey at this URL, or (absent) the store. */
   redisUrl?: string;
   /** Object storage (FOLIO_STORAGE_URL); absent: builds, logs and content stay in the data dir. */
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.FOLIO_CORS_ORIGINS,
     roles,
     buildLeaseS: e.FOLIO_BUILD_LEASE_S,
+    buildProgressMs: e.FOLIO_BUILD_PROGRESS_MS,
     redisUrl: e.FOLIO_REDIS_URL,
     objectStorage,
     cacheMb: e.FOLIO_CACHE_MB,

@@ -1,6 +1,6 @@
 // The running service's domain objects, created once by the server and handed to the API
 // endpoints (through Astro's `locals`), so the API has no state of its own.
-import { createUsageHistory, type UsageHistory } from './usage-history.ts';
+import { orgBucket, type UsageMinute } from './usage-history.ts';
 import { createDiskBuildStorage } from './builds/disk.ts';
 import type { BuildStorage } from './builds/storage.ts';
 import type { Config, Plan } from './config.ts';
@@ -47,12 +47,17 @@ export interface Folio {
   accounts: Accounts;
   /** An org's rate limit and its use in the current window, without counting a request. */
   rateUsage(orgId: string): Promise<RateLimitDecision>;
-  /** API requests per minute of an org over the last hour, as counted by this process. */
-  usageHistory: UsageHistory;
+  /** API requests per minute of an org over the last hour, counted by every node sharing the rate limiter. */
+  usageHistory(orgId: string): Promise<UsageMinute[]>;
   /** The principal for a bearer token, or undefined for an unknown or revoked key. */
   authenticate(token: string): Promise<Principal | undefined>;
   /** Counts a request: per org for a principal, else per client IP at the Free limit. */
   rateLimit(principal: Principal | undefined, clientIp: string): Promise<RateLimitDecision>;
+  /**
+   * The limiter every node of the service shares (PostgreSQL, Redis, or memory on one node): the
+   * API's limits and the sites' MCP limit (serve-site.ts) count in it.
+   */
+  limiter: RateLimiter;
   /** authenticate() then rateLimit(), in one database round trip where the limiter allows it. */
   admit(token: string | undefined, clientIp: string): Promise<{ principal?: Principal; limit: RateLimitDecision }>;
   admin(command: AdminCommand): Promise<AdminResult>;
@@ -104,9 +109,9 @@ export function createFolio(
   const webhooks = createEventsService(config, store, projects);
   const deployments = createDeploymentsService(config, store, projects, builds, webhooks, content);
   const accounts = createAccounts(store, limiter);
-  const usageHistory = createUsageHistory();
 
   return {
+    limiter,
     config,
     store,
     builds,
@@ -118,11 +123,11 @@ export function createFolio(
     customDomains,
     accounts,
 
-    usageHistory,
+    usageHistory: (orgId) => limiter.history(orgId),
 
     async rateUsage(orgId) {
       const org = await store.getOrg(orgId);
-      return limiter.peek(`org:${orgId}`, limitOf(org?.plan ?? 'free'));
+      return limiter.peek(orgBucket(orgId), limitOf(org?.plan ?? 'free'));
     },
 
     async authenticate(token) {
@@ -142,20 +147,18 @@ export function createFolio(
         if (found?.decision) {
           const { key, plan } = found;
           store.touchKey(key.id, new Date().toISOString());
-          usageHistory.record(key.org_id);
           return { principal: { orgId: key.org_id, keyId: key.id, scopes: key.scopes, plan }, limit: found.decision };
         }
         // Unknown or revoked: counted by client IP, as below.
         return { limit: await this.rateLimit(undefined, clientIp) };
       }
       const principal = token ? await this.authenticate(token) : undefined;
-      if (principal) usageHistory.record(principal.orgId);
       return { principal, limit: await this.rateLimit(principal, clientIp) };
     },
 
     async rateLimit(principal, clientIp) {
       if (!principal) return limiter.hit(`ip:${clientIp}`, limitOf('free'));
-      return limiter.hit(`org:${principal.orgId}`, limitOf(principal.plan));
+      return limiter.hit(orgBucket(principal.orgId), limitOf(principal.plan));
     },
 
     admin: (command) => runAdminCommand(store, command, { accounts, consoleOrigin: consoleOrigin(config) }),

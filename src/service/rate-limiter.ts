@@ -3,6 +3,7 @@
 
 import type { Plan, RateLimits } from './config.ts';
 import type { ApiKeyRecord } from './store/records.ts';
+import { createUsageHistory, keepsHistory, orgBucket, type UsageMinute } from './usage-history.ts';
 
 export const WINDOW_MS = 60_000;
 
@@ -23,6 +24,11 @@ export interface RateLimiter {
   hit(bucket: string, limit: number, nowMs?: number): Promise<RateLimitDecision>;
   /** What `hit` would answer about the current window, without counting. */
   peek(bucket: string, limit: number, nowMs?: number): Promise<RateLimitDecision>;
+  /**
+   * The requests counted in each minute of the last hour in an organization's bucket (`org:<id>`,
+   * src/service/usage-history.ts), by every node sharing the limiter. Only those buckets are kept.
+   */
+  history(orgId: string, nowMs?: number): Promise<UsageMinute[]>;
   /**
    * Optional fast path of a limiter that lives beside the keys (PostgreSQL): finds the key with
    * this hash and its org's plan and, when the key is not revoked, counts the request against
@@ -61,6 +67,7 @@ interface Window {
 /** In-memory fixed windows. Counting is synchronous, so concurrent requests are counted exactly. */
 export function createMemoryRateLimiter(): RateLimiter {
   const windows = new Map<string, Window>();
+  const past = createUsageHistory();
   const sweep = setInterval(() => {
     const current = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
     for (const [bucket, w] of windows) if (w.start < current) windows.delete(bucket);
@@ -75,7 +82,10 @@ export function createMemoryRateLimiter(): RateLimiter {
       if (count) windows.set(bucket, w);
     }
     const allowed = w.count < limit;
-    if (allowed && count) w.count++;
+    if (allowed && count) {
+      w.count++;
+      if (keepsHistory(bucket)) past.record(bucket, nowMs);
+    }
     return windowDecision(start, allowed, w.count, limit, nowMs);
   };
 
@@ -85,6 +95,9 @@ export function createMemoryRateLimiter(): RateLimiter {
     },
     async peek(bucket, limit, nowMs = Date.now()) {
       return decide(bucket, limit, nowMs, false);
+    },
+    async history(orgId, nowMs = Date.now()) {
+      return past.lastHour(orgBucket(orgId), nowMs);
     },
     close() {
       clearInterval(sweep);

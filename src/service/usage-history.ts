@@ -1,7 +1,8 @@
-// API requests per minute of each organization over the last hour, as this server process counted
-// them, for the console's usage chart (docs/decisions.md#a-console-people-enjoy). The rate limiters
-// keep only the current window, so the history is kept here: 60 counters per organization that
-// made a request in the last hour, recycled as minutes pass (constant work per request).
+// API requests per minute of each organization over the last hour, for the console's usage chart
+// (docs/decisions.md#build-progress-and-usage-on-every-server-issue-30-item-4-of-issue-28). Every
+// rate limiter keeps the per-minute counts of `org:` buckets for an hour and reads them back
+// (`RateLimiter.history`): rows of PostgreSQL, keys of Redis, and in memory the rings below.
+// Constant work per request, and no extra round trip: the count is the one the limiter makes anyway.
 
 export const HISTORY_MINUTES = 60;
 const MINUTE_MS = 60_000;
@@ -12,11 +13,31 @@ export interface UsageMinute {
   requests: number;
 }
 
+/** The buckets whose counts are kept for an hour: an organization's (`org:<id>`); a client IP's only for its minute. */
+export const ORG_BUCKET = 'org:';
+export const keepsHistory = (bucket: string) => bucket.startsWith(ORG_BUCKET);
+/** The rate-limit bucket of an organization's API requests. */
+export const orgBucket = (orgId: string) => `${ORG_BUCKET}${orgId}`;
+
+/** The start (ms) of the oldest minute of the hour that ends with `nowMs`'s minute. */
+export const firstMinuteOf = (nowMs: number) => (Math.floor(nowMs / MINUTE_MS) - HISTORY_MINUTES + 1) * MINUTE_MS;
+
+/** The starts (ms) of the minutes of the hour ending with `nowMs`'s minute, oldest first (HISTORY_MINUTES of them). */
+export function minutesOfHour(nowMs: number): number[] {
+  const first = firstMinuteOf(nowMs);
+  return Array.from({ length: HISTORY_MINUTES }, (_, i) => first + i * MINUTE_MS);
+}
+
+/** The hour ending with `nowMs`'s minute, oldest first, each minute's count from `countAt(its start in ms)`. */
+export function lastHourOf(nowMs: number, countAt: (startMs: number) => number): UsageMinute[] {
+  return minutesOfHour(nowMs).map((start) => ({ at: new Date(start).toISOString(), requests: countAt(start) }));
+}
+
 export interface UsageHistory {
-  /** Counts one API request of an organization. */
-  record(orgId: string, nowMs?: number): void;
+  /** Counts one request of a bucket. */
+  record(bucket: string, nowMs?: number): void;
   /** The last hour, oldest minute first, the current minute last (always HISTORY_MINUTES entries). */
-  lastHour(orgId: string, nowMs?: number): UsageMinute[];
+  lastHour(bucket: string, nowMs?: number): UsageMinute[];
 }
 
 interface Ring {
@@ -26,6 +47,7 @@ interface Ring {
   last: number;
 }
 
+/** The memory rate limiter's hour: 60 counters per bucket counted in the last hour, recycled as minutes pass. */
 export function createUsageHistory(): UsageHistory {
   const rings = new Map<string, Ring>();
   /** Clears the slots of minutes between the ring's newest and `minute`, then makes `minute` the newest. */
@@ -34,25 +56,23 @@ export function createUsageHistory(): UsageHistory {
     ring.last = Math.max(ring.last, minute);
   };
   return {
-    record(orgId, nowMs = Date.now()) {
+    record(bucket, nowMs = Date.now()) {
       const minute = Math.floor(nowMs / MINUTE_MS);
-      let ring = rings.get(orgId);
+      let ring = rings.get(bucket);
       if (!ring || ring.last <= minute - HISTORY_MINUTES) {
-        // An organization idle for an hour starts afresh; drop others idle as long, so the map stays small.
+        // A bucket idle for an hour starts afresh; drop others idle as long, so the map stays small.
         for (const [id, r] of rings) if (r.last <= minute - HISTORY_MINUTES) rings.delete(id);
         ring = { counts: new Array<number>(HISTORY_MINUTES).fill(0), last: minute };
-        rings.set(orgId, ring);
+        rings.set(bucket, ring);
       }
       advance(ring, minute);
       ring.counts[minute % HISTORY_MINUTES]++;
     },
-    lastHour(orgId, nowMs = Date.now()) {
-      const minute = Math.floor(nowMs / MINUTE_MS);
-      const ring = rings.get(orgId);
-      return Array.from({ length: HISTORY_MINUTES }, (_, i) => {
-        const m = minute - HISTORY_MINUTES + 1 + i;
-        const counted = ring !== undefined && m <= ring.last && m > ring.last - HISTORY_MINUTES;
-        return { at: new Date(m * MINUTE_MS).toISOString(), requests: counted ? ring.counts[m % HISTORY_MINUTES] : 0 };
+    lastHour(bucket, nowMs = Date.now()) {
+      const ring = rings.get(bucket);
+      return lastHourOf(nowMs, (start) => {
+        const m = start / MINUTE_MS;
+        return ring !== undefined && m <= ring.last && m > ring.last - HISTORY_MINUTES ? ring.counts[m % HISTORY_MINUTES]! : 0;
       });
     },
   };

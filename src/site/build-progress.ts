@@ -3,6 +3,12 @@
 // syncs the content and bundles a large site, and the content check and search indexing print
 // nothing; without these lines a 25,000-page build looks hung. The steps are build.ts's phases,
 // refined inside Astro by the stage lines Astro itself prints.
+//
+// The same report also goes, as data, to whoever runs the build inside `observeProgress` (the
+// deployment runner, which keeps the latest one on the deployment for the console and the API).
+// Nobody parses the log for it: a tenant's build prints into the same log and could print a line
+// that looks like one of these.
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** How often a progress line is written, by default. */
 export const PROGRESS_INTERVAL_MS = 5000;
@@ -14,8 +20,38 @@ const ASTRO_STAGES: Array<[RegExp, string]> = [
   [/generating static routes/i, 'rendering pages'],
   [/generating optimized images/i, 'images'],
 ];
+/** Folio's line naming the pages it generates from OpenAPI files (pages.ts), once per build. */
+const GENERATED_PAGES = /^\[folio\] openapi: .*: (\d+) operation page\(s\)$/;
 /** A page Astro rendered: `├─ /guides/install/index.html (+12ms)`. */
 const RENDERED_PAGE = /[├└]─ \/(?!404\.html)\S*\.html\b/;
+
+/** One report: what a progress line says, as data. */
+export interface ProgressReport {
+  /** build.ts's phase (`check`, `astro`, `pagefind`…), with Astro's stage inside `astro`: `astro: rendering pages`. */
+  phase: string;
+  /** Pages rendered so far; absent before the content check counted the pages. */
+  pages_done?: number;
+  /** Pages of the site (generated pages included once rendered); absent before the content check. */
+  pages_total?: number;
+  /** Seconds since the build's first phase. */
+  seconds: number;
+}
+
+/** The log line of a report. */
+export function progressLine(report: ProgressReport): string {
+  const pages = report.pages_total === undefined ? '' : `, ${report.pages_done}/${report.pages_total} pages`;
+  return `progress: ${report.phase}${pages}, ${report.seconds} s`;
+}
+
+const observers = new AsyncLocalStorage<(report: ProgressReport) => void>();
+
+/**
+ * Runs `work` (a call of buildSite) so that every progress report of the build it starts also
+ * reaches `onReport`, from the build's own counters, never from its output.
+ */
+export function observeProgress<T>(onReport: (report: ProgressReport) => void, work: () => T): T {
+  return observers.run(onReport, work);
+}
 
 export interface BuildProgress {
   /** The build entered `phase` (build.ts's phase names). */
@@ -33,14 +69,22 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
   let phase = 'starting';
   let stage: string | undefined;
   let total: number | undefined;
+  /** OpenAPI operation pages, on top of the checked pages once Folio has counted them. */
+  let generated = 0;
   let rendered = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  const observer = observers.getStore();
   const report = () => {
-    const step = stage ? `${phase}: ${stage}` : phase;
-    // Generated pages (OpenAPI operations) come on top of the checked ones, so the total grows with them.
-    const pages = total === undefined ? '' : `, ${rendered}/${Math.max(total, rendered)} pages`;
-    emit(`progress: ${step}${pages}, ${Math.round((performance.now() - started) / 1000)} s`);
+    const now: ProgressReport = { phase: stage ? `${phase}: ${stage}` : phase, seconds: Math.round((performance.now() - started) / 1000) };
+    if (total !== undefined) {
+      // Generated pages (OpenAPI operations) come on top of the checked ones: counted from Folio's
+      // line naming them, so the count never reads as done while they are still to render.
+      now.pages_done = rendered;
+      now.pages_total = Math.max(total + generated, rendered);
+    }
+    emit(progressLine(now));
+    observer?.(now);
   };
   return {
     phase(next) {
@@ -58,6 +102,8 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
         rendered++;
         return;
       }
+      const operations = GENERATED_PAGES.exec(line);
+      if (operations) generated = Number(operations[1]);
       for (const [pattern, name] of ASTRO_STAGES) if (pattern.test(line)) stage = name;
     },
     stop() {

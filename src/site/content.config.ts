@@ -1,19 +1,20 @@
 // Content collections of the site role: the pages and snippets of the content root being built, in
 // its layout (layout.ts: `content/` and `_snippets/`, or Mintlify's pages beside docs.json and
-// `snippets/`). Both live outside the project, so the glob loaders get absolute bases.
+// `snippets/`). Both live outside the project, so the loaders get absolute bases.
 import path from 'node:path';
 import { defineCollection } from 'astro/content/config';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
+import { listedFiles, type ContextWithEntryTypes, type EntryType } from './listed-files-loader.ts';
+import { renderedInFiles } from './rendered-files.ts';
 import { z } from 'astro/zod';
 import { siteBuild } from './build-settings.ts';
 import { staticMdxPages } from './markdown/static-mdx.ts';
 
 const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles, onlyPages, staticMdx } = siteBuild;
 
-/** Glob syntax in a file name is taken literally. */
-const literal = (file: string) => file.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
-const under = (dir: string, list: string[]) => list.map((f) => literal(dir ? f.slice(dir.length + 1) : f));
+/** Files of the content root's list, relative to their folder `dir` (`''`: the root itself). */
+const under = (dir: string, list: string[]) => list.map((f) => (dir ? f.slice(dir.length + 1) : f));
 
 /**
  * A fast redeploy's partial build (docs/decisions.md#fast-redeploys): every page is still listed by
@@ -25,8 +26,7 @@ function renderOnly(loader: Loader, only: ReadonlySet<string>): Loader {
   return {
     ...loader,
     load: (context: LoaderContext) => {
-      // The glob loader reads the entry types from its context, though LoaderContext does not declare them.
-      const { entryTypes } = context as LoaderContext & { entryTypes: Map<string, EntryType> };
+      const { entryTypes } = context as ContextWithEntryTypes;
       const renderingOnly = new Map(
         [...entryTypes].map(([ext, type]): [string, EntryType] => {
           const getRenderFunction = type.getRenderFunction;
@@ -46,25 +46,23 @@ function renderOnly(loader: Loader, only: ReadonlySet<string>): Loader {
   };
 }
 
-/** What renderOnly uses of Astro's content entry types (its `ContentEntryType`, not exported from a public module). */
-interface EntryType {
-  getRenderFunction?: (config: unknown) => Promise<(entry: { id: string }) => Promise<unknown>>;
-}
-
-const globLoader = glob({
-    // Folio's layout: everything under content/. Mintlify's: exactly the listed page files.
-    pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under('', pageFiles),
-    base: path.join(contentRoot, layout.pagesDir),
-    // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
-    generateId: ({ entry }) => entry.replace(/\.mdx?$/, ''),
-  });
-const pageLoader = onlyPages ? renderOnly(globLoader, new Set(onlyPages)) : globLoader;
+// The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
+const pageId = (file: string) => file.replace(/\.mdx?$/, '');
+// Folio's layout: everything under content/ (one pattern; `astro dev` picks up new pages). Mintlify's:
+// exactly the listed page files, read by name (a glob pattern per page matched files × pages).
+const pagesBase = path.join(contentRoot, layout.pagesDir);
+const listedLoader = layout.kind === 'folio'
+  ? glob({ pattern: '**/*.{md,mdx}', base: pagesBase, generateId: ({ entry }) => pageId(entry) })
+  : listedFiles({ base: pagesBase, files: under('', pageFiles), generateId: pageId });
+const pageLoader = onlyPages ? renderOnly(listedLoader, new Set(onlyPages)) : listedLoader;
 
 const pages = defineCollection({
   // MDX pages without code are compiled at sync time into data, not into a module each
   // (docs/decisions.md#mdx-pages-as-data); a build with code keeps the MDX path for all of them.
   // Outside renderOnly, so that a partial build compiles only its pages.
-  loader: staticMdx ? staticMdxPages(pageLoader) : pageLoader,
+  // Each page's rendered content goes into a file of its own, read when the page renders, so that
+  // the store Astro bundles as one module holds no page's HTML or tree (rendered-files.ts).
+  loader: renderedInFiles(staticMdx ? staticMdxPages(pageLoader) : pageLoader),
   schema: z.looseObject({
     title: z.string().optional(),
     description: z.string().optional(),
@@ -74,9 +72,11 @@ const pages = defineCollection({
 
 const snippets = defineCollection({
   // The snippets folder is optional; the glob loader would warn about a missing base.
-  loader: snippetsDir && snippetFiles.length
-    ? glob({ pattern: layout.kind === 'folio' ? '**/*.{md,mdx}' : under(layout.snippetsDir, snippetFiles), base: snippetsDir, generateId: ({ entry }) => entry })
-    : () => [],
+  loader: !snippetsDir || !snippetFiles.length
+    ? () => []
+    : layout.kind === 'folio'
+      ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir, generateId: ({ entry }) => entry })
+      : listedFiles({ base: snippetsDir, files: under(layout.snippetsDir, snippetFiles), generateId: (file) => file }),
 });
 
 export const collections = { pages, snippets };

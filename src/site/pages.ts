@@ -310,7 +310,7 @@ async function openApiPages(): Promise<PageSourceResult> {
     const flat = groups.length === 1 && groups[0].title === UNTAGGED_GROUP;
     state.attached.set(entry, { byKey, groups: flat ? groups[0].items : groups });
   }
-  if (!import.meta.env.DEV && files.length) console.log(`[folio] openapi: ${files.join(', ')}: ${pages.length} operation page(s)`);
+  if (!import.meta.env.DEV && files.length) console.log(`[folio] openapi: ${[...new Set(files)].join(', ')}: ${pages.length} operation page(s)`);
   return { pages, navGroups };
 }
 

@@ -20,7 +20,8 @@ let origin: string;
 
 beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`this test needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  deploying = await startDeployingServer();
+  // Progress reports every 100 ms: the deployment page shows the pages of even a small build.
+  deploying = await startDeployingServer({ FOLIO_BUILD_PROGRESS_MS: '100' });
   origin = `http://console.localhost:${deploying.server.port}`;
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: DESKTOP });
@@ -101,6 +102,13 @@ describe('console in a browser', () => {
     await page.getByRole('button', { name: 'Deploy now' }).click();
     await page.waitForURL(/\/deployments\/[0-9a-f-]{36}\?started=1$/);
     await expect(page.locator('.notice[role=status]').textContent()).resolves.toContain('Deployment queued.');
+    // While it builds: the step and "n / total pages", and a bar that says as much.
+    await page.locator('#deployment-elapsed', { hasText: / [0-2] \/ 2 pages \(building for \d+ s\)$/ }).waitFor({ timeout: 120_000 });
+    const bar = await page.locator('#deployment-progress progress').evaluate((el: HTMLProgressElement) => ({ max: el.max, value: el.value, determinate: el.hasAttribute('value') }));
+    expect(bar.determinate).toBe(true);
+    expect(bar.max).toBe(2);
+    expect(bar.value).toBeLessThanOrEqual(2);
+    await capture('deployment-building');
     await page.locator('#deployment-status', { hasText: /^(succeeded|failed)$/ }).waitFor({ timeout: 120_000 });
     expect(await page.locator('#deployment-status').textContent()).toBe('succeeded');
     expect(await page.locator('#deployment-progress').count()).toBe(1);

@@ -20,6 +20,9 @@ let liveDir: string;
 
 const NOTES = `Release notes\n${Array.from({ length: 200 }, (_, i) => `- change ${i}: the widget now folds its corners`).join('\n')}\n`;
 
+// Over MEMORY_FILE_BYTES (site-files.ts): streamed from disk, not kept in memory.
+const BIG = Array.from({ length: 30_000 }, (_, i) => `line ${String(i).padStart(5, '0')}`).join('\n');
+
 interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -56,6 +59,7 @@ beforeAll(async () => {
     'content/index.mdx': `# Home\n\n${'Words that repeat well in a compressed answer. '.repeat(40)}\n`,
     'public/notes.txt': NOTES,
     'public/tiny.txt': 'small\n',
+    'public/big.txt': BIG,
     // A build may write anything into its output, copies under Folio's folder too: never served as such.
     'public/_folio/compressed/notes.txt.br': 'planted: not the notes\n',
     'public/_folio/compressed/index.html.gz': 'planted: not the home page\n',
@@ -142,6 +146,61 @@ describe('Accept-Encoding', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers['content-encoding']).toBe('br');
     expect(decoded(missing)).toContain('<html');
+  });
+});
+
+describe('byte ranges (RFC 9110 section 14)', () => {
+  it('sends the range of a file sent as it is: 206 with Content-Range, from memory and from disk, the suffix and open forms too', async () => {
+    const whole = await raw('/notes.txt');
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    for (const [file, text] of [['/notes.txt', NOTES], ['/big.txt', BIG]] as const) {
+      const size = Buffer.byteLength(text);
+      for (const [range, start, end] of [['bytes=10-19', 10, 19], ['bytes=-7', size - 7, size - 1], [`bytes=${size - 30}-`, size - 30, size - 1], [`bytes=5-${size * 2}`, 5, size - 1]] as const) {
+        const part = await raw(file, { range });
+        expect(part.status, `${file} ${range}`).toBe(206);
+        expect(part.headers['content-range']).toBe(`bytes ${start}-${end}/${size}`);
+        expect(part.headers['content-length']).toBe(String(end - start + 1));
+        expect(part.bytes.toString('utf8')).toBe(text.slice(start, end + 1));
+        expect(part.headers['content-encoding']).toBeUndefined();
+      }
+    }
+    // Far into the file on disk: a stream that starts there, not the whole file.
+    const deep = await raw('/big.txt', { range: 'bytes=300000-300009' });
+    expect(deep.bytes.toString()).toBe(BIG.slice(300000, 300010));
+    // The range belongs to the same representation as the whole file: same ETag, same Vary.
+    const part = await raw('/notes.txt', { range: 'bytes=0-4' });
+    expect(part.headers.etag).toBe(whole.headers.etag);
+    expect(part.headers.vary).toBe('accept-encoding');
+    const head = await raw('/notes.txt', { range: 'bytes=0-4' }, 'HEAD');
+    expect([head.status, head.headers['content-length'], head.bytes.length]).toEqual([206, '5', 0]);
+  });
+
+  it('answers 416 with the size for a range past the end, and the whole file for a list, bad syntax, another unit or another version', async () => {
+    const size = Buffer.byteLength(NOTES);
+    for (const range of [`bytes=${size}-`, `bytes=${size + 100}-${size + 200}`, 'bytes=-0']) {
+      const res = await raw('/notes.txt', { range });
+      expect(res.status, range).toBe(416);
+      expect(res.headers['content-range']).toBe(`bytes */${size}`);
+      expect(res.bytes.length).toBe(0);
+    }
+    const whole = await raw('/notes.txt');
+    for (const [range, ifRange] of [['bytes=0-1,5-6', undefined], ['bytes=9-2', undefined], ['bytes=x-3', undefined], ['items=0-1', undefined], ['bytes=0-1', '"another-version"'], ['bytes=0-1', 'Fri, 27 Nov 2026 20:00:00 GMT']]) {
+      const res = await raw('/notes.txt', { range: range!, ...(ifRange ? { 'if-range': ifRange } : {}) });
+      expect(res.status, `${range} ${ifRange}`).toBe(200);
+      expect(res.bytes.toString()).toBe(NOTES);
+    }
+    expect((await raw('/notes.txt', { range: 'bytes=0-1', 'if-range': whole.headers.etag! })).status).toBe(206);
+  });
+
+  it('sends a compressed answer and the 404 page whole: a range is never a slice of one encoding mixed with another', async () => {
+    const br = await raw('/notes.txt', { 'accept-encoding': 'br', range: 'bytes=0-9' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['accept-ranges']).toBeUndefined();
+    expect(decoded(br)).toBe(NOTES);
+    const missing = await raw('/no/such/page', { range: 'bytes=0-9' });
+    expect(missing.status).toBe(404);
+    expect(missing.bytes.toString()).toContain('<html');
   });
 });
 

@@ -215,7 +215,7 @@ describe('schemas of projects, pages and deployments (docs/decisions.md#projects
     expect(deployment.properties.status.enum).toEqual(['queued', 'building', 'succeeded', 'failed', 'canceled']);
     expect(deployment.properties.trigger.enum).toEqual(['manual', 'connect', 'push', 'poll', 'promote']);
     expect(Object.keys(deployment.properties).sort()).toEqual([
-      'branch', 'commit_sha', 'created_at', 'error', 'finished_at', 'full_build', 'id', 'page_count', 'preview_url', 'project_id', 'promoted_from', 'source_branch',
+      'branch', 'commit_sha', 'created_at', 'error', 'finished_at', 'full_build', 'id', 'page_count', 'preview_url', 'progress', 'project_id', 'promoted_from', 'source_branch',
       'started_at', 'status', 'trigger', 'url', 'warnings',
     ]);
     expect(schema('DeploymentError').properties.code.enum).toEqual(['sync_failed', 'build_failed', 'no_pages', 'timeout', 'interrupted', 'disk_full', 'sandbox_unavailable']);

@@ -3,17 +3,7 @@
 // must give exactly GFM's HTML.
 import { describe, expect, it } from 'vitest';
 import { markdownToSafeHtml, mayUseGfm, plainLineHtml, renderMarkdown } from '../../src/site/openapi/markdown.ts';
-
-/** A small deterministic generator (mulberry32), so a failure names a string that comes back. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../helpers/random.ts';
 
 // Pieces of real descriptions: Markdown of every kind, GFM's own syntax, HTML, entities, edge cases.
 const PIECES = [

@@ -4,6 +4,7 @@ import { loadOpenApiPages, markdownToSafeHtml, operationHeadings, operationToMar
 import type { OpenApiPages, OperationPageModel, SchemaNode } from '../../src/site/openapi/index.ts';
 import { contentRoot, PETSTORE_30_YAML, TODO_31, TODO_PATCH_SCHEMA } from './fixtures.ts';
 import type { ContentRoot } from './fixtures.ts';
+import { leftoverTags } from '../../src/site/markdown/leftover-tags.ts';
 
 let root: ContentRoot;
 let pets: OpenApiPages;
@@ -221,7 +222,10 @@ describe('text outputs', () => {
     const markdown = operationToMarkdown(page(pets, 'api-reference/pets/list-pets'));
     expect(markdown).toContain('# List pets\n\n`GET /pets`');
     expect(markdown).toContain('## Query parameters\n\n- `status` (string, required, default "available", one of "available", "sold")');
-    expect(markdown).toContain('- **200**: Pets (array<Pet>)');
+    // A type's angle brackets are escaped: `<Pet>` would be an HTML tag to a Markdown reader.
+    expect(markdown).toContain('- **200**: Pets (array\\<Pet\\>)');
+    expect(leftoverTags(markdown)).toEqual([]);
+    expect(leftoverTags(operationToMarkdown(page(pets, 'api-reference/pets/find-a-pet')))).toEqual([]);
     expect(markdown).toContain("```bash\ncurl -X GET 'https://eu.pets.example.com/v2/pets?status=available'\n```");
     expect(operationToMarkdown(page(pets, 'api-reference/pets/delete-a-pet'))).toContain('`DELETE /pets/{petId}` (deprecated)');
   });

@@ -5,14 +5,18 @@
 // another node ends it `interrupted` and the other worker builds the next one; a cancel answered
 // by an API node stops a build running on a worker. Pages, docs.json and snippets written through
 // one node are read, changed and built on the others. Rate limits are exact across nodes whether
-// PostgreSQL or Redis (FOLIO_REDIS_URL) counts them.
+// PostgreSQL or Redis (FOLIO_REDIS_URL) counts them, the sites' MCP limit too, and the console's
+// usage chart shows the requests both nodes answered.
+import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoHost, type RepoHost } from '../helpers/git-repos.ts';
 import { articleOf, latestDeployment, waitForDeployment } from '../helpers/deployments.ts';
 import { deploymentLogFile } from '../../src/service/project-files.ts';
+import { consoleRequest, PASSWORD, sessionCookie } from '../helpers/console.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
+import { MCP_REQUESTS_PER_MINUTE } from '../../src/hosting/serve-site.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { createTestBucket, S3_CREDENTIALS } from '../helpers/s3.ts';
 import { ADMIN, client, getWithHost, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
@@ -55,13 +59,14 @@ beforeAll(async () => {
   databaseUrl = await createTestDatabase(inject('postgresUrl'));
   storageUrl = `s3://${await createTestBucket(inject('s3Endpoint'))}/sites?endpoint=${inject('s3Endpoint')}`;
   host = repoHost();
-  const a = await startNode('a', 'api,sites');
+  // A and one Redis node also serve the console: its usage chart shows what both nodes counted.
+  const a = await startNode('a', 'api,sites,console');
   key = a.defaultKey!;
   redis = await startRedis();
   // Two more API nodes count rate limits in Redis instead of PostgreSQL.
   await Promise.all([
     startNode('b', 'api,sites'), startNode('worker-1', 'worker'), startNode('worker-2', 'worker'),
-    startNode('redis-a', 'api', { FOLIO_REDIS_URL: redis.url }), startNode('redis-b', 'api', { FOLIO_REDIS_URL: redis.url }),
+    startNode('redis-a', 'api,console', { FOLIO_REDIS_URL: redis.url }), startNode('redis-b', 'api', { FOLIO_REDIS_URL: redis.url }),
   ]);
 });
 
@@ -71,6 +76,18 @@ afterAll(async () => {
   host?.remove();
   await redis?.stop();
 });
+
+/** A JSON-RPC ping to a site's MCP server on one node; its HTTP status. */
+function mcpPing(base: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}/mcp`, { method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+  });
+}
 
 /** The node whose process holds a deployment's build lease (the lease owner names its pid). */
 async function builder(deploymentId: string): Promise<string | undefined> {
@@ -136,6 +153,14 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
     expect(answers.every((r) => r.headers.get('x-ratelimit-limit') === String(LIMIT))).toBe(true);
     expect(new Set(answers.map((r) => r.headers.get('x-ratelimit-reset'))).size).toBe(1);
+    // The organization's usage chart, on the first node's console, counts what both nodes answered.
+    const link = (await runNode(ADMIN, ['user', 'create', '--org', org, '--email', `owner@${org}.example`, '--role', 'owner'], env)).stdout.trim().split('\n').at(-1)!;
+    const signedIn = await consoleRequest(node(first!), 'POST', new URL(link).pathname, { form: { password: PASSWORD, confirm: PASSWORD } });
+    const session = sessionCookie(signedIn)!.value;
+    const chart = await consoleRequest(node(first!), 'GET', '/settings/organization', { session });
+    expect(chart.status).toBe(200);
+    expect(chart.text).toMatch(new RegExp(`In the last hour: ${LIMIT} API requests, at most ${LIMIT} in a minute`));
+    expect(chart.text).toMatch(/1 minute reached it, and requests over it were refused/);
     if (counter === 'Redis') {
       // The Redis nodes counted in Redis, not in PostgreSQL.
       const db = new pg.Client({ connectionString: databaseUrl });
@@ -193,6 +218,15 @@ describe('two api+sites nodes and two workers on one database', () => {
     expect(home).toContain('Written Docs');
     expect(articleOf((await page('/guides/setup')).text)).toContain('Edited on node B.');
     expect((await page('/old')).status).toBe(404);
+
+    // The site's MCP server counts one budget per client address across A and B, in the shared
+    // limiter: of a burst sent to both, exactly MCP_REQUESTS_PER_MINUTE are answered.
+    await expect.poll(async () => (await getWithHost(node('a').url, '/', `${project.slug}.localhost`, {}, 'a site host')).status, { timeout: 20_000 }).toBe(200);
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const pings = await Promise.all(Array.from({ length: MCP_REQUESTS_PER_MINUTE + 20 }, (_, i) => mcpPing(node(i % 2 ? 'a' : 'b').url, `${project.slug}.localhost`)));
+    expect(pings.filter((status) => status === 200)).toHaveLength(MCP_REQUESTS_PER_MINUTE);
+    expect(pings.filter((status) => status === 429)).toHaveLength(20);
   }, 120_000);
 
   it('ends the deployment of a worker killed mid-build `interrupted` within the lease, and the other worker builds the next one', async () => {

@@ -138,6 +138,14 @@ describe('two nodes sharing PostgreSQL and object storage', () => {
     expect(await dirBytes(path.join(b.dataDir, 'object-cache'))).toBeLessThanOrEqual(1024 * 1024);
   });
 
+  it('sends a byte range of a file kept in object storage', async () => {
+    const text = big(2);
+    const part = await getWithHost(b.url, '/big-2.txt', `${project.slug}.localhost`, { range: 'bytes=200000-200099' }, SITE);
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 200000-200099/${text.length}`);
+    expect(part.text).toBe(text.slice(200000, 200100));
+  });
+
   it('switches what node B serves when node A deploys and promotes, and prunes builds beyond FOLIO_KEEP_BUILDS from the bucket', async () => {
     repo.commit(files('version two'));
     const triggered = await apiA('POST', `/v1/projects/${project.id}/deployments`);

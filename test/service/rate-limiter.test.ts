@@ -3,8 +3,9 @@
 // Redis (FOLIO_REDIS_URL), where two limiters on separate connections stand for two nodes.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../src/service/store/postgres/index.ts';
-import { createPostgresRateLimiter } from '../../src/service/postgres/rate-limiter.ts';
+import { createPostgresRateLimiter, sweepRateLimitWindows } from '../../src/service/postgres/rate-limiter.ts';
 import { createMemoryRateLimiter, WINDOW_MS, type RateLimiter } from '../../src/service/rate-limiter.ts';
+import { HISTORY_MINUTES } from '../../src/service/usage-history.ts';
 import { openRedisRateLimiter } from '../../src/service/redis/rate-limiter.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
@@ -28,6 +29,7 @@ function inTurn(limiters: RateLimiter[]): RateLimiter {
   return {
     hit: (bucket, limit, nowMs) => limiters[turn++ % 2].hit(bucket, limit, nowMs),
     peek: (bucket, limit, nowMs) => limiters[turn++ % 2].peek(bucket, limit, nowMs),
+    history: (bucket, nowMs) => limiters[turn++ % 2].history(bucket, nowMs),
     close: () => limiters.forEach((l) => l.close()),
   };
 }
@@ -90,6 +92,28 @@ describe.each(kinds)('$name', ({ create }) => {
     expect((await limiter.hit('org:a', 1, start + WINDOW_MS)).allowed).toBe(true);
   });
 
+  it("keeps an organization's counts per minute for an hour, whichever node counted them (the console's usage chart)", async () => {
+    limiter = await create();
+    const t0 = 100 * WINDOW_MS;
+    // Three counted and one refused in the first minute, two in the next.
+    for (let i = 0; i < 4; i++) await limiter.hit('org:u', 3, t0 + i);
+    for (let i = 0; i < 2; i++) await limiter.hit('org:u', 3, t0 + WINDOW_MS + i);
+    const counts = async (org: string, at: number) => (await limiter.history(org, at)).map((m) => m.requests);
+    for (let read = 0; read < 2; read++) {
+      // Read on either node: both see every count.
+      const hour = await limiter.history('u', t0 + WINDOW_MS + 5);
+      expect(hour).toHaveLength(HISTORY_MINUTES);
+      expect(hour.at(-1)!.at).toBe(new Date(t0 + WINDOW_MS).toISOString());
+      expect(hour.map((m) => m.requests).slice(-3)).toEqual([0, 3, 2]);
+    }
+    expect((await counts('u', t0 + WINDOW_MS)).reduce((a, b) => a + b)).toBe(5);
+    expect((await counts('other', t0)).every((c) => c === 0)).toBe(true);
+    // 59 minutes on the first minute is the chart's oldest; a minute later it is out of the hour.
+    expect((await counts('u', t0 + 59 * WINDOW_MS))[0]).toBe(3);
+    expect((await counts('u', t0 + 60 * WINDOW_MS))[0]).toBe(2);
+    expect((await counts('u', t0 + 61 * WINDOW_MS)).every((c) => c === 0)).toBe(true);
+  });
+
   it('keeps buckets apart and applies a changed limit to the running window', async () => {
     limiter = await create();
     const now = 30 * WINDOW_MS;
@@ -98,6 +122,24 @@ describe.each(kinds)('$name', ({ create }) => {
     expect((await limiter.hit('org:b', 3, now)).allowed).toBe(true);
     // A plan upgrade mid-window: the same count, a higher limit.
     expect(await limiter.hit('org:a', 10, now)).toMatchObject({ allowed: true, remaining: 6 });
+  });
+});
+
+describe('PostgreSQL: the sweep of past windows', () => {
+  it("keeps an organization's windows for an hour and a client IP's only for their minute", async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const store = await openPostgresStore(url);
+    stores.push(store);
+    limiter = createPostgresRateLimiter(store.pool);
+    const t0 = 200 * WINDOW_MS;
+    for (const minute of [0, 30, 59]) {
+      await limiter.hit('org:s', 10, t0 + minute * WINDOW_MS);
+      await limiter.hit('ip:192.0.2.7', 10, t0 + minute * WINDOW_MS);
+    }
+    await sweepRateLimitWindows(store.pool, t0 + 60 * WINDOW_MS);
+    const { rows } = await store.pool.query<{ bucket: string; window_start: string }>('SELECT bucket, window_start FROM rate_limit_windows ORDER BY bucket, window_start');
+    expect(rows.map((r) => `${r.bucket} ${(Number(r.window_start) - t0) / WINDOW_MS}`)).toEqual(['org:s 30', 'org:s 59']);
+    expect((await limiter.history('s', t0 + 60 * WINDOW_MS)).map((m) => m.requests).filter((n) => n > 0)).toEqual([1, 1]);
   });
 });
 

@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildSite } from '../../src/site/build.ts';
+import { startProgress } from '../../src/site/build-progress.ts';
 import { makeContentRoot } from './helpers.ts';
 
 describe('build progress in the log', () => {
@@ -26,6 +27,20 @@ describe('build progress in the log', () => {
     expect(progress.some((l) => /^progress: pagefind, 3\/3 pages, \d+ s$/.test(l))).toBe(true);
     const elapsed = progress.map((l) => Number(/(\d+) s$/.exec(l)![1]));
     expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
+  });
+
+  it('counts the pages generated from OpenAPI files in the total once Folio names them, so two of five never reads as done', async () => {
+    const lines: string[] = [];
+    const progress = startProgress((line) => lines.push(line), 10);
+    progress.phase('astro');
+    progress.total(2);
+    // The lines a build prints: Folio's count of generated pages, then Astro's rendered pages.
+    progress.line('[folio] openapi: api/openapi.json: 3 operation page(s)');
+    progress.line('  ├─ /guides/one/index.html (+3ms)');
+    progress.line('  ├─ /guides/two/index.html (+2ms)');
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0));
+    progress.stop();
+    expect(lines[0]).toMatch(/^progress: astro, 2\/5 pages, \d+ s$/);
   });
 
 });

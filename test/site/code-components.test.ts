@@ -58,6 +58,16 @@ const EVERY_COMPONENT = [
   ['<Tree>', '<Tree.Folder name="fixed" openable={false}><Tree.File name="b.ts" /></Tree.Folder>', '</Tree>'],
   ['<Color>', '<Color.Item name="brand" value="#4f46e5" />', '</Color>'],
   ['<Color variant="table">', '<Color.Row title={<b>Greens</b>}><Color.Item name="leaf" value={{ light: "#0a7", dark: "url(x)" }} /></Color.Row>', '</Color>'],
+  // The components that build their markup from their children: the tab list from the <Tab>
+  // elements, the formula and the diagram from the text.
+  ['<Tabs defaultTabIndex={1} className="fruit">', '<Tab title="Apple" icon="apple-whole"><span>Red</span></Tab>\n<Tab title="Pear"><span>Green</span></Tab>', '</Tabs>'],
+  ['<Tabs borderBottom sync={false}>', '<Tab title="Only"><span>Alone</span></Tab>', '</Tabs>'],
+  ['<Prompt description="Ask about widgets" icon="sparkles">', '<span>Explain widgets to me.</span>', '</Prompt>'],
+  ['<Prompt actions={["open"]}>', '<span>Not copied.</span>', '</Prompt>'],
+  ['<Latex>{"x^2 + y^2 = z^2"}</Latex>', '', ''],
+  ['<Mermaid chart="graph TD; A-->B" />', '', ''],
+  ['<GitHub.Repo repo="folio-example/widgets" />', '', ''],
+  ['<GitHub.Repo repo="https://github.com/folio-example/gadgets" variant="flat" className="wide" />', '', ''],
 ] as const;
 const everyComponent = (indent: string) => EVERY_COMPONENT.map(([open, child, close]) => (close ? `${indent}${open}\n${indent}  ${child}\n${indent}${close}` : `${indent}${open}`)).join('\n');
 
@@ -108,6 +118,7 @@ ${everyComponent('      ')}
 title: Both ways
 ---
 import Every from '/components/every.jsx';
+import Examples from '/components/examples.jsx';
 
 <div id="astro-side">
 ${everyComponent('  ')}
@@ -116,6 +127,52 @@ ${everyComponent('  ')}
 <div id="react-side">
   <Every />
 </div>
+
+<div id="astro-examples">
+<CodeGroup>
+
+\`\`\`bash install.sh
+npm install folio
+\`\`\`
+
+\`\`\`js
+run();
+\`\`\`
+
+</CodeGroup>
+
+<RequestExample dropdown>
+
+\`\`\`bash curl
+curl /v1
+\`\`\`
+
+\`\`\`python
+get()
+\`\`\`
+
+</RequestExample>
+</div>
+
+<div id="react-examples">
+  <Examples />
+</div>
+`,
+  // Code groups in React code: their code blocks are <CodeBlock> elements (MDX pages write fences).
+  'components/examples.jsx': `export default function Examples() {
+  return (
+    <div className="examples">
+      <CodeGroup>
+        <CodeBlock language="bash" filename="install.sh">npm install folio</CodeBlock>
+        <CodeBlock language="js">run();</CodeBlock>
+      </CodeGroup>
+      <RequestExample dropdown>
+        <CodeBlock language="bash" filename="curl">curl /v1</CodeBlock>
+        <CodeBlock language="python">get()</CodeBlock>
+      </RequestExample>
+    </div>
+  );
+}
 `,
   // No import or export: the page gets the import of its island before its first block.
   'content/ask.mdx': `---
@@ -129,6 +186,9 @@ title: Ask
   <span id="ask-again">Ask</span>
 </div>
 `,
+  // A formula in React code only: Astro's React renderer drops its stylesheet link, which React adds once hydrated.
+  'components/formula.jsx': 'export default function Formula() {\n  return <p className="formula">Energy: <Latex>{"E = mc^2"}</Latex></p>;\n}\n',
+  'content/formula.mdx': "---\ntitle: Formula\n---\nimport Formula from '/components/formula.jsx';\n\n<Formula />\n",
   'content/plain.md': '---\ntitle: Plain\n---\n\nNo code here, **just Markdown**.\n',
 };
 
@@ -194,11 +254,26 @@ describe('React code using built-in components (build:site --allow-code)', () =>
           for (let n: Node | null = walker.currentNode; n; n = walker.nextNode()) {
             if (n.nodeType === Node.TEXT_NODE && !n.textContent!.trim()) blank.push(n);
             if (n.nodeType === Node.COMMENT_NODE) blank.push(n);
+            // Astro's React renderer removes stylesheet links from React's HTML: React's Latex adds KaTeX's to the head.
+            if (n instanceof HTMLLinkElement && n.rel === 'stylesheet') blank.push(n);
+            // The .astro files' module scripts (tab switching, copying) are the page's: React code binds the same once hydrated.
+            if (n instanceof HTMLScriptElement && n.type === 'module') blank.push(n);
+            // Once loaded, Mermaid's script draws each diagram (with ids of its own): drawn is what counts.
+            if (n instanceof HTMLElement && n.matches('.mint-mermaid[data-processed]')) {
+              n.removeAttribute('data-processed');
+              n.textContent = 'graph drawn';
+            }
             if (n instanceof HTMLElement || n instanceof SVGElement) if (n.hasAttribute('style')) n.setAttribute('style', n.style.cssText);
+            // Ids of tooltips, tab sets and prompts are unique within the build, so the two sides' differ.
+            if (n instanceof Element) {
+              for (const name of ['id', 'aria-controls', 'aria-labelledby', 'aria-describedby', 'data-mint-copy']) {
+                const value = n.getAttribute(name);
+                if (value) n.setAttribute(name, value.replace(/mint-(tip|tabs|prompt)-[0-9a-z]+/g, 'mint-$1-id'));
+              }
+            }
           }
           blank.forEach((n) => n.parentNode!.removeChild(n));
-          // A tooltip's id is unique within the build, so the two sides' differ.
-          return copy.innerHTML.replace(/mint-tip-[0-9a-z]+/g, 'mint-tip-id');
+          return copy.innerHTML;
         };
         return { astro: canonical(d.querySelector('#astro-side')!), react: canonical(d.querySelector('#react-side .every')!) };
       }, html);
@@ -206,10 +281,67 @@ describe('React code using built-in components (build:site --allow-code)', () =>
     const before = await sides(served);
     expect(before.astro).toContain('mint-card');
     expect(before.astro).toContain('mint-tree-folder');
+    for (const made of ['role="tablist"', 'mint-prompt-copy', 'class="katex"', 'mint-mermaid', 'mint-github-repo-flat']) expect(before.astro).toContain(made);
     expect(before.react).toBe(before.astro);
+    await page.waitForFunction(() => document.querySelectorAll('.mint-mermaid[data-processed]').length === 2);
     const after = await sides();
     // Hydrated, the icons the server wrote stay (the browser bundle carries no icon data).
-    expect(after.react).toBe(before.astro);
+    expect(after.react).toBe(before.astro.replace('>graph TD; A--&gt;B<', '>graph drawn<'));
+    expect(after.astro).toBe(after.react);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('builds code groups from <CodeBlock> elements as the page builds them from fences, and tabs, code groups and prompts work once hydrated', async () => {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/compare/`);
+    await page.waitForSelector('#react-examples astro-island:not([ssr]) .examples');
+    // The tab bars (titles from the fences' meta and from CodeBlock's filename, else the language) and the panels' roles.
+    const bars = (side: string) =>
+      page.$$eval(`${side} .mint-code-group`, (groups) =>
+        groups.map((g) => ({
+          head: g.outerHTML.slice(0, g.outerHTML.indexOf('>') + 1),
+          bar: g.querySelector('.mint-tab-bar')!.outerHTML.replace(/mint-tabs-[0-9a-z]+/g, 'mint-tabs-id'),
+          panels: [...g.querySelectorAll('[data-mint-panel]')].map((p) => [p.getAttribute('role'), p.getAttribute('aria-label'), p.hasAttribute('hidden'), p.getAttribute('data-language')]),
+        })),
+      );
+    const astro = await bars('#astro-examples');
+    expect(astro.map((g) => g.bar).join('')).toContain('>install.sh</button><button type="button" role="tab" class="mint-tab"');
+    expect(astro.map((g) => g.bar).join('')).toContain('<option value="1">python</option>');
+    expect(await bars('#react-examples')).toEqual(astro);
+    expect(await page.locator('#react-examples .mint-request-example .mint-code-group-label').textContent()).toBe('Request');
+
+    // Hydrated React code switches its tabs: a code group's tab, a dropdown, and a Tabs set.
+    const reactGroup = page.locator('#react-examples .mint-code-group').first();
+    await reactGroup.locator('[role="tab"]', { hasText: 'js' }).click();
+    await expect.poll(() => reactGroup.locator('[data-mint-panel]:not([hidden])').getAttribute('data-language')).toBe('js');
+    const dropdown = page.locator('#react-examples .mint-code-group-dropdown');
+    await dropdown.locator('select').selectOption('1');
+    await expect.poll(() => dropdown.locator('[data-mint-panel]:not([hidden])').getAttribute('data-language')).toBe('python');
+    const fruit = page.locator('#react-side .mint-tabs.fruit');
+    expect(await fruit.locator('[data-mint-panel]:not([hidden])').textContent()).toBe('Green');
+    await fruit.locator('[role="tab"]', { hasText: 'Apple' }).click();
+    await expect.poll(() => fruit.locator('[data-mint-panel]:not([hidden])').textContent()).toBe('Red');
+    // A prompt's copy button in React code copies its text.
+    const copy = page.locator('#react-side .mint-prompt-copy');
+    await copy.click();
+    await expect.poll(() => copy.textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Explain widgets to me.');
+    // The diagram is drawn by the page's Mermaid script (served by the site itself).
+    await page.waitForSelector('#react-side .mint-mermaid svg');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('styles a formula that only React code shows with KaTeX\'s stylesheet, served by the site', async () => {
+    const { page, errors } = await open('/formula/');
+    await page.waitForSelector('astro-island:not([ssr]) .formula .mint-latex .katex');
+    await page.waitForSelector('head link[rel="stylesheet"][href="/_folio/vendor/katex/katex.min.css"]', { state: 'attached' });
+    // Styled: KaTeX's stylesheet hides the MathML copy of the formula.
+    await expect.poll(() => page.$eval('.formula .katex-mathml', (el) => getComputedStyle(el).position)).toBe('absolute');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -243,13 +375,15 @@ describe('React code using built-in components (build:site --allow-code)', () =>
 
   it('reports the JavaScript shipped, and a page without code ships no more than in a project without code', () => {
     const line = cli.stdout.split('\n').find((l) => l.startsWith('[folio] JavaScript shipped:'));
-    expect(line).toMatch(/^\[folio\] JavaScript shipped: [\d.]+ KB in \d+ file\(s\) over 5 page\(s\); the largest page, \/(compare\/)?, loads [\d.]+ KB; the smallest, \/(plain\/|404), [\d.]+ KB$/);
+    expect(line).toMatch(/^\[folio\] JavaScript shipped: [\d.]+ KB in \d+ file\(s\) over 6 page\(s\); the largest page, \/(compare\/)?, loads [\d.]+ KB; the smallest, \/(plain\/|404), [\d.]+ KB$/);
     const code = javascriptShipped(out);
     const plain = javascriptShipped(plainOut);
     expect(code.perPage.get('/plain/')).toBe(plain.perPage.get('/plain/'));
     expect(code.perPage.get('/')).toBeGreaterThan(code.perPage.get('/plain/')!);
-    // The browser bundle of the built-in components carries no icon library and no Astro renderer.
-    expect(code.perPage.get('/compare/')! - code.perPage.get('/plain/')!).toBeLessThan(300 * 1024);
+    // The browser bundle of the built-in components carries no icon library, no KaTeX and no Astro
+    // renderer (the page's diagrams load Mermaid's own script, the same as on a page without code).
+    const mermaid = fs.statSync(path.join(out, '_folio/vendor/mermaid/mermaid.min.js')).size;
+    expect(code.perPage.get('/compare/')! - mermaid - code.perPage.get('/plain/')!).toBeLessThan(300 * 1024);
   });
 });
 

@@ -28,8 +28,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function page(pathname: string): Promise<string> {
-  const response = await fetch(`${base}${pathname}`);
+async function page(pathname: string, server = base): Promise<string> {
+  const response = await fetch(`${server}${pathname}`);
   return response.text();
 }
 
@@ -46,10 +46,10 @@ function openapi(summary: string, extra?: { operationId: string; summary: string
  * 90 s: a reload re-syncs the content; it takes 4 s here alone, and took over 40 s while builds of
  * other tests and benchmarks held both cores.
  */
-async function eventually(pathname: string, text: string): Promise<string> {
+async function eventually(pathname: string, text: string, server = base): Promise<string> {
   let html = '';
   for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
-    html = await page(pathname).catch(() => '');
+    html = await page(pathname, server).catch(() => '');
     if (html.includes(text)) return html;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -172,4 +172,13 @@ describe('dev preview of a repository in Mintlify\'s layout', () => {
       expect(await response.text(), never).not.toMatch(/never-served|never served|"navigation"|title: Welcome/);
     }
   });
+
+  it('reloads a listed page after it changes, and a file docs.json does not list never becomes a page', async () => {
+    fs.writeFileSync(path.join(mintlifyRoot, 'guides/start.mdx'), '---\ntitle: Start\n---\n\nThe wiring guide changed.\n');
+    expect(await eventually('/guides/start/', 'The wiring guide changed.', mintlify.base)).toContain('The wiring guide changed.');
+    fs.writeFileSync(path.join(mintlifyRoot, 'guides/draft.mdx'), '---\ntitle: Draft\n---\n\nNot in the navigation.\n');
+    fs.writeFileSync(path.join(mintlifyRoot, 'index.mdx'), '---\ntitle: Welcome\n---\n\nThe home page changed.\n');
+    expect(await eventually('/', 'The home page changed.', mintlify.base)).toContain('The home page changed.');
+    expect(await page('/guides/draft/', mintlify.base)).not.toContain('Not in the navigation.');
+  }, 200_000);
 });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPONENT_NAMES } from '../../src/site/components/catalog.ts';
+import { leftoverTags } from '../../src/site/markdown/leftover-tags.ts';
 import { buildFixture, listFiles, serveWithFolio, type BuiltSite } from './helpers.ts';
 
 const FIXTURE = path.resolve('test/fixtures/components');
@@ -25,10 +26,10 @@ function files(): Record<string, string> {
   return all;
 }
 
-/** Every leftover tag (`<Note`, `</div>`, `<img …/>`; not an escaped `\\<`) or MDX expression outside code. */
+/** Every leftover tag (leftover-tags.ts: what a Markdown reader takes for HTML) or MDX comment, import or export outside code. */
 function leftovers(markdown: string): string[] {
   const prose = markdown.replace(/^[ \t>]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t>]*\1[^\n]*$/gm, '').replace(/(`+)[^`\n]*?\1/g, '');
-  return [...prose.matchAll(/(?<!\\)<\/?[A-Za-z][\w.:-]*(?=[\s/>])[^>\n]*>?|\{\/\*|^(?:import|export) .*$/gm)].map((m) => m[0]);
+  return [...leftoverTags(markdown).map((t) => t.tag), ...[...prose.matchAll(/\{\/\*|^(?:import|export) .*$/gm)].map((m) => m[0])];
 }
 
 let site: BuiltSite;

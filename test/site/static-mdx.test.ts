@@ -25,6 +25,8 @@ interface ColdBuild {
   out: string;
   /** The entries of the build's content store, as text (what the pages were kept as). */
   store: string;
+  /** Astro's store file alone, which it bundles into the build as one module. */
+  bundledStore: string;
 }
 
 const roots: string[] = [];
@@ -46,8 +48,10 @@ async function coldBuild(contentRoot: string, staticMdx: boolean, checked: strin
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stdin.end('go\n');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const storeFile = path.join(buildRoot, '.cache/astro/data-store.json');
-  return { code, stderr, stdout, out: buildOutDir(buildRoot), store: fs.existsSync(storeFile) ? fs.readFileSync(storeFile, 'utf8') : '' };
+  // The store, and the pages' rendered content Folio keeps in files beside it (src/site/rendered-files.ts).
+  const storeFiles = [path.join(buildRoot, '.cache/astro/data-store.json'), ...listFiles(path.join(buildRoot, '.cache/astro/folio-rendered')).map((f) => path.join(buildRoot, '.cache/astro/folio-rendered', f))];
+  const [bundledStore = '', ...rendered] = storeFiles.map((f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : ''));
+  return { code, stderr, stdout, out: buildOutDir(buildRoot), store: [bundledStore, ...rendered].join('\n'), bundledStore };
 }
 
 afterAll(() => {
@@ -83,6 +87,13 @@ describe('the components fixture, as data and as MDX modules', () => {
     expect(count(asData.store, 'deferredRender')).toBe(0);
     expect(count(asModules.store, 'folioStaticMdx')).toBe(0);
     expect(count(asModules.store, 'deferredRender')).toBe(4);
+  });
+
+  it('keeps no page\'s tree or HTML in the store Astro bundles as one module (each page reads its own file)', () => {
+    // What grew the bundled store with the site until the bundler ran out of memory at 25,000 pages.
+    expect(asData.bundledStore).toContain('"folioRenderedFile"');
+    expect(asData.bundledStore).not.toContain('folioStaticMdx');
+    expect(asData.bundledStore).not.toContain('<p>');
   });
 });
 

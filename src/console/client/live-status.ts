@@ -1,7 +1,8 @@
 // Enhancement only: pages work without it (reload shows the newest state). Follows a running
 // deployment's log and status, and keeps a deployments list's statuses current. Text is set with
 // textContent, never parsed as markup.
-import { formatSeconds } from '../format.ts';
+import type { DeploymentProgress } from '../../service/store/records.ts';
+import { progressText } from '../format.ts';
 
 const FINAL = new Set(['succeeded', 'failed', 'canceled']);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,6 +12,7 @@ interface Status {
   error: { code: string; message: string } | null;
   started_at: string | null;
   finished_at: string | null;
+  progress: DeploymentProgress | null;
   log: string;
 }
 
@@ -30,6 +32,7 @@ async function followLog(pre: HTMLElement, url: string): Promise<void> {
   const finishedEl = document.getElementById('deployment-finished');
   const progressEl = document.getElementById('deployment-progress');
   const elapsedEl = document.getElementById('deployment-elapsed');
+  const barEl = progressEl?.querySelector('progress');
   for (;;) {
     const state = await read(url).catch(() => undefined);
     if (state) {
@@ -37,7 +40,8 @@ async function followLog(pre: HTMLElement, url: string): Promise<void> {
       if (state.log && pre.textContent !== state.log) pre.textContent = state.log;
       if (atBottom) pre.scrollTop = pre.scrollHeight;
       if (statusEl) setStatus(statusEl, state.status);
-      if (elapsedEl) elapsedEl.textContent = progressText(state);
+      if (elapsedEl) elapsedEl.textContent = progressText(state.status, state.started_at ? (Date.now() - Date.parse(state.started_at)) / 1000 : undefined, state.progress);
+      if (barEl) showPages(barEl, state.progress);
       if (FINAL.has(state.status)) {
         if (progressEl) progressEl.hidden = true;
         if (finishedEl && state.finished_at) finishedEl.textContent = `${state.finished_at.slice(0, 10)} ${state.finished_at.slice(11, 16)} UTC`;
@@ -52,10 +56,12 @@ async function followLog(pre: HTMLElement, url: string): Promise<void> {
   }
 }
 
-/** What the progress line says: waiting, or building for how long (from the server's start time). */
-function progressText(state: Status): string {
-  if (state.status === 'queued' || !state.started_at) return 'Waiting for a build slot…';
-  return `Building for ${formatSeconds((Date.now() - Date.parse(state.started_at)) / 1000)}…`;
+/** A determinate bar once the build counted its pages; indeterminate (no value) before. */
+function showPages(bar: HTMLProgressElement, progress: DeploymentProgress | null): void {
+  if (progress?.pages_total) {
+    bar.max = progress.pages_total;
+    bar.value = Math.min(progress.pages_done ?? 0, progress.pages_total);
+  } else bar.removeAttribute('value');
 }
 
 async function followList(cells: HTMLElement[]): Promise<void> {

@@ -4,6 +4,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildPhases, type BuildSiteResult } from '../../site/build.ts';
+import { observeProgress, type ProgressReport } from '../../site/build-progress.ts';
 import { linkTree, removeTree } from '../../site/link-tree.ts';
 import { repoRoot, type PageHistory } from '../../site/settings.ts';
 import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
@@ -11,7 +12,7 @@ import type { Config } from '../config.ts';
 import { DEPLOYMENT_ERROR_CODES, FolioError, isFolioError, isOutOfSpace, type DeploymentErrorCode } from '../errors.ts';
 import { codeAllowed } from '../projects.ts';
 import { buildDir, contentRootDir, gitDir, previewRootDir, snapshotDir } from '../project-files.ts';
-import type { DeploymentRecord, ProjectRecord, WebhookEvent } from '../store/records.ts';
+import type { DeploymentProgress, DeploymentRecord, ProjectRecord, WebhookEvent } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 import type { BuildStorage } from '../builds/storage.ts';
 import type { ProjectContent } from '../project-content.ts';
@@ -265,8 +266,9 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   log.line(plan.kind === 'fast' ? `build: fast (${plan.changed} page${plan.changed === 1 ? '' : 's'} changed)` : `build: full (${plan.reason})`);
   let ranOutOfSpace = false;
   const buildPhases: BuildPhases[] = [];
+  const progress = progressKeeper(store, deploymentId);
   const build = (reuse?: { previousOutDir: string; pageFiles: string[] }) =>
-    buildSite({
+    observeProgress(progress.report, () => buildSite({
       contentRoot: snapshot,
       outDir: output,
       siteUrl: siteUrl.replace(/\/$/, ''),
@@ -282,7 +284,8 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
       pageHistory,
       allowCode,
       reuse,
-    }).then((done) => {
+      progressIntervalMs: config.buildProgressMs,
+    })).then((done) => {
       buildPhases.push(done.phases);
       return done;
     });
@@ -300,6 +303,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
     partial = false;
     result = await build();
   }
+  await progress.settled();
   let warnings = result.warnings.length;
   if (result.ok && inputs) {
     // The latest log names every warning of the site, as a full build's would: a partial build
@@ -370,4 +374,34 @@ function formatTimings(steps: Array<[string, number]>, phases: BuildPhases[]): s
     out.push(...sums, ['build other', Math.max(0, ms - sequential)]);
   }
   return out.map(([step, ms]) => `${step} ${(ms / 1000).toFixed(2)} s`).join(', ');
+}
+
+/**
+ * Keeps a build's latest progress report on its deployment, where every node's console and API
+ * read it (docs/decisions.md#build-progress-and-usage-on-every-server-issue-30-item-4-of-issue-28).
+ * One write at a time: a report arriving while one is stored waits, and only the newest waiting
+ * one is written. A failed write is left alone: the next report comes in a few seconds, and
+ * progress never fails a deployment.
+ */
+function progressKeeper(store: Store, deploymentId: string) {
+  let pending: DeploymentProgress | undefined;
+  let writing: Promise<void> | undefined;
+  const write = async () => {
+    while (pending) {
+      const progress = pending;
+      pending = undefined;
+      await store.updateDeployment(deploymentId, { progress }).catch(() => {});
+    }
+    writing = undefined;
+  };
+  return {
+    report({ seconds: _elapsed, ...progress }: ProgressReport) {
+      pending = progress;
+      writing ??= write();
+    },
+    /** Resolves once no write is under way (before the outcome is recorded). */
+    async settled() {
+      await writing;
+    },
+  };
 }

@@ -116,10 +116,11 @@ export interface DeploymentEvents {
 export function createDeploymentsService(
   config: Config, store: Store, projects: ProjectsService, builds: BuildStorage, events?: DeploymentEvents, content: ProjectContent = localContent,
 ): DeploymentsService {
-  /** The API's view: the preview label becomes the preview's address. */
+  /** The API's view: the preview label becomes the preview's address; progress shows only while building. */
   const view = (d: DeploymentRecord, project: ProjectRecord | { slug: string; url?: string }, url: string): Deployment => {
-    const { preview_label: label, ...rest } = d;
+    const { preview_label: label, progress, ...rest } = d;
     const deployment: Deployment = { ...rest, url };
+    if (progress && d.status === 'building') deployment.progress = progress;
     if (label) deployment.preview_url = projects.previewUrlOf(project as ProjectRecord, label);
     return deployment;
   };

@@ -271,6 +271,12 @@ export const MIGRATIONS: Migration[] = [
     name: 'a deployment counts its build warnings',
     sql: `ALTER TABLE deployments ADD COLUMN warnings integer CHECK (warnings >= 0);`,
   },
+  {
+    version: 14,
+    name: 'a building deployment keeps its latest progress',
+    // Written every few seconds by the worker, read by whichever node answers the console or the API.
+    sql: `ALTER TABLE deployments ADD COLUMN progress jsonb;`,
+  },
 ];
 
 /** Any number stays unique to Folio's schema lock among other users of the database's advisory locks. */

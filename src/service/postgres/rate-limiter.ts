@@ -13,15 +13,19 @@ import type { Plan, RateLimits } from '../config.ts';
 import { WINDOW_MS, windowDecision, type KeyHit, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
 import { createLanes, type Waiter } from './lanes.ts';
 import type { ApiKeyRecord } from '../store/records.ts';
+import { firstMinuteOf, lastHourOf, ORG_BUCKET, orgBucket } from '../usage-history.ts';
 
 /** Counted numbers of a batch of `n` whose last count is `last`: the first request got `last - n + 1`. */
 const countsOf = (n: number, last: number) => Array.from({ length: n }, (_, i) => last - n + 1 + i);
 
+/** Deletes past windows, but keeps an organization's for an hour: they are its usage chart. */
+export async function sweepRateLimitWindows(pool: pg.Pool, nowMs = Date.now()): Promise<void> {
+  const current = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+  await pool.query('DELETE FROM rate_limit_windows WHERE window_start < $1 AND (window_start < $2 OR left(bucket, $3) <> $4)', [current, firstMinuteOf(nowMs), ORG_BUCKET.length, ORG_BUCKET]);
+}
+
 export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
-  const sweep = setInterval(() => {
-    const current = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
-    pool.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [current]).catch(() => {});
-  }, WINDOW_MS);
+  const sweep = setInterval(() => void sweepRateLimitWindows(pool).catch(() => {}), WINDOW_MS);
   sweep.unref();
   const bucketLanes = createLanes<RateLimitDecision>();
   const keyLanes = createLanes<KeyHit | undefined>();
@@ -110,6 +114,16 @@ export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
       });
       const count = rows[0]?.count ?? 0;
       return windowDecision(start, count < limit, count, limit, nowMs);
+    },
+    async history(orgId, nowMs = Date.now()) {
+      // At most 60 rows, by the primary key (bucket, window_start).
+      const { rows } = await pool.query<{ window_start: string; count: number }>({
+        name: 'rate_limit_history',
+        text: 'SELECT window_start, count FROM rate_limit_windows WHERE bucket = $1 AND window_start >= $2 AND window_start <= $3',
+        values: [orgBucket(orgId), firstMinuteOf(nowMs), nowMs],
+      });
+      const counts = new Map(rows.map((r) => [Number(r.window_start), r.count]));
+      return lastHourOf(nowMs, (start) => counts.get(start) ?? 0);
     },
     close() {
       clearInterval(sweep);

@@ -5,6 +5,7 @@
 // the last request of a window, and a request over the limit changes nothing.
 import { Redis } from 'ioredis';
 import { WINDOW_MS, windowDecision, type RateLimiter } from '../rate-limiter.ts';
+import { HISTORY_MINUTES, keepsHistory, lastHourOf, minutesOfHour, orgBucket } from '../usage-history.ts';
 
 /** KEYS[1] the window's counter; ARGV[1] the limit, ARGV[2] its lifetime in ms. Answers {counted, count}. */
 const HIT = `
@@ -43,14 +44,23 @@ export async function openRedisRateLimiter(url: string): Promise<RateLimiter> {
   return {
     async hit(bucket, limit, nowMs = Date.now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
-      // Kept a second past the window's end (by the caller's clock), then Redis forgets it.
-      const [counted, count] = await redis.folioHit(keyOf(bucket, start), limit, start + WINDOW_MS - nowMs + 1_000);
+      // Kept a second past the window's end (by the caller's clock), then Redis forgets it; an
+      // organization's for an hour more, for its usage chart.
+      const ttl = start + WINDOW_MS - nowMs + 1_000 + (keepsHistory(bucket) ? HISTORY_MINUTES * WINDOW_MS : 0);
+      const [counted, count] = await redis.folioHit(keyOf(bucket, start), limit, ttl);
       return windowDecision(start, counted === 1, count, limit, nowMs);
     },
     async peek(bucket, limit, nowMs = Date.now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       const count = Number((await redis.get(keyOf(bucket, start))) ?? 0);
       return windowDecision(start, count < limit, count, limit, nowMs);
+    },
+    async history(orgId, nowMs = Date.now()) {
+      // One MGET of the hour's 60 keys: one round trip, whichever nodes counted them.
+      const starts = minutesOfHour(nowMs);
+      const values = await redis.mget(starts.map((start) => keyOf(orgBucket(orgId), start)));
+      const counts = new Map(starts.map((start, i) => [start, Number(values[i] ?? 0)]));
+      return lastHourOf(nowMs, (start) => counts.get(start) ?? 0);
     },
     async isHealthy() {
       return (await redis.ping().catch(() => undefined)) === 'PONG';

@@ -2,6 +2,7 @@
 import type { Plan } from '../config.ts';
 import type { DeploymentErrorCode } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
+import type { ProgressReport } from '../../site/build-progress.ts';
 
 export interface Org {
   id: string;
@@ -149,7 +150,12 @@ export interface DeploymentRecord {
   promoted_from?: string;
   /** Asked to build every page, never reusing the previous build (docs/decisions.md#fast-redeploys). */
   full_build?: boolean;
+  /** The build's latest progress report, from Folio's own counters (src/site/build-progress.ts); shown only while building. */
+  progress?: DeploymentProgress;
 }
+
+/** Where a running build is: its phase, and pages rendered of the total once the content check counted them. */
+export type DeploymentProgress = Omit<ProgressReport, 'seconds'>;
 
 /** An event subscription of a project (docs/decisions.md#continuous-deployment). */
 export interface WebhookRecord {

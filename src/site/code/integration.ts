@@ -25,8 +25,15 @@ import { javascriptShipped, javascriptShippedLine } from './javascript-shipped.t
  */
 export const REACT_COMPONENTS_MODULE = 'folio:components';
 const REACT_COMPONENTS_FILE = path.join(siteSrcDir, 'components/react-components.ts');
-/** Folio's icon library (Node's fs and every icon's SVG): never bundled for the reader's browser. */
-const ICONS_FILE = path.join(siteSrcDir, 'components/mintlify/icons.ts');
+/**
+ * Modules of the built-in components that only the build needs, each with the stub the reader's
+ * browser gets instead: React keeps what the server wrote with them when it hydrates
+ * (react-components.ts). The icon library (Node's fs and every icon's SVG) and KaTeX.
+ */
+const SERVER_ONLY: Record<string, string> = {
+  [path.join(siteSrcDir, 'components/mintlify/icons.ts')]: 'export const iconHtml = () => "";\nexport const namedIconSvg = () => "";\n',
+  [path.join(siteSrcDir, 'components/mintlify/latex.ts')]: 'export const latexHtml = () => "";\n',
+};
 
 /** The Astro integrations of a build with code: React, then Folio's code plugins. */
 export async function codeIntegrations(contentRoot: string): Promise<AstroIntegration[]> {
@@ -117,8 +124,8 @@ export function codeVitePlugins(contentRoot: string): Plugin[] {
       return resolved;
     },
     load(id, options) {
-      // Hydrating keeps the icons the server wrote (react-components.ts): the browser needs no icon data.
-      if (!options?.ssr && clean(id) === ICONS_FILE) return 'export const iconHtml = () => "";\n';
+      // Hydrating keeps the icons and formulas the server wrote (react-components.ts): the browser needs neither library.
+      if (!options?.ssr && Object.hasOwn(SERVER_ONLY, clean(id))) return SERVER_ONLY[clean(id)];
       const page = companionPage(clean(id));
       if (!page || !isPage(page)) return null;
       return pageCode(fs.readFileSync(page, 'utf8'), page, root, exportsOf).companion ?? 'export {};\n';

@@ -2,7 +2,6 @@
 // Every name here is in the catalog (catalog.ts), which says which props each accepts.
 import Snippet from './Snippet.astro';
 import CodeGroup from './mintlify/CodeGroup.astro';
-import GitHubRepo from './mintlify/GitHubRepo.astro';
 import Latex from './mintlify/Latex.astro';
 import Mermaid from './mintlify/Mermaid.astro';
 import Prompt from './mintlify/Prompt.astro';
@@ -10,10 +9,9 @@ import RequestExample from './mintlify/RequestExample.astro';
 import ResponseExample from './mintlify/ResponseExample.astro';
 import Tabs from './mintlify/Tabs.astro';
 import {
-  Accordion, AccordionGroup, ApiMethod, Badge, Callout, Card, CardGroup, Check, Color, ColorItem, ColorRow, Column, Columns, Danger, Expandable, Frame, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
+  Accordion, AccordionGroup, ApiMethod, Badge, Callout, Card, CardGroup, Check, Color, ColorItem, ColorRow, Column, Columns, Danger, Expandable, Frame, GitHubRepo, Icon, Info, Note, Panel, ParamField, ResponseField, Step, Steps, Tab, Tile, Tip,
   Tooltip, Tree, TreeFile, TreeFolder, Update, View, Visibility, Warning,
 } from './mintlify/html-components.ts';
-import './mintlify/components.css';
 
 // MDX compiles <Tree.Folder> to a property read on Tree: the parts hang off their family.
 const TreeFamily = Object.assign((...args: Parameters<typeof Tree>) => Tree(...args), Tree, { Folder: TreeFolder, File: TreeFile });

@@ -8,11 +8,20 @@
 // In the reader's browser (hydration) the icon library is not shipped: icons.ts is replaced by a stub
 // there (src/site/code/integration.ts) and an element whose content is only Folio's markup (an icon's
 // <svg>) is rendered with dangerouslySetInnerHTML, whose server HTML React keeps when it hydrates.
-import { Children, Fragment, createElement, type ReactNode } from 'react';
+// KaTeX is a stub there too (mintlify/latex.ts): a formula is such an element.
+//
+// The components that build their markup from their children (Tabs, CodeGroup, the API examples,
+// Latex, Mermaid) gather here from the React elements what their .astro file reads from a page's
+// rendered children, and give it to the same markup function. Those whose page script does
+// something (tab switching, Prompt's copy button) bind the same script after hydration.
+import { Children, Fragment, createElement, isValidElement, useEffect, type ReactNode } from 'react';
 import * as markups from './mintlify/component-markup.ts';
-import { CHILDREN, type MarkupPart } from './mintlify/markup.ts';
-import { decodeEntities } from './mintlify/html-parts.ts';
-import type { Markup } from './mintlify/component-markup.ts';
+import { CHILDREN, html, iconParts, type MarkupPart } from './mintlify/markup.ts';
+import { decodeEntities, escapeHtml } from './mintlify/html-parts.ts';
+import { enhanceTabSets } from './mintlify/tab-sets.ts';
+import { KATEX_CSS } from './mintlify/vendor-paths.ts';
+import type { GatheredMarkup, Markup, TabSet } from './mintlify/component-markup.ts';
+import type { TabItem } from './mintlify/tabs-html.ts';
 
 type Props = Record<string, unknown> & { children?: ReactNode };
 
@@ -106,15 +115,69 @@ function reactNode(node: Node): ReactNode {
   return createElement(node.tag, props, ...node.children.map(reactNode));
 }
 
-/** The React component of a markup function (named `name` in React's messages). */
-export function reactComponent(name: string, markup: Markup) {
-  const component = ({ children, ...props }: Props) => {
-    const nodes = tree(markup(props, IN_REACT), children);
+/** The React component rendering `parts` (named `name` in React's messages); `script`: binds tab sets and copy buttons once hydrated. */
+function partsComponent(name: string, parts: (props: Props, children: ReactNode) => MarkupPart[], script = false) {
+  const render = ({ children, ...props }: Props) => {
+    const nodes = tree(parts(props, children), children);
     return nodes.length ? createElement(Fragment, null, ...nodes.map(reactNode)) : null;
   };
+  const component = script
+    ? (props: Props) => {
+        // The page's tabs.ts binds what is on the page when it loads; this binds what React renders.
+        useEffect(() => enhanceTabSets(document), []);
+        return render(props);
+      }
+    : render;
   Object.defineProperty(component, 'name', { value: name });
   return component;
 }
+
+/** The React component of a markup function (named `name` in React's messages). */
+export function reactComponent(name: string, markup: Markup, script = false) {
+  return partsComponent(name, (props) => markup(props, IN_REACT), script);
+}
+
+/** The React component of a markup function that reads its children (`gather` reads them from the React elements). */
+function gatheredComponent<T>(name: string, markup: GatheredMarkup<T>, gather: (children: ReactNode, props: Props) => T, script = false) {
+  return partsComponent(name, (props, children) => markup(props, gather(children, props), IN_REACT), script);
+}
+
+/** A component's parts with its children (CHILDREN) put in. */
+const filled = (parts: MarkupPart[], children: unknown): MarkupPart[] => parts.map((part) => (part === CHILDREN ? { node: children } : part));
+
+/** The text of React children, as a page's Markdown gives the text of its rendered children. */
+function textOf(children: ReactNode): string {
+  return Children.toArray(children)
+    .map((child) => (typeof child === 'string' || typeof child === 'number' ? String(child) : isValidElement(child) ? textOf((child.props as Props).children) : ''))
+    .join('');
+}
+
+/** The tab set of React children: one tab per element of `type`, the rest kept after them. */
+function tabSet(children: ReactNode, type: unknown, item: (props: Props, index: number) => TabItem): TabSet {
+  const items: TabItem[] = [];
+  const rest: MarkupPart[] = [];
+  for (const child of Children.toArray(children)) {
+    if (isValidElement(child) && child.type === type) items.push(item(child.props as Props, items.length));
+    else rest.push({ node: child });
+  }
+  return { items, rest };
+}
+
+/** Tabs' tabs: each <Tab> child, its title and icon in the tab list, its panel without the icon. */
+const tabsOf = (children: ReactNode): TabSet =>
+  tabSet(children, Tab, (props) => {
+    const { title = 'Tab', icon, iconType, iconLibrary } = props;
+    const label = icon !== undefined ? iconParts(icon, IN_REACT, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : [];
+    return { label: markups.tabLabel(String(title), label), text: String(title), panel: filled(markups.Tab({ ...props, icon: undefined }, IN_REACT), props.children) };
+  });
+
+/** A code group's tabs: each <CodeBlock> child, named by its filename, else its language. */
+const codeBlocksOf = (children: ReactNode): TabSet =>
+  tabSet(children, CodeBlock, (props, i) => {
+    const { filename, language } = props;
+    const name = markups.codeTabName(typeof filename === 'string' ? filename : undefined, typeof language === 'string' ? language : undefined, i);
+    return { label: [html(escapeHtml(name))], text: name, panel: filled(markups.CodeBlock(props, IN_REACT), props.children) };
+  });
 
 export const Note = reactComponent('Note', markups.Note);
 export const Tip = reactComponent('Tip', markups.Tip);
@@ -149,31 +212,44 @@ export const CodeBlock = reactComponent('CodeBlock', markups.CodeBlock);
 export const Color = Object.assign(reactComponent('Color', markups.Color), { Row: reactComponent('Color.Row', markups.ColorRow), Item: reactComponent('Color.Item', markups.ColorItem) });
 export const Tree = Object.assign(reactComponent('Tree', markups.Tree), { Folder: reactComponent('Tree.Folder', markups.TreeFolder), File: reactComponent('Tree.File', markups.TreeFile) });
 
+export const Tabs = gatheredComponent('Tabs', markups.Tabs, tabsOf, true);
+export const CodeGroup = gatheredComponent('CodeGroup', markups.CodeGroup, codeBlocksOf, true);
+export const RequestExample = gatheredComponent('RequestExample', markups.RequestExample, codeBlocksOf, true);
+export const ResponseExample = gatheredComponent('ResponseExample', markups.ResponseExample, codeBlocksOf, true);
+export const Prompt = reactComponent('Prompt', markups.Prompt, true);
 /**
- * A built-in component whose markup is still an .astro file (Tabs and code groups read their
- * rendered children, Latex and Mermaid their text; the others are not yet markup functions): in
- * React code it renders its children, with a warning in the build log, rather than failing the
- * page (what Mintlify deploys, Folio deploys).
+ * Latex: a formula written on its own line of a page is a paragraph, shown as a block; in React, a
+ * <p> child. Astro's React renderer removes every stylesheet link from React's HTML
+ * (node_modules/@astrojs/react/dist/server.js), so the formula's markup goes without its link to
+ * KaTeX's stylesheet, which the component adds to the page's head once hydrated (the site serves
+ * the file: vendor.ts copies it for a page with a formula).
  */
-function childrenOnly(name: string) {
-  let warned = false;
-  const component = ({ children }: Props) => {
-    if (!warned && typeof window === 'undefined') {
-      warned = true;
-      console.warn(`[folio] warning: <${name}> inside React code renders its children only (Folio renders it in full in the page itself)`);
-    }
-    return createElement(Fragment, null, ...Children.toArray(children));
-  };
-  Object.defineProperty(component, 'name', { value: name });
-  return component;
-}
+const latexMarkup: GatheredMarkup<{ source: string; display: boolean }> = (props, gathered, page) =>
+  markups.Latex(props, gathered, page).filter((part) => String(part) !== markups.KATEX_STYLESHEET);
+const LatexFormula = gatheredComponent('Latex', latexMarkup, (children) => ({
+  source: textOf(children).trim(),
+  display: Children.toArray(children).some((child) => isValidElement(child) && child.type === 'p'),
+}));
+export const Latex = (props: Props) => {
+  useEffect(() => {
+    if (document.querySelector(`link[rel="stylesheet"][href="${KATEX_CSS}"]`)) return;
+    document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: KATEX_CSS }));
+  }, []);
+  return LatexFormula(props);
+};
+export const Mermaid = gatheredComponent('Mermaid', markups.Mermaid, (children, props) => ({ text: props.chart === undefined ? textOf(children).trim() : '' }));
+export const GitHub = { Repo: reactComponent('GitHub.Repo', markups.GitHubRepo) };
 
-export const Snippet = childrenOnly('Snippet');
-export const Tabs = childrenOnly('Tabs');
-export const CodeGroup = childrenOnly('CodeGroup');
-export const RequestExample = childrenOnly('RequestExample');
-export const ResponseExample = childrenOnly('ResponseExample');
-export const GitHub = { Repo: childrenOnly('GitHub.Repo') };
-export const Prompt = childrenOnly('Prompt');
-export const Latex = childrenOnly('Latex');
-export const Mermaid = childrenOnly('Mermaid');
+/**
+ * Folio's Snippet (`<Snippet file=…/>`) reads a snippet of the content collection, which React code
+ * cannot render: there it renders its children, with a warning in the build log, rather than
+ * failing the page (what Mintlify deploys, Folio deploys).
+ */
+let snippetWarned = false;
+export const Snippet = ({ children }: Props) => {
+  if (!snippetWarned && typeof window === 'undefined') {
+    snippetWarned = true;
+    console.warn('[folio] warning: <Snippet> inside React code renders its children only (Folio renders it in full in the page itself)');
+  }
+  return createElement(Fragment, null, ...Children.toArray(children));
+};

@@ -86,18 +86,39 @@ class CleanMarkdown {
       const end = child.position?.end.offset;
       if (start === undefined || end === undefined || start < at) continue;
       out += this.src.slice(at, start);
-      if (isElement(child)) {
+      const fresh = child.type === 'code' ? this.fencedCode(child) : undefined;
+      if (isElement(child) || fresh !== undefined) {
         // A rendering is fresh text: its lines after the first get the indentation (or quote
         // marks) of the line it starts on. Source slices carry their own indentation.
         const lineStart = this.src.lastIndexOf('\n', start - 1) + 1;
         // Quote marks and a list marker's width carry over; a tag or text before it on the line does not.
         const lead = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?/.exec(this.src.slice(lineStart, start))![0];
         const indent = lead.replace(/[^\s>]/g, ' ');
-        out += this.node(child, depth).replace(/\n/g, `\n${indent}`);
+        // A blank line of code gets the quote marks only: no trailing spaces added to the code.
+        out += (fresh ?? this.node(child, depth)).replace(/\n(?=(\n|$)?)/g, (_, blank: string | undefined) => `\n${blank === undefined ? indent : indent.trimEnd()}`);
       } else out += this.node(child, depth);
       at = end;
     }
     return out + this.src.slice(at, to);
+  }
+
+  /**
+   * An indented fenced code block inside markup, written afresh from its parsed value: its source
+   * lines may be indented less than its fence (MDX takes the fence's indentation off each line as
+   * far as it goes), so the slice, dedented with the text around it, could leave the fence indented
+   * by four spaces after a paragraph, where Markdown reads it as text. Undefined for a block that
+   * starts its line or is not fenced: its source slice stays as written.
+   */
+  private fencedCode(node: MdNode): string | undefined {
+    const column = this.column(node);
+    const opening = /^(`{3,}|~{3,})[^\n]*/.exec(this.slice(node));
+    if (!column || !opening) return undefined;
+    const value = String((node as { value?: unknown }).value ?? '');
+    // The closing fence as long as the opening one, and longer than any fence-like line inside.
+    let fence = opening[1]!;
+    for (const run of value.match(/^[ \t]*(`{3,}|~{3,})/gm) ?? []) if (run.trim()[0] === fence[0] && run.trim().length >= fence.length) fence = fence[0]!.repeat(run.trim().length + 1);
+    const info = opening[0].slice(opening[1]!.length);
+    return `${fence}${info}\n${value ? `${value}\n` : ''}${fence}`;
   }
 
   /** A component's children as Markdown, their common indentation removed. */

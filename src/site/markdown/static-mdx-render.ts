@@ -67,8 +67,22 @@ interface Entry {
  * What `render(entry)` of astro:content gives for an MDX page, when the page was kept as data
  * (its Content and headings); undefined for any other entry (render it as usual).
  */
-export function renderStaticMdx(entry: Entry): { Content: ReturnType<typeof staticContent>; headings: Array<{ depth: number; slug: string; text: string }> } | undefined {
+export function renderStaticMdx(entry: Entry): { Content: ReturnType<typeof staticContent>; headings: Array<{ depth: number; slug: string; text: string }>; usesComponents: boolean } | undefined {
   const metadata = entry.rendered?.metadata as (Partial<StaticMdxMetadata> & { headings?: Array<{ depth: number; slug: string; text: string }> }) | undefined;
   if (!metadata?.folioStaticMdx) return undefined;
-  return { Content: staticContent(JSON.parse(metadata.folioStaticMdx) as StaticNode, entry.filePath ?? ''), headings: metadata.headings ?? [] };
+  const tree = JSON.parse(metadata.folioStaticMdx) as StaticNode;
+  return { Content: staticContent(tree, entry.filePath ?? ''), headings: metadata.headings ?? [], usesComponents: hasComponent(tree) };
+}
+
+/** Whether the tree calls a component of the map (a `c` node other than Astro's Fragment, which holds compiled HTML), in its children or in any prop. */
+function hasComponent(root: StaticValue): boolean {
+  // Iterative: a tree's depth is the author's.
+  const stack: StaticValue[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (!Array.isArray(value) && !('o' in value) && value.t === 'c' && !(Array.isArray(value.n) && value.n.length === 1 && value.n[0] === 'Fragment')) return true;
+    for (const child of Array.isArray(value) ? value : Object.values('o' in value ? value.o : value.p)) stack.push(child);
+  }
+  return false;
 }

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { AstroConfig } from 'astro';
 import type { Loader, LoaderContext } from 'astro/loaders';
+import type { ContextWithEntryTypes } from '../listed-files-loader.ts';
 import { MARKDOWN_FEATURES } from './features.ts';
 import { withHeldWarnings } from './compile-warnings.ts';
 import { moduleToTree } from './static-mdx-module.ts';
@@ -53,7 +54,7 @@ export function staticMdxPages(loader: Loader): Loader {
   return {
     ...loader,
     load: (context: LoaderContext) => {
-      const { entryTypes } = context as LoaderContext & { entryTypes: Map<string, EntryType> };
+      const { entryTypes } = context as ContextWithEntryTypes;
       const mdx = entryTypes.get('.mdx');
       if (!mdx || mdx.getRenderFunction) return loader.load(context);
       const withStatic = new Map(entryTypes);
@@ -68,11 +69,6 @@ export function staticMdxPages(loader: Loader): Loader {
       return loader.load({ ...context, store, entryTypes: withStatic } as LoaderContext);
     },
   };
-}
-
-/** What staticMdxPages uses of Astro's content entry types (its `ContentEntryType`, not exported from a public module). */
-interface EntryType {
-  getRenderFunction?: (config: unknown) => Promise<(entry: { id: string; filePath?: string }) => Promise<unknown>>;
 }
 
 async function staticRenderFunction(config: AstroConfig) {

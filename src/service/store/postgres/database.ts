@@ -68,7 +68,7 @@ export const PROJECT_FIELDS = [
 ] as const satisfies readonly (keyof ProjectChanges)[];
 
 export const DEPLOYMENT_FIELDS = [
-  'status', 'started_at', 'finished_at', 'source_branch', 'commit_sha', 'page_count', 'warnings', 'full_build',
+  'status', 'started_at', 'finished_at', 'source_branch', 'commit_sha', 'page_count', 'warnings', 'full_build', 'progress',
 ] as const satisfies readonly (keyof DeploymentChanges)[];
 
 /** A page of a newest-first list: `limit + 1` rows were asked for, to know whether more follow. */

@@ -1,5 +1,7 @@
-// The components a page of Mintlify content uses most, written as a function of their props that
-// returns their markup around their children (MarkupPart[], markup.ts) instead of as .astro files.
+// Folio's built-in components, written as a function of their props that returns their markup
+// around their children (MarkupPart[], markup.ts) instead of as .astro files; those that build their
+// markup from their children (Tabs, code groups, Latex, Mermaid) take what was gathered from them
+// (GatheredMarkup, below).
 // One definition serves every way a page is rendered: an MDX page kept as data (static-mdx-render.ts)
 // puts that markup straight into the page's JSX; a page compiled as an MDX module renders each as one
 // Astro component made from it (html-components.ts); React code of a project with code renders each
@@ -11,7 +13,11 @@
 import { addAttribute } from 'astro/runtime/server/render/util.js';
 import { escapeHTML } from 'astro/runtime/server/escape.js';
 import { CHILDREN, html, iconParts, textParts, type MarkupPart } from './markup.ts';
-import { uniqueId } from './html-parts.ts';
+import { escapeHtml, uniqueId } from './html-parts.ts';
+import { namedIconSvg } from './icons.ts';
+import { latexHtml } from './latex.ts';
+import { tabSetParts, type TabItem } from './tabs-html.ts';
+import { KATEX_CSS, MERMAID_JS } from './vendor-paths.ts';
 import { BADGE_METHODS, METHOD_TOKENS, normalizeMethod } from '../catalog.ts';
 
 type Props = Record<string, unknown>;
@@ -359,5 +365,111 @@ export const ColorItem: Markup = ({ name, value }) => {
     ),
     ...shown(name),
     html(`</span><span class="mint-color-values">${entries.map(([mode, v]) => `<code>${escapeHTML(mode ? `${mode}: ` : '')}${escapeHTML(v)}</code>`).join('')}</span></div>`),
+  ];
+};
+
+/**
+ * The components that build their markup from their children: what each gathered from them (the
+ * .astro file from the rendered children of a page, react-components.ts from the React elements of
+ * React code) goes in here, so both paths write the same markup.
+ */
+export type GatheredMarkup<T> = (props: Props, gathered: T, page: string) => MarkupPart[];
+
+/** What Tabs and CodeGroup gather: one tab per panel, and whatever else stood between them (kept after them). */
+export interface TabSet {
+  items: TabItem[];
+  rest: MarkupPart[];
+}
+
+/** A tab's label: its icon (the Tab's `icon`), then its title. */
+export const tabLabel = (title: string, icon: MarkupPart[]): MarkupPart[] => [...icon, html(`<span>${escapeHtml(title)}</span>`)];
+
+/** Tabs: a tab list built from its <Tab> panels; the first (or defaultTabIndex) is shown. */
+export const Tabs: GatheredMarkup<TabSet> = ({ defaultTabIndex, sync, borderBottom, className }, { items, rest }) => [
+  html(`<div${attr('class:list', ['mint-tabs', borderBottom && 'mint-tabs-border', 'tabs', className])} data-mint-tabs${attr('data-mint-sync', sync === false ? 'false' : undefined)}>`),
+  ...tabSetParts(items, { selected: Math.floor(Number(defaultTabIndex ?? 0)) || 0 }),
+  ...rest,
+  html('</div>'),
+];
+
+/** A code group's tab for one code block: named by the block's title, else its language. */
+export const codeTabName = (title: string | undefined, language: string | undefined, index: number) => title || language || `Example ${index + 1}`;
+
+/** CodeGroup: its code blocks as tabs, or a dropdown. `label` is set by RequestExample and ResponseExample. */
+export const CodeGroup: GatheredMarkup<TabSet> = ({ dropdown, sync, label }, { items, rest }) => [
+  html(`<div${attr('class:list', ['mint-code-group', dropdown && 'mint-code-group-dropdown', 'code-group'])} data-mint-tabs${attr('data-mint-sync', sync === false ? 'false' : undefined)}>${label ? `<p class="mint-code-group-label">${escapeHTML(String(label))}</p>` : ''}`),
+  ...tabSetParts(items, { dropdown: Boolean(dropdown), label: typeof label === 'string' ? label : 'Code examples' }),
+  ...rest,
+  html('</div>'),
+];
+
+/** The examples of an API page (RequestExample, ResponseExample): a code group labelled as such. */
+const example = (kind: 'request' | 'response'): GatheredMarkup<TabSet> => ({ dropdown }, tabSet, page) => [
+  html(`<div class="mint-example mint-${kind}-example" id="${kind}-example">`),
+  ...CodeGroup({ dropdown, label: kind === 'request' ? 'Request' : 'Response' }, tabSet, page),
+  html('</div>'),
+];
+export const RequestExample = example('request');
+export const ResponseExample = example('response');
+
+/** The link to KaTeX's stylesheet that a formula's markup starts with. */
+export const KATEX_STYLESHEET = `<link rel="stylesheet"${attr('href', KATEX_CSS)}>`;
+
+/** Math written in TeX (`source`), rendered at build time by KaTeX; `display` shows it as a block. */
+export const Latex: GatheredMarkup<{ source: string; display: boolean }> = (_props, { source, display }) => [
+  html(KATEX_STYLESHEET),
+  html(`${display ? '<div class="mint-latex mint-latex-block">' : '<span class="mint-latex">'}${latexHtml(source, display)}${display ? '</div>' : '</span>'}`),
+];
+
+/**
+ * A Mermaid diagram, drawn in the browser by Mermaid's script served from the site itself (only
+ * pages with a diagram load it): the `chart` prop, else the text of the children.
+ */
+export const Mermaid: GatheredMarkup<{ text: string }> = ({ chart }, { text: childrenText }) => [
+  html(`<div class="mermaid mint-mermaid">${escapeHTML(String(chart ?? childrenText))}</div><script defer${attr('src', MERMAID_JS)}></script>`),
+];
+
+/** A prompt to give an AI tool: its description, the prompt text, and a copy button (tab-sets.ts copies). */
+export const Prompt: Markup = ({ description, actions, icon, iconType, iconLibrary }, page) => {
+  const id = uniqueId('mint-prompt');
+  const canCopy = !Array.isArray(actions) || actions.map(String).includes('copy');
+  return [
+    html('<div class="mint-prompt"><div class="mint-prompt-head">'),
+    ...(icon !== undefined ? iconParts(icon, page, { iconType: iconType as string | undefined, iconLibrary: iconLibrary as string | undefined }) : []),
+    ...(description !== undefined ? [html('<p class="mint-prompt-description">'), ...textParts(description), html('</p>')] : []),
+    html(`${canCopy ? `<button type="button" class="mint-prompt-copy"${attr('data-mint-copy', id)}>Copy prompt</button>` : ''}</div><div class="mint-prompt-text"${attr('id', id)}>`),
+    CHILDREN,
+    html('</div></div>'),
+  ];
+};
+
+const REPO_SLUG = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+/** `owner/name` from a slug or a github.com address; undefined for anything else. */
+function repoSlug(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().replace(/\.git$/, '');
+  if (REPO_SLUG.test(text)) return text;
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.protocol !== 'https:' || !['github.com', 'www.github.com'].includes(url.hostname)) return undefined;
+  const parts = url.pathname.split('/').filter(Boolean).slice(0, 2).join('/');
+  return REPO_SLUG.test(parts) ? parts : undefined;
+}
+
+/**
+ * A card linking to a GitHub repository (`<GitHub.Repo repo="owner/name" />`). Mintlify's card
+ * fetches the description and star and fork counts from GitHub's API in the reader's browser;
+ * Folio's sites call no third party (their Content-Security-Policy allows only their own origin),
+ * so the card shows the repository's name and links to it.
+ */
+export const GitHubRepo: Markup = ({ repo, variant, className }, page) => {
+  const slug = repoSlug(repo);
+  if (repo !== undefined && !slug) console.warn(`[folio] warning: page ${page}: <GitHub.Repo repo=${JSON.stringify(repo)}>: not an owner/name or https://github.com/owner/name address; shown as text`);
+  if (!slug) return [html(`<span class="mint-github-repo">${escapeHTML(String(repo ?? ''))}</span>`)];
+  const [owner, name] = slug.split('/');
+  return [
+    html(
+      `<a${attr('class:list', ['mint-github-repo', variant === 'flat' ? 'mint-github-repo-flat' : 'mint-github-repo-inset', className])}${attr('href', `https://github.com/${slug}`)}><span class="mint-github-repo-icon">${namedIconSvg('github', 'brands') ?? ''}</span><span class="mint-github-repo-name"><span class="mint-github-repo-owner">${escapeHTML(String(owner))}/</span><strong>${escapeHTML(String(name))}</strong></span></a>`,
+    ),
   ];
 };

@@ -75,3 +75,6 @@ export const ColorRow = htmlComponent('Color.Row', markups.ColorRow);
 export const ColorItem = htmlComponent('Color.Item', markups.ColorItem);
 export const Callout = htmlComponent('Callout', markups.Callout);
 export const ApiMethod = htmlComponent('ApiMethod', markups.ApiMethod);
+export const GitHubRepo = htmlComponent('GitHub.Repo', markups.GitHubRepo);
+/** Prompt.astro renders it, with the script of its copy button. */
+export const Prompt = htmlComponent('Prompt', markups.Prompt);

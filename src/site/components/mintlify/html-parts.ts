@@ -17,7 +17,7 @@ export interface HtmlElementPart {
 }
 
 /** Index just past the `>` of the tag starting at `from` (quotes respected), or the length when it never closes. */
-function tagEnd(html: string, from: number): number {
+export function tagEnd(html: string, from: number): number {
   let quote: string | undefined;
   for (let i = from; i < html.length; i++) {
     const c = html[i];

@@ -21,6 +21,17 @@ export const CHILDREN = Symbol('children');
 /** HTML the component wrote (from its own strings and escaped values), kept as it is. */
 export const html = (s: string) => markHTMLString(s) as unknown as { readonly html: true };
 
+/**
+ * Parts that are all HTML (no prop markup, no children) as one string: what an .astro component that
+ * gathers its own input (Tabs, CodeGroup, Latex, Mermaid) puts on the page.
+ */
+export function plainHtml(parts: MarkupPart[]): string {
+  return parts.map((part) => {
+    if (typeof part === 'symbol' || (typeof part === 'object' && part !== null && 'node' in part)) throw new Error('plainHtml: parts with markup or children need a renderer');
+    return String(part);
+  }).join('');
+}
+
 /** A text prop as parts: a string or number as escaped text, markup as that markup. */
 export function textParts(value: unknown): MarkupPart[] {
   if (value === undefined || value === null || value === false) return [];

@@ -10,11 +10,9 @@ import type { AstroIntegration } from 'astro';
 
 const require = createRequire(import.meta.url);
 
-/** The URL path prefix of the copied libraries. */
-export const VENDOR_PATH = '/_folio/vendor';
+import { KATEX_CSS, MERMAID_JS, VENDOR_PATH } from './vendor-paths.ts';
 
-export const KATEX_CSS = `${VENDOR_PATH}/katex/katex.min.css`;
-export const MERMAID_JS = `${VENDOR_PATH}/mermaid/mermaid.min.js`;
+export { KATEX_CSS, MERMAID_JS, VENDOR_PATH };
 
 const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
 
@@ -68,11 +66,15 @@ export function vendorAssets(): AstroIntegration {
         // Each page is read into one reused buffer and searched once for the prefix both libraries
         // share, undecoded: most pages use neither.
         const marker = Buffer.from(`${VENDOR_PATH}/`);
+        // A formula rendered by React code comes without its stylesheet link (react-components.ts): its class says it.
+        const formula = Buffer.from('class="mint-latex');
         let buffer: Buffer = Buffer.allocUnsafe(1 << 20);
         for (const file of htmlFiles(out)) {
           let length: number;
           [buffer, length] = readInto(file, buffer);
-          if (buffer.subarray(0, length).indexOf(marker) < 0) continue;
+          const page = buffer.subarray(0, length);
+          if (page.indexOf(formula) >= 0) needed.add(`${VENDOR_PATH}/katex/`);
+          if (page.indexOf(marker) < 0) continue;
           const html = buffer.toString('utf8', 0, length);
           for (const prefix of Object.keys(wanted)) if (html.includes(prefix)) needed.add(prefix);
           if (needed.size === Object.keys(wanted).length) break;

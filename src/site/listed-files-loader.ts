@@ -1,0 +1,140 @@
+// A content loader that reads exactly the files it is given (docs/decisions.md, "Sites of 25,000
+// pages, step two"): the pages and snippets of a Mintlify-layout root, as the content check listed
+// them. Astro's glob loader, given one literal pattern per listed page, matched every file its walk
+// found against every pattern (files × pages: about a third of a 10,000-page content sync); this one
+// does the same work per file as the glob loader (read, frontmatter, schema, render or defer) and
+// none across files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Loader, LoaderContext } from 'astro/loaders';
+
+/**
+ * What the loader uses of Astro's content entry types (its `ContentEntryType`, not exported from a
+ * public module; the glob loader reads them from its context, which does not declare them).
+ */
+export interface EntryType {
+  getEntryInfo: (input: { contents: string; fileUrl: URL }) => Promise<{ body?: string; data: Record<string, unknown> }> | { body?: string; data: Record<string, unknown> };
+  getRenderFunction?: (config: unknown) => Promise<(entry: { id: string; data: Record<string, unknown>; body?: string; filePath?: string; digest?: string }) => Promise<unknown>>;
+  contentModuleTypes?: string;
+}
+
+/** A loader's context with the entry types Astro passes to every loader. */
+export type ContextWithEntryTypes = LoaderContext & { entryTypes: Map<string, EntryType> };
+
+/** Files read at once: the glob loader's figure (its p-limit of 10). */
+const CONCURRENT_READS = 10;
+
+export interface ListedFilesOptions {
+  /** Absolute folder the files are relative to. */
+  base: string;
+  /** The files to load, relative to `base` (POSIX separators), each exactly once. */
+  files: readonly string[];
+  /** The entry id of a file (relative to `base`). */
+  generateId: (file: string) => string;
+}
+
+/**
+ * Loads exactly `files`, as Astro's glob loader loads the files it matches: each entry keeps its
+ * file's digest, and a file whose digest is the stored one is not parsed or rendered again. In
+ * `astro dev` the listed files are watched (a change or a re-created file is loaded again, a
+ * removed one leaves the collection); a file that is not listed never becomes an entry.
+ */
+export function listedFiles({ base, files, generateId }: ListedFilesOptions): Loader {
+  return {
+    name: 'folio-listed-files',
+    load: async (context) => {
+      const { config, logger, parseData, generateDigest, watcher, entryTypes } = context as ContextWithEntryTypes;
+      // Astro's store for one collection has addAssetImports too (mutable-data-store.js), undeclared.
+      const store = context.store as LoaderContext['store'] & { addAssetImports?: (assets: string[], filePath: string) => void };
+      const renderers = new Map<EntryType, Awaited<ReturnType<NonNullable<EntryType['getRenderFunction']>>>>();
+      const root = fileURLToPath(config.root);
+      /** Entry id of each loaded file, to tell a second file with the same id. */
+      const loadedFrom = new Map<string, string>();
+
+      async function load(file: string): Promise<void> {
+        const entryType = entryTypes.get(path.extname(file));
+        if (!entryType) {
+          logger.warn(`No entry type found for ${file}`);
+          return;
+        }
+        const filePath = path.join(base, file);
+        let contents: string;
+        try {
+          contents = await fs.promises.readFile(filePath, 'utf8');
+        } catch (error) {
+          logger.error(`Error reading ${file}: ${(error as Error).message}`);
+          return;
+        }
+        const id = generateId(file);
+        const other = loadedFrom.get(id);
+        if (other !== undefined && other !== file) logger.warn(`${file} and ${other} are both the page ${id}: the last one read is kept`);
+        loadedFrom.set(id, file);
+        const digest = generateDigest(contents);
+        const stored = store.get(id);
+        const relativePath = path.relative(root, filePath).split(path.sep).join('/');
+        if (stored && stored.digest === digest && stored.filePath === relativePath) {
+          // Unchanged since the store was written: only what the bundle must still import.
+          if (stored.deferredRender) store.addModuleImport(stored.filePath);
+          if (stored.assetImports?.length) store.addAssetImports?.(stored.assetImports, stored.filePath);
+          return;
+        }
+        const fileUrl = pathToFileURL(filePath);
+        const { body, data } = await entryType.getEntryInfo({ contents, fileUrl });
+        const parsed = await parseData({ id, data, filePath });
+        const entry = { id, data: parsed, body, filePath: relativePath, digest };
+        if (entryType.getRenderFunction) {
+          let render = renderers.get(entryType);
+          if (!render) {
+            render = await entryType.getRenderFunction(config);
+            renderers.set(entryType, render);
+          }
+          let rendered: { metadata?: { imagePaths?: string[] } } | undefined;
+          try {
+            rendered = (await render({ id, data, body, filePath, digest })) as typeof rendered;
+          } catch (error) {
+            logger.error(`Error rendering ${file}: ${(error as Error).message}`);
+          }
+          store.set({ ...entry, rendered: rendered as Parameters<typeof store.set>[0]['rendered'], assetImports: rendered?.metadata?.imagePaths });
+        } else if ('contentModuleTypes' in entryType) {
+          store.set({ ...entry, deferredRender: true });
+        } else {
+          store.set(entry);
+        }
+      }
+
+      const untouched = new Set(store.keys());
+      let next = 0;
+      const worker = async () => {
+        while (next < files.length) {
+          const file = files[next++]!;
+          untouched.delete(generateId(file));
+          await load(file);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, files.length) }, worker));
+      for (const id of untouched) store.delete(id);
+
+      if (!watcher) return;
+      // astro dev: the listed files, found by absolute path in one lookup each.
+      const listed = new Map(files.map((file) => [path.join(base, file), file]));
+      watcher.add([...listed.keys()]);
+      const reload = async (changed: string) => {
+        const file = listed.get(changed);
+        if (file === undefined) return;
+        try {
+          await load(file);
+          logger.info(`Reloaded data from ${file}`);
+        } catch (error) {
+          logger.error(`Failed to reload ${file}: ${(error as Error).message}`);
+        }
+      };
+      watcher.on('change', reload);
+      watcher.on('add', reload);
+      watcher.on('unlink', (removed) => {
+        const file = listed.get(removed);
+        if (file !== undefined) store.delete(generateId(file));
+      });
+    },
+  };
+}
