@@ -21,9 +21,10 @@ import { createMemoryRateLimiter } from '../src/service/rate-limiter.ts';
 import { acquireLock, LockHeldError } from '../src/service/data-dir-lock.ts';
 import { isFolioError } from '../src/service/errors.ts';
 import { createPostgresContent } from '../src/service/postgres/content.ts';
-import { migrateDatabase, openPostgresStore } from '../src/service/postgres/store.ts';
+import { migrateDatabase, openPostgresStore } from '../src/service/store/postgres/index.ts';
 import { restoreStore } from '../src/service/store-backups.ts';
-import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError, type Store } from '../src/service/store.ts';
+import { openStore, readStoreRecords, STORE_FILE, StoreDamagedError } from '../src/service/store/json/index.ts';
+import type { Store } from '../src/service/store/store.ts';
 
 const RETRY_MS = 10_000;
 

@@ -12,9 +12,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createSiteHandler } from '../src/hosting/serve-site.ts';
-import { publishBuild } from '../src/service/deployments/publish.ts';
+import { publishBuild } from '../src/service/builds/disk.ts';
 import { buildDir } from '../src/service/project-files.ts';
-import type { ProjectRecord } from '../src/service/store.ts';
+import type { ProjectRecord } from '../src/service/store/records.ts';
 import { toCleanMarkdown } from '../src/site/markdown/clean-markdown.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 5000);

@@ -31,7 +31,7 @@ import { createPagesService } from '../src/service/pages/service.ts';
 import { contentRootDir } from '../src/service/project-files.ts';
 import type { Project, ProjectsService } from '../src/service/projects.ts';
 import { SCOPES } from '../src/service/scopes.ts';
-import { openStore } from '../src/service/store.ts';
+import { openStore } from '../src/service/store/json/index.ts';
 import { startChild, stopChild } from './bench-child.ts';
 
 const SIZES = [100, 1000, 5000];

@@ -6,7 +6,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createObjectSiteSource } from './hosting/object-site-source.ts';
 import { createSiteHandler } from './hosting/serve-site.ts';
+import { createDiskSiteSource, type SiteSource } from './hosting/site-source.ts';
 import { SERVICE_ENTRY, SERVICE_OUT_DIR } from './api/build-service.ts';
 import { createConsoleAssets } from './console/assets.ts';
 import { consoleProblem } from './console/middleware.ts';
@@ -26,9 +28,11 @@ import { RESERVED_SLUGS } from './service/project-rules.ts';
 import type { RateLimiter } from './service/rate-limiter.ts';
 import type { ProjectContent } from './service/project-content.ts';
 import { openStorage } from './service/storage.ts';
-import type { BuildStorage } from './service/build-storage.ts';
+import type { BuildServing, BuildStorage } from './service/builds/storage.ts';
 import { ObjectStorageError } from './service/object-storage/client.ts';
-import { StoreDamagedError, type Org, type Store } from './service/store.ts';
+import { StoreDamagedError } from './service/store/json/index.ts';
+import type { Org } from './service/store/records.ts';
+import type { Store } from './service/store/store.ts';
 import { SCOPES } from './service/scopes.ts';
 
 /** The largest request body Astro reads at all; each route enforces its own smaller limit while reading. */
@@ -77,6 +81,14 @@ function printFirstStart(key: string, link: string): void {
 /** On every API answer, errors included, even those given outside the Astro handler. */
 const API_HEAD = ['x-content-type-options', 'nosniff'];
 
+/**
+ * Where hosting reads live builds from, made here so that service never imports hosting
+ * (docs/architecture.md, "Rooms"): the data dir, or object storage's files through this node's cache.
+ */
+function siteSourceOf(serving: BuildServing): SiteSource {
+  return serving.kind === 'object' ? createObjectSiteSource(serving) : createDiskSiteSource(serving.dataDir);
+}
+
 function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const { serviceDomain } = folio.config;
   const apiHosts = new Set(folio.config.apiHosts);
@@ -86,7 +98,7 @@ function createRequestHandler(folio: Folio, astro: AstroHandler) {
   const consoleLocals: App.Locals = { ...locals, console: true };
   const console_ = consoleHost(folio.config);
   const consoleAssets = createConsoleAssets(path.join(ROOT, SERVICE_OUT_DIR, 'client'));
-  const sites = createSiteHandler(folio.builds.sites, folio.config.allowCode, folio.limiter);
+  const sites = createSiteHandler(siteSourceOf(folio.builds.serving), folio.config.allowCode, folio.limiter);
   folio.deployments.onLiveChange((projectId) => sites.liveChanged(projectId));
   // Another node's publish (object storage: heard through the database).
   folio.builds.onLiveChange((projectId) => (projectId ? sites.liveChanged(projectId) : sites.forgetLiveBuilds()));

@@ -1,6 +1,6 @@
 // Formatting shared by the console's pages and its browser scripts (no server code here: the
 // scripts bundle this file; types only, which the bundle drops).
-import type { DeploymentProgress } from '../service/store.ts';
+import type { DeploymentProgress } from '../service/store/records.ts';
 
 /** A length of time for people: "42 s", "3 min 5 s". */
 export function formatSeconds(seconds: number): string {

@@ -7,7 +7,7 @@
 import { open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { codeAllowed } from '../service/projects.ts';
-import type { ProjectRecord } from '../service/store.ts';
+import type { ProjectRecord } from '../service/store/records.ts';
 import { siteContentSecurityPolicy } from './content-security-policy.ts';
 import { CONNECT_ORIGINS_FILE, ORIGIN } from '../site/openapi/origins.ts';
 import { BUILD_FILE_FLAGS, checkRequestPath, chooseEncoding, COMPRESSED_DIR, REVALIDATE, type SiteFile } from './site-files.ts';

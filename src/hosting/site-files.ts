@@ -3,18 +3,13 @@
 // A build directory never changes once it is live (a redeploy publishes a new one), so what a path
 // resolves to is cached per build directory: after the first request, serving a page costs a map
 // lookup. Small files are kept in memory too.
-import { constants as fsConstants } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { BUILD_FILE_FLAGS, COMPRESSED_DIR, COMPRESSIONS, compressible, contentTypeOf, type Compression } from '../service/builds/build-files.ts';
 import { MAX_CACHED_MISS_PATH, MAX_CACHED_MISSES_PER_SITE } from '../site/tenant-limits.ts';
 
-/**
- * How the server opens a file of a build: never through a link (O_NOFOLLOW), and never waiting
- * (O_NONBLOCK: opening a FIFO for reading would wait for a writer, holding one of the few threads
- * every file operation of the server shares). Builds hold only regular files (build.ts checks
- * them before publishing); this holds if one ever does not. The opener still checks the type.
- */
-export const BUILD_FILE_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+// Defined with the builds (service/builds/build-files.ts), which publish and object storage use too.
+export { BUILD_FILE_FLAGS, COMPRESSED_DIR, COMPRESSIONS, compressible, contentTypeOf, type Compression };
 
 export interface SiteFile {
   /** Absolute path of a regular file inside the build directory (a build on disk). */
@@ -33,15 +28,6 @@ export interface SiteFile {
   /** The same file compressed at publish time (deployments/precompress.ts), by encoding, when it was worth it. */
   encoded?: Partial<Record<Compression, SiteFile>>;
 }
-
-/** The encodings sites are sent in besides the files' own bytes, best first, with their copies' name suffix. */
-export type Compression = 'br' | 'gzip';
-export const COMPRESSIONS: readonly { name: Compression; suffix: string }[] = [
-  { name: 'br', suffix: '.br' },
-  { name: 'gzip', suffix: '.gz' },
-];
-/** Where a build's compressed copies are kept, beside its files: Folio's, never served by their own path. */
-export const COMPRESSED_DIR = '_folio/compressed';
 
 export type PathCheck = { ok: true; rel: string } | { ok: false };
 
@@ -75,48 +61,6 @@ export function checkRequestPath(url: string): PathCheck {
   }
   const trailing = raw.endsWith('/') && decoded.length > 0 ? '/' : '';
   return { ok: true, rel: decoded.join('/') + trailing };
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.wasm': 'application/wasm',
-  '.pdf': 'application/pdf',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.mp3': 'audio/mpeg',
-};
-
-/** The Content-Type a site file is served with, by its extension. */
-export function contentTypeOf(file: string): string {
-  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-}
-
-const TEXT_TYPE = /^(?:text\/|application\/(?:json|manifest\+json|xml)|image\/svg\+xml)/;
-
-/** Whether a site file is text worth compressing (HTML, CSS, JS, JSON, SVG, XML, txt, Markdown); images and fonts are compressed already. */
-export function compressible(file: string): boolean {
-  return TEXT_TYPE.test(contentTypeOf(file));
 }
 
 /**

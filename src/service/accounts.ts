@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { publicOrigin, type Config } from './config.ts';
 import { FolioError } from './errors.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import type { Membership, Org, OrgRole, SessionRecord, Store, UserInvite, UserRecord } from './store.ts';
+import type { Membership, Org, OrgRole, SessionRecord, UserInvite, UserRecord } from './store/records.ts';
+import type { Store } from './store/store.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 /** Long enough for any passphrase, short enough that hashing it costs nothing extra. */

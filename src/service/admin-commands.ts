@@ -6,7 +6,8 @@ import { PLANS, type Plan } from './config.ts';
 import { FolioError } from './errors.ts';
 import { generateKey } from './keys.ts';
 import { parseScopes, type Scope } from './scopes.ts';
-import type { ApiKeyRecord, Org, OrgRole, Store } from './store.ts';
+import type { ApiKeyRecord, Org, OrgRole } from './store/records.ts';
+import type { Store } from './store/store.ts';
 
 export type AdminCommand =
   | { name: 'org create'; org: string; plan: Plan }

@@ -16,12 +16,13 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.ts';
-import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
+import { createDiskBuildStorage } from './builds/disk.ts';
+import type { BuildStorage } from './builds/storage.ts';
 import { KEPT_BUILDS, keptBuilds } from './deployments/publish.ts';
 import { cleanSyncLeftovers, removeKeptTrees } from './deployments/sync.ts';
 import { buildIdOfEntry, buildsDir, contentRootDir, gitDir, previewsDir, projectDataDir } from './project-files.ts';
 import { BACKUP_DIR } from './store-backups.ts';
-import type { Store } from './store.ts';
+import type { Store } from './store/store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -64,7 +65,7 @@ async function cleanProject(dataDir: string, store: Store, projectId: string, re
     return;
   }
   for (const name of await names(dir)) {
-    // publish.ts makes `live.{deployment}.tmp` and renames it over `live`.
+    // builds/disk.ts makes `live.{deployment}.tmp` and renames it over `live`.
     if (name.startsWith('live.') && name.endsWith('.tmp')) {
       await rm(path.join(dir, name), { force: true });
       removed.push(path.join(dir, name));

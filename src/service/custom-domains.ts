@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Config } from './config.ts';
 import { isFolioError } from './errors.ts';
-import type { CustomDomainStatus, ProjectRecord, Store } from './store.ts';
+import type { CustomDomainStatus, ProjectRecord } from './store/records.ts';
+import type { Store } from './store/store.ts';
 
 const VERIFY_LABEL = '_folio-verify';
 const VALUE_PREFIX = 'folio-verify=';

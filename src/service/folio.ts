@@ -1,7 +1,8 @@
 // The running service's domain objects, created once by the server and handed to the API
 // endpoints (through Astro's `locals`), so the API has no state of its own.
 import { orgBucket, type UsageMinute } from './usage-history.ts';
-import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
+import { createDiskBuildStorage } from './builds/disk.ts';
+import type { BuildStorage } from './builds/storage.ts';
 import type { Config, Plan } from './config.ts';
 import { createDiskSpace, storageProblem } from './disk-space.ts';
 import { consoleOrigin, createAccounts, type Accounts } from './accounts.ts';
@@ -17,7 +18,7 @@ import { localContent, type ProjectContent } from './project-content.ts';
 import { createProjectsService, type ProjectHooks, type ProjectsService } from './projects.ts';
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import type { Scope } from './scopes.ts';
-import type { Store } from './store.ts';
+import type { Store } from './store/store.ts';
 import { closeContentChecks } from '../site/content-check/check-pool.ts';
 
 /** Who is calling: the org and scopes of a valid, unrevoked key. */
@@ -32,7 +33,7 @@ export interface Principal {
 export interface Folio {
   config: Config;
   store: Store;
-  /** Where builds are kept and which is live: the data dir, or object storage (build-storage.ts). */
+  /** Where builds are kept and which is live: the data dir, or object storage (builds/). */
   builds: BuildStorage;
   projects: ProjectsService;
   pages: PagesService;

@@ -3,7 +3,7 @@ import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { projectName } from './project-rules.ts';
 import { SCOPES, type Scope } from './scopes.ts';
-import type { ApiKeyRecord } from './store.ts';
+import type { ApiKeyRecord } from './store/records.ts';
 
 const KEY_PREFIX = 'folio_';
 const KEY_PATTERN = /^folio_[A-Za-z0-9_-]{43}$/;

@@ -4,7 +4,8 @@ import { publicOrigin, type Config } from './config.ts';
 import { newVerificationToken, verificationRecord, type VerificationRecord } from './custom-domains.ts';
 import { FolioError } from './errors.ts';
 import { hostnameProblem, RESERVED_SLUGS, type CreateProjectInput, type UpdateProjectInput } from './project-rules.ts';
-import type { CustomDomainStatus, ListPosition, ProjectChanges, ProjectRecord, Store } from './store.ts';
+import type { CustomDomainStatus, ListPosition, ProjectChanges, ProjectRecord } from './store/records.ts';
+import type { Store } from './store/store.ts';
 
 /**
  * A project as the API shows it: docs/decisions.md#projects plus `url`, and with a custom domain its verification;

@@ -2,7 +2,7 @@
 // in memory (here), in PostgreSQL (postgres/rate-limiter.ts) and in Redis (redis/rate-limiter.ts).
 
 import type { Plan, RateLimits } from './config.ts';
-import type { ApiKeyRecord } from './store.ts';
+import type { ApiKeyRecord } from './store/records.ts';
 import { createUsageHistory, keepsHistory, orgBucket, type UsageMinute } from './usage-history.ts';
 
 export const WINDOW_MS = 60_000;

@@ -2,18 +2,20 @@
 // needs nothing else) or PostgreSQL when FOLIO_DATABASE_URL is set, shared by several nodes.
 // Rate limits are counted where the records are, so that they hold across those nodes, or in Redis
 // when FOLIO_REDIS_URL is set. Builds are kept in the data dir, or in object storage when
-// FOLIO_STORAGE_URL is set (build-storage.ts).
-import { createDiskBuildStorage, type BuildStorage } from './build-storage.ts';
+// FOLIO_STORAGE_URL is set (builds/).
+import { createDiskBuildStorage } from './builds/disk.ts';
+import type { BuildStorage } from './builds/storage.ts';
 import type { Config } from './config.ts';
-import { openObjectBuildStorage } from './object-storage/builds.ts';
+import { openObjectBuildStorage } from './builds/object-storage.ts';
 import { createObjectStore } from './object-storage/client.ts';
 import { createPostgresContent } from './postgres/content.ts';
 import { createPostgresRateLimiter } from './postgres/rate-limiter.ts';
-import { openPostgresStore } from './postgres/store.ts';
+import { openPostgresStore } from './store/postgres/index.ts';
 import { localContent, type ProjectContent } from './project-content.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { openRedisRateLimiter } from './redis/rate-limiter.ts';
-import { openStore, type Store } from './store.ts';
+import { openStore } from './store/json/index.ts';
+import type { Store } from './store/store.ts';
 
 export interface Storage {
   store: Store;

@@ -8,7 +8,7 @@ import { handleApiRequest } from '../../src/api/pipeline.ts';
 import { createApiRouter, listApiRoutes } from '../../src/api/routes.ts';
 import { loadConfig } from '../../src/service/config.ts';
 import { createFolio } from '../../src/service/folio.ts';
-import { openStore } from '../../src/service/store.ts';
+import { openStore } from '../../src/service/store/json/index.ts';
 import { apiDocument, contractProblems, matchingTemplates, operationKeys, takeViolations } from '../helpers/api-contract.ts';
 import { client, getWithHost, removeDir, startServer, tempDataDir, uniqueSlug, type ApiResponse, type TestServer } from '../helpers/server.ts';
 

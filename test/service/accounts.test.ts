@@ -7,8 +7,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createAccounts, hashPassword, SESSION_IDLE_MS, verifyPassword } from '../../src/service/accounts.ts';
 import { createMemoryRateLimiter } from '../../src/service/rate-limiter.ts';
-import { openPostgresStore } from '../../src/service/postgres/store.ts';
-import { openStore, STORE_FILE, type Org, type Store } from '../../src/service/store.ts';
+import { openPostgresStore } from '../../src/service/store/postgres/index.ts';
+import { openStore, STORE_FILE } from '../../src/service/store/json/index.ts';
+import type { Org } from '../../src/service/store/records.ts';
+import type { Store } from '../../src/service/store/store.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 

@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore, STORE_FILE, type DeploymentRecord } from '../../src/service/store.ts';
+import { openStore, STORE_FILE } from '../../src/service/store/json/index.ts';
+import type { DeploymentRecord } from '../../src/service/store/records.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 
 const dirs: string[] = [];

@@ -9,7 +9,9 @@ import { carryOverWarnings, planRedeploy, warningsByPage, writeBuildInputs, type
 import { lastUpdatedDates } from '../../src/service/deployments/page-history.ts';
 import { syncRepository } from '../../src/service/deployments/sync.ts';
 import { buildDir } from '../../src/service/project-files.ts';
-import { openStore, type DeploymentRecord, type Store } from '../../src/service/store.ts';
+import { openStore } from '../../src/service/store/json/index.ts';
+import type { DeploymentRecord } from '../../src/service/store/records.ts';
+import type { Store } from '../../src/service/store/store.ts';
 import { repoHost, type RepoHost, type TestRepo } from '../helpers/git-repos.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { writeFileAtomic } from '../../src/service/atomic-write.ts';
 import { createPostgresContent } from '../../src/service/postgres/content.ts';
-import { openPostgresStore, type PostgresStore } from '../../src/service/postgres/store.ts';
+import { openPostgresStore, type PostgresStore } from '../../src/service/store/postgres/index.ts';
 import type { ProjectContent } from '../../src/service/project-content.ts';
 import { contentRootDir } from '../../src/service/project-files.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';

@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/service/config.ts';
 import { createProjectsService } from '../../src/service/projects.ts';
-import { openStore, type ProjectRecord } from '../../src/service/store.ts';
+import { openStore } from '../../src/service/store/json/index.ts';
+import type { ProjectRecord } from '../../src/service/store/records.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 
 const dirs: string[] = [];

@@ -2,7 +2,7 @@
 // node), in PostgreSQL, where two limiters on separate connection pools stand for two nodes, and in
 // Redis (FOLIO_REDIS_URL), where two limiters on separate connections stand for two nodes.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openPostgresStore, type PostgresStore } from '../../src/service/postgres/store.ts';
+import { openPostgresStore, type PostgresStore } from '../../src/service/store/postgres/index.ts';
 import { createPostgresRateLimiter, sweepRateLimitWindows } from '../../src/service/postgres/rate-limiter.ts';
 import { createMemoryRateLimiter, WINDOW_MS, type RateLimiter } from '../../src/service/rate-limiter.ts';
 import { HISTORY_MINUTES } from '../../src/service/usage-history.ts';

@@ -6,8 +6,10 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RecordShards } from '../../src/service/record-shards.ts';
 import { MIGRATIONS } from '../../src/service/postgres/migrations.ts';
-import { openPostgresStore } from '../../src/service/postgres/store.ts';
-import { openStore, STORE_FILE, type ProjectRecord, type Store } from '../../src/service/store.ts';
+import { openPostgresStore } from '../../src/service/store/postgres/index.ts';
+import { openStore, STORE_FILE } from '../../src/service/store/json/index.ts';
+import type { ProjectRecord } from '../../src/service/store/records.ts';
+import type { Store } from '../../src/service/store/store.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { removeDir, tempDataDir } from '../helpers/server.ts';
 
@@ -211,8 +213,9 @@ describe.each(backends)('$name', (backend) => {
 
     // A lease of 1 ms runs out at once: the sweeper takes it, and the old owner can no longer renew.
     expect(await store.renewDeploymentLease(other.id, 'worker-b', 1)).toBe(true);
-    await new Promise((r) => setTimeout(r, 20));
-    const expired = await store.takeExpiredLeases('sweeper', 60_000);
+    let expired = await store.takeExpiredLeases('sweeper', 60_000);
+    // Awaited, not slept: the lease has run out once the sweeper sees it run out (a few ms at most).
+    for (const deadline = Date.now() + 5_000; expired.length === 0 && Date.now() < deadline;) expired = await store.takeExpiredLeases('sweeper', 60_000);
     expect(expired.map((d) => d.id)).toEqual([other.id]);
     expect(await store.renewDeploymentLease(other.id, 'worker-b', 60_000)).toBe(false);
     expect(await store.takeExpiredLeases('another sweeper', 60_000)).toEqual([]);

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { createSiteHandler } from '../../src/hosting/serve-site.ts';
-import { publishBuild } from '../../src/service/deployments/publish.ts';
+import { publishBuild } from '../../src/service/builds/disk.ts';
 import { precompressBuild } from '../../src/service/deployments/precompress.ts';
 import { buildDir } from '../../src/service/project-files.ts';
-import type { ProjectRecord } from '../../src/service/store.ts';
+import type { ProjectRecord } from '../../src/service/store/records.ts';
 import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
 import { repoRoot, type PageHistory } from '../../src/site/settings.ts';
 

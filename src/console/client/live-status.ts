@@ -1,7 +1,7 @@
 // Enhancement only: pages work without it (reload shows the newest state). Follows a running
 // deployment's log and status, and keeps a deployments list's statuses current. Text is set with
 // textContent, never parsed as markup.
-import type { DeploymentProgress } from '../../service/store.ts';
+import type { DeploymentProgress } from '../../service/store/records.ts';
 import { progressText } from '../format.ts';
 
 const FINAL = new Set(['succeeded', 'failed', 'canceled']);

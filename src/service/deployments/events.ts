@@ -13,7 +13,8 @@ import { BlockList, isIP } from 'node:net';
 import type { Config } from '../config.ts';
 import { FolioError } from '../errors.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
-import type { DeliveryRecord, Store, WebhookEvent, WebhookRecord } from '../store.ts';
+import type { DeliveryRecord, WebhookEvent, WebhookRecord } from '../store/records.ts';
+import type { Store } from '../store/store.ts';
 import { newWebhookSecret } from './push.ts';
 import type { Deployment, DeploymentEvents } from './service.ts';
 

@@ -11,7 +11,8 @@ import { repoRoot } from '../../site/settings.ts';
 import { git, type GitOptions } from '../git.ts';
 import { parsePage } from '../pages/files.ts';
 import { buildDir, buildInputsFile } from '../project-files.ts';
-import type { DeploymentRecord, Store } from '../store.ts';
+import type { DeploymentRecord } from '../store/records.ts';
+import type { Store } from '../store/store.ts';
 
 /** Past this many pages to render, a full build costs about the same: it is one. */
 export const MAX_FAST_PAGES = 50;

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { randomUUID } from 'node:crypto';
-import { COMPRESSED_DIR, COMPRESSIONS, compressible, type Compression } from '../../hosting/site-files.ts';
+import { COMPRESSED_DIR, COMPRESSIONS, compressible, type Compression } from '../builds/build-files.ts';
 import { inParallel } from '../object-storage/folders.ts';
 
 const brotli = promisify(zlib.brotliCompress);

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { BuildSandbox } from '../../site/build.ts';
 import { WarmWorker } from '../../site/warm-worker.ts';
-import type { DeploymentRecord, Store } from '../store.ts';
+import type { DeploymentRecord } from '../store/records.ts';
+import type { Store } from '../store/store.ts';
 import type { StopCause } from './runner.ts';
 
 const CRASH_PAUSE_MS = 5_000;

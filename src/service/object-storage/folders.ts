@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { BUILD_FILE_FLAGS } from '../../hosting/site-files.ts';
+import { BUILD_FILE_FLAGS } from '../builds/build-files.ts';
 import type { ObjectStore } from './client.ts';
 
 export interface ManifestEntry {

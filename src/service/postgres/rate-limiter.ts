@@ -12,7 +12,7 @@ import type pg from 'pg';
 import type { Plan, RateLimits } from '../config.ts';
 import { WINDOW_MS, windowDecision, type KeyHit, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
 import { createLanes, type Waiter } from './lanes.ts';
-import type { ApiKeyRecord } from '../store.ts';
+import type { ApiKeyRecord } from '../store/records.ts';
 import { firstMinuteOf, lastHourOf, ORG_BUCKET, orgBucket } from '../usage-history.ts';
 
 /** Counted numbers of a batch of `n` whose last count is `last`: the first request got `last - n + 1`. */

@@ -23,7 +23,7 @@
 // substitution, another statement, other text around the boilerplate, a component named as one of
 // the module's own names) is NotStatic: the page then takes the MDX module path, where it is
 // compiled, checked and refused exactly as before.
-import type { StaticNode, StaticPage, StaticValue } from './static-mdx.ts';
+import type { StaticNode, StaticPage, StaticValue } from './static-mdx-tree.ts';
 
 /** Not a static page: the reason, for tests and for the reader. */
 export class NotStatic extends Error {

@@ -6,7 +6,7 @@
 import { Fragment, jsx } from 'astro/jsx-runtime';
 import { Renderer } from 'astro/runtime/server/index.js';
 import { MARKUP, expandMarkup, type Markup } from '../components/mintlify/html-components.ts';
-import type { StaticMdxMetadata, StaticNode, StaticValue } from './static-mdx.ts';
+import type { StaticMdxMetadata, StaticNode, StaticValue } from './static-mdx-tree.ts';
 
 type Components = Record<string, unknown>;
 

@@ -21,46 +21,13 @@ import type { ContextWithEntryTypes } from '../listed-files-loader.ts';
 import { MARKDOWN_FEATURES } from './features.ts';
 import { withHeldWarnings } from './compile-warnings.ts';
 import { moduleToTree } from './static-mdx-module.ts';
+import type { StaticPage } from './static-mdx-tree.ts';
 
 /** The options the build gives `mdx()` (astro-config.ts); the static compile must use the same. */
 export const MDX_OPTIONS = { optimize: true } as const;
 
-/**
- * One value of the tree, as JSON: a string, number, boolean or null as itself; an array as an
- * array; a plain object as `{o: {...}}`; a jsx call as `{t, n, p}` (StaticNode).
- */
-export type StaticValue = string | number | boolean | null | StaticValue[] | { o: Record<string, StaticValue> } | StaticNode;
-
-/**
- * A jsx call: `t` is `e` (an HTML element, `n` its tag name), `o` (an HTML element the components
- * map may replace, as `_components.p` in MDX), `c` (a component of the page's components map, `n`
- * its name and property path, such as ["Tree", "Folder"]) or `f` (Astro's Fragment); `p` its props.
- */
-export interface StaticNode {
-  t: 'e' | 'o' | 'c' | 'f';
-  n?: string | string[];
-  p: Record<string, StaticValue>;
-}
-
-/** What a static page's entry keeps in `rendered.metadata` (besides Astro's headings and frontmatter). */
-export interface StaticMdxMetadata {
-  /**
-   * The tree as JSON text: Astro's data store serializes entries with devalue, which walks an
-   * object node by node (and makes as many objects again when the store is loaded to render); a
-   * string is one value. On 1,000 component-heavy pages that was ~0.3 s of CPU and its garbage.
-   */
-  folioStaticMdx: string;
-}
-
 /** Marks an entry the static compile left to the MDX path. */
 const FALLBACK = 'folioMdxFallback';
-
-/** A page as data: its tree, and the frontmatter and headings its module would export. */
-export interface StaticPage {
-  tree: StaticNode;
-  frontmatter: Record<string, unknown>;
-  headings: unknown[];
-}
 
 /** The part of @astrojs/mdx's processor the static compile uses (the markdown processor's `createMdxRenderer`). */
 interface MdxRenderer {

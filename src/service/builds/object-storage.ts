@@ -7,17 +7,16 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { createObjectSiteSource } from '../../hosting/object-site-source.ts';
-import { contentTypeOf } from '../../hosting/site-files.ts';
-import type { BuildStorage } from '../build-storage.ts';
-import { pruneBuilds } from '../deployments/publish.ts';
+import { contentTypeOf } from './build-files.ts';
+import { pruneBuilds } from './disk.ts';
+import type { BuildStorage } from './storage.ts';
 import { buildDir } from '../project-files.ts';
-import type { Store } from '../store.ts';
-import { createFileCache } from './cache.ts';
-import type { ObjectStore } from './client.ts';
-import { encodeManifest, uploadFolder } from './folders.ts';
-import { createObjectLogs } from './logs.ts';
-import { buildFileKey, buildPrefix, buildsPrefix, manifestKey, projectPrefix, snapshotPrefix, snapshotsPrefix } from './keys.ts';
+import type { Store } from '../store/store.ts';
+import { createFileCache } from '../object-storage/cache.ts';
+import type { ObjectStore } from '../object-storage/client.ts';
+import { encodeManifest, uploadFolder } from '../object-storage/folders.ts';
+import { createObjectLogs } from '../object-storage/logs.ts';
+import { buildFileKey, buildPrefix, buildsPrefix, manifestKey, projectPrefix, snapshotPrefix, snapshotsPrefix } from '../object-storage/keys.ts';
 
 export const LIVE_CHANNEL = 'folio_live';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -140,7 +139,7 @@ export async function openObjectBuildStorage(options: ObjectBuildStorageOptions)
     onLiveChange(listen) {
       listeners.push(listen);
     },
-    sites: createObjectSiteSource({ objects, cache, liveBuildId }),
+    serving: { kind: 'object', objects, cache, liveBuildId },
     logs: createObjectLogs(dataDir, objects),
     async close() {
       closed = true;
