@@ -21,6 +21,8 @@ const ASTRO_STAGES: Array<[RegExp, string]> = [
   [/generating optimized images/i, 'images'],
 ];
 /** Folio's line naming the pages it generates from OpenAPI files (pages.ts), once per build. */
+/** More pages than any build can write (build.ts keeps a site's output under 200,000 entries). */
+const MOST_PAGES = 200_000;
 const GENERATED_PAGES = /^\[folio\] openapi: .*: (\d+) operation page\(s\)$/;
 /** A page Astro rendered: `├─ /guides/install/index.html (+12ms)`. */
 const RENDERED_PAGE = /[├└]─ \/(?!404\.html)\S*\.html\b/;
@@ -80,8 +82,8 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
     if (total !== undefined) {
       // Generated pages (OpenAPI operations) come on top of the checked ones: counted from Folio's
       // line naming them, so the count never reads as done while they are still to render.
-      now.pages_done = rendered;
-      now.pages_total = Math.max(total + generated, rendered);
+      now.pages_done = Math.min(rendered, MOST_PAGES);
+      now.pages_total = Math.min(Math.max(total + generated, rendered), MOST_PAGES);
     }
     emit(progressLine(now));
     observer?.(now);
@@ -103,7 +105,8 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
         return;
       }
       const operations = GENERATED_PAGES.exec(line);
-      if (operations) generated = Number(operations[1]);
+      // A code project's pages print to this log too: a count no site can reach is not Folio's line.
+      if (operations) generated = Math.min(Number(operations[1]), MOST_PAGES);
       for (const [pattern, name] of ASTRO_STAGES) if (pattern.test(line)) stage = name;
     },
     stop() {

@@ -259,7 +259,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     progress.line(clean);
     // A build's output is tenant-made: past the budget its lines are counted, not kept, so a page
     // printing for the whole build time fills neither the server's memory nor its disk.
-    logBytes += clean.length + 1;
+    logBytes += Buffer.byteLength(clean) + 1;
     if (logBytes <= MAX_LOG_BYTES) return keep(clean);
     if (clean.startsWith(FOLIO_ERROR) && errorsPastBudget < MAX_ERRORS_PAST_BUDGET) {
       errorsPastBudget++;

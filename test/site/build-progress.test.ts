@@ -43,4 +43,17 @@ describe('build progress in the log', () => {
     expect(lines[0]).toMatch(/^progress: astro, 2\/5 pages, \d+ s$/);
   });
 
+  it('keeps a count printed by a page\'s own code within what a site can hold', async () => {
+    const lines: string[] = [];
+    const progress = startProgress((line) => lines.push(line), 10);
+    progress.phase('astro');
+    progress.total(2);
+    // A code project's page can print anything into the log, Folio's own line too.
+    progress.line(`[folio] openapi: fake.json: ${'9'.repeat(400)} operation page(s)`);
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0));
+    progress.stop();
+    const [, done, total] = /, (\d+)\/(\d+) pages/.exec(lines[0]!)!;
+    expect(Number(done)).toBe(0);
+    expect(Number(total)).toBe(200_000);
+  });
 });
