@@ -3,7 +3,7 @@
 // a page's analysis (check-content.ts), so the deployment's check (check-root.ts) resolves them
 // without parsing tenant pages on the server's event loop. Design: docs/decisions.md#broken-links.
 import Slugger from 'github-slugger';
-import type { MdNode, SnippetCall, SourceShift } from './check-content.ts';
+import type { MdNode, SnippetCall, SourceShift } from './analysis.ts';
 import { importedSnippetKey, snippetKey, SNIPPETS_DIR } from '../snippet-paths.ts';
 
 export interface FoundLink {
