@@ -1,8 +1,6 @@
 // What the content check reads and reports: the shapes shared by the walker (walker.ts), its check
 // families (families/) and their callers. Types and shared wording only, so that every module of
 // the check can import it without import circles.
-import type { PageLinks } from './page-links.ts';
-
 export interface Problem {
   file: string;
   line: number;
@@ -46,6 +44,22 @@ export interface SnippetImport {
   named: string[];
   line: number;
   column: number;
+}
+
+export interface FoundLink {
+  url: string;
+  line: number;
+  column: number;
+}
+
+/** A page's links, anchors and snippet uses (page-links.ts). Plain data: it crosses from a check process to the server. */
+export interface PageLinks {
+  links: FoundLink[];
+  /** Ids of the page's headings (as the build makes them) and of its elements with an `id`. */
+  anchors: string[];
+  snippetCalls: SnippetCall[];
+  /** Snippet imports (`import X from '/snippets/x.mdx'`); `key` is the snippet's, when it is one. */
+  imports: Array<FoundLink & { key?: string }>;
 }
 
 export interface ContentAnalysis {
