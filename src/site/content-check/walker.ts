@@ -27,10 +27,13 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
   const place = (at: Located) => (at?.position?.start ? shifted(at.position.start, shift) : { line: 1, column: 1 });
   const handlers = new Map<string, NodeCheck[]>();
   const visit = (node: MdNode) => {
-    let skip = false;
-    for (const handle of handlers.get(node.type) ?? []) if (handle(node) === SKIP_CHILDREN) skip = true;
-    if (skip) return;
-    for (const child of node.children ?? []) visit(child);
+    const checks = handlers.get(node.type);
+    if (checks) {
+      let skip = false;
+      for (const handle of checks) if (handle(node) === SKIP_CHILDREN) skip = true;
+      if (skip) return;
+    }
+    if (node.children) for (const child of node.children) visit(child);
   };
   const check: PageCheck = {
     options,
@@ -45,7 +48,12 @@ export function analyzeTree(tree: MdNode, options: CheckOptions, shift: SourceSh
   };
   const families = FAMILIES.map((family) => family(check));
   for (const family of families) {
-    for (const [type, handle] of Object.entries(family.nodes)) if (handle) handlers.set(type, [...(handlers.get(type) ?? []), handle]);
+    for (const [type, handle] of Object.entries(family.nodes)) {
+      if (!handle) continue;
+      const checks = handlers.get(type);
+      if (checks) checks.push(handle);
+      else handlers.set(type, [handle]);
+    }
   }
   for (const family of families) family.start?.(tree);
   visit(tree);
