@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Pure modules' tests may sit beside them (src/…/x.test.ts).
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     pool: 'forks',
     // Two test files at a time even on a 2-core machine (vitest's default there is one): most of a
     // file's time is spent waiting on child processes (servers, builds, git, Chromium), so two

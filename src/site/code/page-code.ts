@@ -25,7 +25,7 @@ import remarkGfm from 'remark-gfm';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { Program } from 'estree';
 import { CODE_FILE, REACT_PACKAGES, importTarget } from './imports.ts';
-import { boundNames } from '../content-check/check-content.ts';
+import { boundNames } from '../content-check/literals.ts';
 
 /** Appended to a page's absolute path to name its companion module of React components. */
 export const COMPANION_SUFFIX = '.folio-components.jsx';

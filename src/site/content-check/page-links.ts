@@ -3,24 +3,11 @@
 // a page's analysis (check-content.ts), so the deployment's check (check-root.ts) resolves them
 // without parsing tenant pages on the server's event loop. Design: docs/decisions.md#broken-links.
 import Slugger from 'github-slugger';
-import type { MdNode, SnippetCall, SourceShift } from './check-content.ts';
+import type { MdNode, PageLinks, SourceShift } from './analysis.ts';
 import { importedSnippetKey, snippetKey, SNIPPETS_DIR } from '../snippet-paths.ts';
 
-export interface FoundLink {
-  url: string;
-  line: number;
-  column: number;
-}
-
-/** Plain data: it crosses from a check process to the server. */
-export interface PageLinks {
-  links: FoundLink[];
-  /** Ids of the page's headings (as the build makes them) and of its elements with an `id`. */
-  anchors: string[];
-  snippetCalls: SnippetCall[];
-  /** Snippet imports (`import X from '/snippets/x.mdx'`); `key` is the snippet's, when it is one. */
-  imports: Array<FoundLink & { key?: string }>;
-}
+// Its shapes are the analysis's (analysis.ts), which carries them.
+export type { FoundLink, PageLinks } from './analysis.ts';
 
 type Node = MdNode;
 

@@ -6,7 +6,7 @@
 import { parseExpressionAt } from 'acorn';
 import type { Node as EstreeNode } from 'estree';
 import { markdownToMdast, mdxToMdast } from 'satteri';
-import { isLiteral, literalValue } from '../content-check/check-content.ts';
+import { isLiteral, literalValue } from '../content-check/literals.ts';
 import { normalizeMethod } from '../components/catalog.ts';
 
 export interface MdNode {

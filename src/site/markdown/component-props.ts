@@ -10,7 +10,8 @@ import acornJsx from 'acorn-jsx';
 import type { Program } from 'estree';
 import type { MdastPluginEntry, MdastVisitorContext, MdxJsxFlowElement, MdxJsxTextElement, PluginFactoryContext } from 'satteri';
 import { COMPONENTS } from '../components/catalog.ts';
-import { ASTRO_DIRECTIVE, boundNames, isComponentName, isKnownComponent } from '../content-check/check-content.ts';
+import { boundNames } from '../content-check/literals.ts';
+import { ASTRO_DIRECTIVE, isComponentName, isKnownComponent } from '../content-check/families/components.ts';
 
 const JsxParser = Parser.extend(acornJsx());
 
