@@ -144,7 +144,7 @@ describe('Accept-Encoding', () => {
 
   it("tells caches that a page's address varies by Accept and Accept-Encoding, and a file's by Accept-Encoding alone, on every answer", async () => {
     // A cache that heard only Accept-Encoding would hand a page's Markdown to a browser, or its HTML to an agent.
-    for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip', accept: 'text/markdown' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip', accept: 'text/markdown' }] as Record<string, string>[]) {
       const page = await raw('/', headers);
       expect(page.headers.vary, JSON.stringify(headers)).toBe('accept, accept-encoding');
       expect((await raw('/', { ...headers, 'if-none-match': page.headers.etag! })).headers.vary).toBe('accept, accept-encoding');
