@@ -251,15 +251,17 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     return build;
   };
 
-  // The origins each live build's playground may reach, read once per build.
-  const connectOrigins = new Map<string, string[]>();
-  const originsOf = async (build: string) => {
-    let origins = connectOrigins.get(build);
-    if (!origins) {
-      origins = await readConnectOrigins(source, build);
-      connectOrigins.set(build, origins);
+  // Each live build's policies (without and with the project's code), its playground origins read
+  // once: built per request they were a new 600-character string each time.
+  const policies = new Map<string, [string, string]>();
+  const policiesOf = async (build: string) => {
+    let both = policies.get(build);
+    if (!both) {
+      const origins = await readConnectOrigins(source, build);
+      both = [siteContentSecurityPolicy({ allowCode: false, connectOrigins: origins }), siteContentSecurityPolicy({ allowCode: true, connectOrigins: origins })];
+      policies.set(build, both);
     }
-    return origins;
+    return both;
   };
 
   const mcp = createSiteMcp(source);
@@ -288,7 +290,7 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     // Known without waiting once read (the common case: no promise to settle).
     const live = liveBuilds.get(liveKey(project.id, previewLabel)) ?? (await liveBuild(project.id, previewLabel));
     if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
-    policy = siteContentSecurityPolicy({ allowCode: code, connectOrigins: connectOrigins.get(live) ?? (await originsOf(live)) });
+    policy = (policies.get(live) ?? (await policiesOf(live)))[code ? 1 : 0];
     const checked = checkRequestPath(req.url ?? '/');
     if (!checked.ok) return sendText(req, res, policy, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
     const url = req.url ?? '/';
@@ -343,7 +345,7 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
       liveBuilds.delete(key);
       files.forget(old);
       mcp.forget(old);
-      connectOrigins.delete(old);
+      policies.delete(old);
       redirectTables.delete(old);
     }
   }
