@@ -28,7 +28,9 @@
 //    nginx (`gzip on`, compressing as it sends, its usual setup) serves the same build directory
 //    (worker_processes 1: one process each, like for like; nginx's default of one worker per core
 //    is printed too), in BENCH_SERVING_ROUNDS alternating rounds (default 3; medians compared),
-//    requests per second and p99 printed. Goal: ≥ 1.0× nginx on both. BENCH_ONLY=serving runs this
+//    requests per second and p99 printed, and (Linux, BENCH_ONLY=serving) the CPU time each server's
+//    processes spent per request: steadier than requests per second on a shared machine, where the
+//    load generator and other work take turns with the server. Goal: ≥ 1.0× nginx on both. BENCH_ONLY=serving runs this
 //    part alone on a 10-page build made here, served by Folio's site handler. Needs nginx
 //    (`apt-get install -y nginx`; CI does not run benchmarks); without it the comparison is
 //    skipped and says so.
@@ -266,7 +268,7 @@ function nginxBinary(): string | undefined {
 }
 
 /** Runs nginx in the foreground on a free loopback port, serving `dir`; stop() ends it. */
-async function startNginx(binary: string, dir: string, workers: string): Promise<{ port: number; stop(): Promise<void> }> {
+async function startNginx(binary: string, dir: string, workers: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-nginx-'));
   const conf = path.join(prefix, 'nginx.conf');
@@ -301,6 +303,7 @@ http {
   await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/`).then((r) => r.status, () => 0)) === 200, 10_000);
   return {
     port,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGQUIT');
       await new Promise((resolve) => child.on('exit', resolve));
@@ -316,11 +319,48 @@ async function throughput(name: string, url: string, host?: string, headers: Rec
   return (await measure(name, url, host, headers)).rps;
 }
 
-async function measure(name: string, url: string, host?: string, headers: Record<string, string> = {}): Promise<{ rps: number; p99: number }> {
+/** Linux's clock ticks a second (USER_HZ), in which /proc/{pid}/stat counts CPU time. */
+const TICKS_PER_S = 100;
+
+/** The /proc/{pid}/stat fields after the command name (field 3, the state, first), or undefined once it is gone. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user and system) that process `pid` and its children (nginx's workers) have used; undefined off Linux. */
+function cpuSecondsOf(pid: number): number | undefined {
+  const ticks = (fields: string[] | undefined) => (fields ? Number(fields[11]) + Number(fields[12]) : 0); // utime, stime (fields 14, 15)
+  if (!statFields(pid)) return undefined;
+  let total = ticks(statFields(pid));
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    if (fields && Number(fields[1]) === pid) total += ticks(fields); // ppid (field 4)
+  }
+  return total / TICKS_PER_S;
+}
+
+interface Measured {
+  rps: number;
+  p99: number;
+  /** CPU microseconds the server spent per request, when its process is known. */
+  cpuUs?: number;
+}
+
+async function measure(name: string, url: string, host?: string, headers: Record<string, string> = {}, serverPid?: number): Promise<Measured> {
+  const cpuBefore = serverPid === undefined ? undefined : cpuSecondsOf(serverPid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { ...headers, ...(host ? { host } : {}) } });
+  const cpuAfter = serverPid === undefined ? undefined : cpuSecondsOf(serverPid);
   if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  console.log(`  ${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (load ${load()})`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  const requests = result.requests.average * DURATION;
+  const cpuUs = cpuBefore !== undefined && cpuAfter !== undefined && requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / requests : undefined;
+  console.log(`  ${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpuUs === undefined ? '' : `, ${cpuUs.toFixed(1)} µs CPU a request`} (load ${load()})`);
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs };
 }
 
 /** The encoding and size of one answer to `url` (with `host`), to show both sides compress. */
@@ -340,7 +380,7 @@ async function encodingOf(url: string, host?: string): Promise<string> {
  * Step 3: Folio (`folioUrl`, with `host` for a site host) against nginx serving `liveDir`, on the
  * home page and the largest CSS asset, compression on both sides; returns the summary lines.
  */
-async function servingCase(folioUrl: string, host: string | undefined, liveDir: string): Promise<string[]> {
+async function servingCase(folioUrl: string, host: string | undefined, liveDir: string, folioPid?: number): Promise<string[]> {
   const css = fs.readdirSync(path.join(liveDir, '_astro')).filter((f) => f.endsWith('.css')).sort((a, b) => fs.statSync(path.join(liveDir, '_astro', b)).size - fs.statSync(path.join(liveDir, '_astro', a)).size)[0];
   if (!css) throw new Error('the build has no CSS asset');
   const targets = [{ what: 'page', rel: '/' }, { what: 'asset', rel: `/_astro/${css}` }];
@@ -362,12 +402,12 @@ async function servingCase(folioUrl: string, host: string | undefined, liveDir: 
     for (const { what, rel } of targets) {
       console.log(`  ${what}: Folio sends ${await encodingOf(`${folioUrl}${rel}`, host)}; nginx ${await encodingOf(`http://127.0.0.1:${one.port}${rel}`)}`);
       // Rounds alternate, so both see the same load from whatever else runs on the machine.
-      const folioRuns: { rps: number; p99: number }[] = [];
-      const nginxRuns: { rps: number; p99: number }[] = [];
+      const folioRuns: Measured[] = [];
+      const nginxRuns: Measured[] = [];
       for (let round = 0; round < SERVING_ROUNDS; round++) {
         const pair = [
-          async () => folioRuns.push(await measure(`Folio, ${what}`, `${folioUrl}${rel}`, host, ACCEPT_COMPRESSED)),
-          async () => nginxRuns.push(await measure(`nginx gzip on, 1 worker, ${what}`, `http://127.0.0.1:${one.port}${rel}`, undefined, ACCEPT_COMPRESSED)),
+          async () => folioRuns.push(await measure(`Folio, ${what}`, `${folioUrl}${rel}`, host, ACCEPT_COMPRESSED, folioPid)),
+          async () => nginxRuns.push(await measure(`nginx gzip on, 1 worker, ${what}`, `http://127.0.0.1:${one.port}${rel}`, undefined, ACCEPT_COMPRESSED, folioPid === undefined ? undefined : one.pid)),
         ];
         if (round % 2) pair.reverse();
         for (const run of pair) await run();
@@ -379,7 +419,8 @@ async function servingCase(folioUrl: string, host: string | undefined, liveDir: 
       lines.push(
         `serving (${what}, compressed): Folio ${folio.toFixed(0)} req/s (p99 ${median(folioRuns.map((r) => r.p99))} ms), ` +
           `nginx gzip on, 1 worker ${nginxOne.toFixed(0)} req/s (p99 ${median(nginxRuns.map((r) => r.p99))} ms): ${ratio.toFixed(2)}× nginx ` +
-          `(goal ≥ 1.0×: ${ratio >= 1 ? 'met' : 'NOT met'}); nginx with a worker per core ${nginxAuto.rps.toFixed(0)} req/s: ${(folio / nginxAuto.rps).toFixed(2)}×`,
+          `(goal ≥ 1.0×: ${ratio >= 1 ? 'met' : 'NOT met'}); nginx with a worker per core ${nginxAuto.rps.toFixed(0)} req/s: ${(folio / nginxAuto.rps).toFixed(2)}×` +
+          cpuComparison(folioRuns, nginxRuns),
       );
     }
   } finally {
@@ -388,8 +429,16 @@ async function servingCase(folioUrl: string, host: string | undefined, liveDir: 
   return lines;
 }
 
+/** The servers' median CPU time per request and nginx's over Folio's (above 1: Folio spends less), when both were measured. */
+function cpuComparison(folioRuns: Measured[], nginxRuns: Measured[]): string {
+  const folio = median(folioRuns.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs])));
+  const nginx = median(nginxRuns.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs])));
+  if (folio === undefined || nginx === undefined) return '';
+  return `; CPU a request: Folio ${folio.toFixed(1)} µs, nginx ${nginx.toFixed(1)} µs (${(nginx / folio).toFixed(2)}× in Folio's favour)`;
+}
+
 /** serveWithFolio (test/site/helpers.ts) in a child process: its URL and build directory; close() ends it. */
-async function serveInChild(out: string): Promise<{ url: string; dir: string; close(): Promise<void> }> {
+async function serveInChild(out: string): Promise<{ url: string; dir: string; pid: number; close(): Promise<void> }> {
   const helpers = new URL('../test/site/helpers.ts', import.meta.url).href;
   const code = `const { serveWithFolio } = await import(${JSON.stringify(helpers)});
 const site = await serveWithFolio(${JSON.stringify(out)});
@@ -408,6 +457,7 @@ console.log(JSON.stringify({ url: site.url, dir: site.dir }));`;
   return {
     url,
     dir,
+    pid: child.pid!,
     async close() {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -495,7 +545,7 @@ async function main(): Promise<void> {
       // Published as a deployment publishes it (its compressed copies made), served by the site
       // handler in a process of its own, as nginx runs in its own: not beside autocannon.
       const site = await serveInChild(path.join(root, 'out'));
-      lines = await servingCase(site.url, undefined, site.dir).finally(() => site.close());
+      lines = await servingCase(site.url, undefined, site.dir, site.pid).finally(() => site.close());
     }
     fs.rmSync(root, { recursive: true, force: true });
     console.log(`\nSummary (load average ${load()}):`);

@@ -90,29 +90,71 @@ function notModified(req: IncomingMessage, etag: string): boolean {
   });
 }
 
-function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, found: SiteFile, status = 200): void {
+/**
+ * The headers of a file's whole answer (200 or the 404 page) and of its 304, with the site's policy
+ * and, on a page's address, `Vary: Accept` (its Markdown answers the same address): made once per
+ * file, policy and kind of answer, not on each request (docs/decisions.md#serving-a-page-as-fast-as-an-asset).
+ * Held beside the file in a WeakMap, so they go when the file cache lets the file go.
+ */
+interface Answer {
+  policy: string;
+  whole: string[];
+  /** The headers of a 304, and of a 206 before its range: the whole answer's but its length. */
+  notModified: string[];
+  /** The Content-Security-Policy and Vary headers, for the answers made per request. */
+  csp: string[];
+  vary: string[];
+}
+/** Slots by kind: bit 1 a page's address, bit 2 ranges accepted. */
+const answers = new WeakMap<SiteFile, Array<Answer | undefined>>();
+
+function answerOf(file: SiteFile, policy: string, page: boolean, ranged: boolean): Answer {
+  let kinds = answers.get(file);
+  if (!kinds) answers.set(file, (kinds = []));
+  const kind = (page ? 1 : 0) | (ranged ? 2 : 0);
+  const held = kinds[kind];
+  if (held?.policy === policy) return held;
+  const csp = ['content-security-policy', file.sandbox ? `${policy}; sandbox` : policy];
+  // One Vary naming both where the file's own headers name Accept-Encoding (a compressed file).
+  const varies = [...(page ? ['accept'] : []), ...(file.headers.includes('vary') ? ['accept-encoding'] : [])];
+  const vary = varies.length ? ['vary', varies.join(', ')] : [];
+  const own = (headers: string[]) => {
+    const at = headers.indexOf('vary');
+    return at < 0 ? headers : [...headers.slice(0, at), ...headers.slice(at + 2)];
+  };
+  const answer = {
+    policy,
+    whole: [...own(file.headers), ...vary, ...(ranged ? ['accept-ranges', 'bytes'] : []), ...csp],
+    notModified: [...own(file.notModifiedHeaders), ...vary, ...csp],
+    csp,
+    vary,
+  };
+  kinds[kind] = answer;
+  return answer;
+}
+
+function sendFile(req: IncomingMessage, res: ServerResponse, policy: string, found: SiteFile, status = 200, page = false): void {
   // A text file's copy compressed at publish time, when the client takes its encoding: only read, never compressed here.
   const encoding = found.encoded && chooseEncoding(req.headers['accept-encoding'], found.encoded);
   const file = encoding ? found.encoded![encoding]! : found;
-  const csp = ['content-security-policy', file.sandbox ? `${policy}; sandbox` : policy];
-  if (status === 200 && notModified(req, file.etag)) {
-    res.writeHead(304, [...file.notModifiedHeaders, ...csp]);
-    res.end();
-    return;
-  }
   // Ranges of a file sent as it is; a compressed answer and the 404 page are always whole (byte-ranges.ts).
   const ranged = status === 200 && !encoding;
-  const range = ranged ? requestedRange(req.headers.range, headerText(req.headers['if-range']), file.etag, file.size) : { kind: 'full' as const };
-  if (range.kind === 'unsatisfiable') {
-    res.writeHead(416, ['content-range', `bytes */${file.size}`, 'content-length', '0', 'x-content-type-options', 'nosniff', 'cache-control', REVALIDATE, ...(found.encoded ? ['vary', 'accept-encoding'] : []), ...csp]);
+  const answer = answerOf(file, policy, page, ranged);
+  if (status === 200 && notModified(req, file.etag)) {
+    res.writeHead(304, answer.notModified);
     res.end();
     return;
   }
-  const accept = ranged ? ['accept-ranges', 'bytes'] : [];
+  const range = ranged ? requestedRange(req.headers.range, headerText(req.headers['if-range']), file.etag, file.size) : { kind: 'full' as const };
+  if (range.kind === 'unsatisfiable') {
+    res.writeHead(416, ['content-range', `bytes */${file.size}`, 'content-length', '0', 'x-content-type-options', 'nosniff', 'cache-control', REVALIDATE, ...answer.vary, ...answer.csp]);
+    res.end();
+    return;
+  }
   if (range.kind === 'partial') {
-    res.writeHead(206, [...file.notModifiedHeaders, ...accept, 'content-range', `bytes ${range.start}-${range.end}/${file.size}`, 'content-length', String(range.end - range.start + 1), ...csp]);
+    res.writeHead(206, [...answer.notModified, 'accept-ranges', 'bytes', 'content-range', `bytes ${range.start}-${range.end}/${file.size}`, 'content-length', String(range.end - range.start + 1)]);
   } else {
-    res.writeHead(status, [...file.headers, ...accept, ...csp]);
+    res.writeHead(status, answer.whole);
   }
   if (req.method === 'HEAD') return void res.end();
   const { start, end } = range.kind === 'partial' ? range : { start: 0, end: file.size - 1 };
@@ -197,8 +239,9 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     }
     return table;
   };
+  const liveKey = (projectId: string, previewLabel?: string) => (previewLabel ? `${projectId}/${previewLabel}` : projectId);
   const liveBuild = async (projectId: string, previewLabel?: string) => {
-    const key = previewLabel ? `${projectId}/${previewLabel}` : projectId;
+    const key = liveKey(projectId, previewLabel);
     const known = liveBuilds.get(key);
     if (known !== undefined) return known;
     const generation = generations.get(projectId) ?? 0;
@@ -208,15 +251,17 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     return build;
   };
 
-  // The origins each live build's playground may reach, read once per build.
-  const connectOrigins = new Map<string, string[]>();
-  const originsOf = async (build: string) => {
-    let origins = connectOrigins.get(build);
-    if (!origins) {
-      origins = await readConnectOrigins(source, build);
-      connectOrigins.set(build, origins);
+  // Each live build's policies (without and with the project's code), its playground origins read
+  // once: built per request they were a new 600-character string each time.
+  const policies = new Map<string, [string, string]>();
+  const policiesOf = async (build: string) => {
+    let both = policies.get(build);
+    if (!both) {
+      const origins = await readConnectOrigins(source, build);
+      both = [siteContentSecurityPolicy({ allowCode: false, connectOrigins: origins }), siteContentSecurityPolicy({ allowCode: true, connectOrigins: origins })];
+      policies.set(build, both);
     }
-    return origins;
+    return both;
   };
 
   const mcp = createSiteMcp(source);
@@ -242,9 +287,10 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
       return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });
     }
     // The live build, captured once: everything this request reads comes from this directory.
-    const live = await liveBuild(project.id, previewLabel);
+    // Known without waiting once read (the common case: no promise to settle).
+    const live = liveBuilds.get(liveKey(project.id, previewLabel)) ?? (await liveBuild(project.id, previewLabel));
     if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
-    policy = siteContentSecurityPolicy({ allowCode: code, connectOrigins: connectOrigins.get(live) ?? (await originsOf(live)) });
+    policy = (policies.get(live) ?? (await policiesOf(live)))[code ? 1 : 0];
     const checked = checkRequestPath(req.url ?? '/');
     if (!checked.ok) return sendText(req, res, policy, 400, BAD_REQUEST, 'text/plain; charset=utf-8');
     const url = req.url ?? '/';
@@ -262,18 +308,17 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     const file = checked.rel === REDIRECTS_FILE || checked.rel === COMPRESSED_DIR || checked.rel.startsWith(`${COMPRESSED_DIR}/`) ? null : (files.cached(live, checked.rel) ?? (await files.find(live, checked.rel)));
     // A page's address answers with its Markdown to a client that asks for it (docs/decisions.md#ai-ready-docs).
     const markdown = pageMarkdownPath(checked.rel);
-    if (markdown !== undefined) {
-      res.setHeader('vary', 'Accept');
-      if (prefersMarkdown(req.headers.accept)) {
-        const md = files.cached(live, markdown) ?? (await files.find(live, markdown));
-        if (md) return sendFile(req, res, policy, md);
-      }
+    const page = markdown !== undefined;
+    if (page && prefersMarkdown(req.headers.accept)) {
+      const md = files.cached(live, markdown) ?? (await files.find(live, markdown));
+      if (md) return sendFile(req, res, policy, md, 200, page);
     }
-    if (file) return sendFile(req, res, policy, file);
+    if (file) return sendFile(req, res, policy, file, 200, page);
     const home = own ? undefined : table.notFound(pathname);
+    if (page) res.setHeader('vary', 'Accept');
     if (home) return sendRedirect(req, res, policy, home);
-    const notFound = await files.find(live, '404.html');
-    if (notFound) return sendFile(req, res, policy, notFound, 404);
+    const notFound = files.cached(live, '404.html') ?? (await files.find(live, '404.html'));
+    if (notFound) return sendFile(req, res, policy, notFound, 404, page);
     sendText(req, res, policy, 404, NO_SITE);
   };
 
@@ -300,7 +345,7 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
       liveBuilds.delete(key);
       files.forget(old);
       mcp.forget(old);
-      connectOrigins.delete(old);
+      policies.delete(old);
       redirectTables.delete(old);
     }
   }

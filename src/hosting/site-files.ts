@@ -70,6 +70,22 @@ export function checkRequestPath(url: string): PathCheck {
  */
 export function chooseEncoding(header: string | undefined, has: Partial<Record<Compression, unknown>>): Compression | undefined {
   if (!header) return undefined;
+  // Browsers send a handful of distinct headers: each is parsed once, for the four sets of copies a
+  // file may have. Bounded, since any client may send any header.
+  let choices = encodingChoices.get(header);
+  if (!choices) {
+    if (encodingChoices.size >= MAX_ENCODING_CHOICES || header.length > MAX_CHOICE_HEADER) return parseEncoding(header, has);
+    choices = [parseEncoding(header, {}), parseEncoding(header, { br: true }), parseEncoding(header, { gzip: true }), parseEncoding(header, { br: true, gzip: true })];
+    encodingChoices.set(header, choices);
+  }
+  return choices[(has.br ? 1 : 0) | (has.gzip ? 2 : 0)];
+}
+
+const encodingChoices = new Map<string, Array<Compression | undefined>>();
+const MAX_ENCODING_CHOICES = 256;
+const MAX_CHOICE_HEADER = 256;
+
+function parseEncoding(header: string, has: Partial<Record<Compression, unknown>>): Compression | undefined {
   const q: Partial<Record<Compression | '*', number>> = {};
   for (const part of header.split(',')) {
     const [name, ...params] = part.split(';');

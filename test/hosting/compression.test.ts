@@ -86,7 +86,8 @@ describe('Accept-Encoding', () => {
     for (const res of [plain, br, gz]) {
       expect(res.status).toBe(200);
       expect(decoded(res)).toBe(page);
-      expect(res.headers.vary).toBe('accept-encoding');
+      // A page's address answers with its Markdown too (Accept): one Vary names both.
+      expect(res.headers.vary).toBe('accept, accept-encoding');
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(Number(res.headers['content-length'])).toBe(res.bytes.length);
     }
@@ -110,7 +111,7 @@ describe('Accept-Encoding', () => {
     const again = await raw('/', { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! });
     expect(again.status).toBe(304);
     expect(again.headers.etag).toBe(br.headers.etag);
-    expect(again.headers.vary).toBe('accept-encoding');
+    expect(again.headers.vary).toBe('accept, accept-encoding');
     // The brotli copy's tag does not stand for the gzip one or the plain page.
     expect((await raw('/', { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag! })).status).toBe(200);
     expect((await raw('/', { 'if-none-match': br.headers.etag! })).status).toBe(200);
@@ -139,6 +140,18 @@ describe('Accept-Encoding', () => {
     expect(asset.headers['content-encoding']).toBe('br');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(decoded(asset)).toBe(await readFile(path.join(liveDir, '_astro', css), 'utf8'));
+  });
+
+  it("tells caches that a page's address varies by Accept and Accept-Encoding, and a file's by Accept-Encoding alone, on every answer", async () => {
+    // A cache that heard only Accept-Encoding would hand a page's Markdown to a browser, or its HTML to an agent.
+    for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip', accept: 'text/markdown' }] as Record<string, string>[]) {
+      const page = await raw('/', headers);
+      expect(page.headers.vary, JSON.stringify(headers)).toBe('accept, accept-encoding');
+      expect((await raw('/', { ...headers, 'if-none-match': page.headers.etag! })).headers.vary).toBe('accept, accept-encoding');
+    }
+    expect((await raw('/no/such/page', { 'accept-encoding': 'br' })).headers.vary).toBe('accept, accept-encoding');
+    expect((await raw('/index.html', { 'accept-encoding': 'br' })).headers.vary).toBe('accept-encoding');
+    expect((await raw('/notes.txt')).headers.vary).toBe('accept-encoding');
   });
 
   it('sends the 404 page compressed too, with its status', async () => {
