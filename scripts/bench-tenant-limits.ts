@@ -6,7 +6,7 @@ import { redirectsFileSchema, RedirectTable } from '../src/hosting/redirects.ts'
 import { SiteFiles } from '../src/hosting/site-files.ts';
 import { findSnippetCycles } from '../src/site/content-check/check-root.ts';
 import { closeContentChecks, parseSiteFileIsolated } from '../src/site/content-check/check-pool.ts';
-import { parseSiteConfigText } from '../src/site/docs-config.ts';
+import { parseSiteConfigText } from '../src/site/site-config-file.ts';
 import type { SnippetCall } from '../src/site/content-check/check-content.ts';
 import { SNIPPETS_DIR, snippetFile } from '../src/site/snippet-paths.ts';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';

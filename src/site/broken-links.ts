@@ -12,7 +12,8 @@ import { noLinks, pageLinks, type PageLinks } from './content-check/page-links.t
 import { checkSnippetCalls } from './content-check/check-root.ts';
 import { listRootFilesAsync, pagePathOf, type RootFiles } from './layout.ts';
 import { pageHref } from './page-rules.ts';
-import { loadDocsConfigWithWarnings, type RedirectRule } from './docs-config.ts';
+import { type RedirectRule } from './docs-config.ts';
+import { loadDocsConfigWithWarnings } from './site-config-file.ts';
 import { generatedPagePaths } from './openapi/index.ts';
 import type { Locate } from './config-values.ts';
 import { redirectable, RedirectTable } from '../hosting/redirects.ts';

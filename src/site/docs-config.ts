@@ -10,14 +10,11 @@
 // The schema strips what it does not know; the keys it stripped are found by comparing the input
 // with the parsed value (unknownKeys), so one schema says both what is valid and what is known.
 // Keep it additive: a new supported key is a new optional entry of the right object.
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BACKGROUNDS, readableShade } from './brand-colors.ts';
 import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectWarnings, siteFileRedirectRule, themeColor, validateSiteFile, type DocsConfigIssue, type Locate } from './config-values.ts';
 import { resolveRefs } from './docs-json-refs.ts';
 import { contextualSchema, contextualWarnings } from './page-menu.ts';
-import { parseMintJson } from './mint-config.ts';
 
 export { DocsConfigError, formatConfigIssue, type DocsConfigIssue, type RedirectRule } from './config-values.ts';
 
@@ -375,51 +372,6 @@ function playgroundForSignedIn(raw: Record<string, unknown>, locate: Locate): Do
 export function parseDocsConfig(text: string, root?: string): DocsConfig {
   return parseDocsJson(text, root).config;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Reading a content root
-
-/** The site files a content root may have, in the order they are looked for: mint.json only without docs.json. */
-export const SITE_CONFIG_FILES = ['docs.json', 'mint.json'] as const;
-export type SiteConfigFile = (typeof SITE_CONFIG_FILES)[number];
-
-/** A parsed site file, and the modification times of the files it was read from (itself first). */
-const loaded = new Map<string, { mtimes: Array<[string, number]>; parsed: ParsedDocsConfig }>();
-
-/** Which site file of `contentRoot` configures the site, if any. */
-export function siteConfigFile(contentRoot: string): { file: SiteConfigFile; abs: string; mtimeMs: number } | undefined {
-  for (const file of SITE_CONFIG_FILES) {
-    const abs = path.join(contentRoot, file);
-    const stat = fs.statSync(abs, { throwIfNoEntry: false });
-    if (stat) return { file, abs, mtimeMs: stat.mtimeMs };
-  }
-  return undefined;
-}
-
-/** Parses the text of one of the site files of the content root `root` (docs.json's `$ref`s are read from it). */
-export function parseSiteConfigText(file: SiteConfigFile, text: string, root?: string): ParsedDocsConfig {
-  return file === 'docs.json' ? parseDocsJson(text, root) : parseMintJson(text);
-}
-
-/** Reads the site configuration with its warnings (re-read only when it or a file it references changes); empty without a file. */
-export function loadDocsConfigWithWarnings(contentRoot: string): ParsedDocsConfig {
-  const found = siteConfigFile(contentRoot);
-  if (!found) return { config: {}, warnings: [] };
-  const hit = loaded.get(found.abs);
-  const mtimeOf = (abs: string) => fs.statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? -1;
-  if (hit && hit.mtimes.every(([abs, mtimeMs]) => mtimeOf(abs) === mtimeMs)) return hit.parsed;
-  const text = fs.readFileSync(found.abs, 'utf8');
-  const parsed = parseSiteConfigText(found.file, text, contentRoot);
-  const mtimes: Array<[string, number]> = [[found.abs, found.mtimeMs], ...(parsed.files ?? []).map((f): [string, number] => [path.join(contentRoot, f), mtimeOf(path.join(contentRoot, f))])];
-  loaded.set(found.abs, { mtimes, parsed });
-  return parsed;
-}
-
-/** Reads `<contentRoot>/docs.json` (or mint.json; an empty config when neither exists). */
-export function loadDocsConfig(contentRoot: string): DocsConfig {
-  return loadDocsConfigWithWarnings(contentRoot).config;
-}
-
 
 // ---------------------------------------------------------------------------------------------
 // Values handed to the layout

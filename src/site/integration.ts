@@ -4,7 +4,8 @@
 // in astro dev again when docs.json changes, without a restart (dev-reload.ts).
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { DocsConfigError, loadDocsConfigWithWarnings, openApiRelativePath, SITE_CONFIG_FILES, type DocsConfig, type RedirectRule } from './docs-config.ts';
+import { DocsConfigError, openApiRelativePath, type DocsConfig, type RedirectRule } from './docs-config.ts';
+import { loadDocsConfigWithWarnings, SITE_CONFIG_FILES } from './site-config-file.ts';
 import { loadSiteBuild, siteSrcDir, type SiteBuild, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';

@@ -3,7 +3,7 @@
 // file a `$ref` of docs.json read it from: `i18n/es.json:7:9: groups.0.pages.1: …`.
 import fs from 'node:fs';
 import { formatConfigIssue } from './config-values.ts';
-import { loadDocsConfigWithWarnings, siteConfigFile } from './docs-config.ts';
+import { loadDocsConfigWithWarnings, siteConfigFile } from './site-config-file.ts';
 import type { NavigationError } from './navigation.ts';
 
 export function navigationErrorMessage(contentRoot: string, error: NavigationError, expected: (path: string) => string): string {

@@ -15,7 +15,8 @@ import { codeAllowed, type Project, type ProjectsService } from '../projects.ts'
 import { analyzeIsolated, ContentTooComplexError, parseSiteFileIsolated } from '../../site/content-check/check-pool.ts';
 import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
 import { formatProblem } from '../../site/content-check/check-content.ts';
-import { DocsConfigError, formatConfigIssue, SITE_CONFIG_FILES, type DocsConfig, type SiteConfigFile } from '../../site/docs-config.ts';
+import { DocsConfigError, formatConfigIssue, type DocsConfig } from '../../site/docs-config.ts';
+import { SITE_CONFIG_FILES, type SiteConfigFile } from '../../site/site-config-file.ts';
 import { MAX_SITE_FILE_CHARS } from '../../site/config-values.ts';
 import { navigationEntries } from '../../site/navigation.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';

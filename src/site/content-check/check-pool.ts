@@ -14,7 +14,7 @@ import { checkTimeLimitMs } from '../build-limits.ts';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
 import type { CheckedSiteFile, CheckJob, CheckRequest, CheckResult, SiteFileCheck } from './check-process.ts';
 import { DocsConfigError, refuseTooLarge } from '../config-values.ts';
-import type { SiteConfigFile } from '../docs-config.ts';
+import type { SiteConfigFile } from '../site-config-file.ts';
 
 /** The largest page or snippet checked (and so built), in bytes. */
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;

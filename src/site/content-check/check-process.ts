@@ -7,7 +7,8 @@
 // inside the native parser.
 import { analyzeContent, type CheckOptions, type ContentAnalysis } from './check-content.ts';
 import { DocsConfigError, type DocsConfigIssue } from '../config-values.ts';
-import { parseSiteConfigText, type ParsedDocsConfig, type SiteConfigFile } from '../docs-config.ts';
+import { type ParsedDocsConfig } from '../docs-config.ts';
+import { parseSiteConfigText, type SiteConfigFile } from '../site-config-file.ts';
 
 export type CheckJob =
   | { kind: 'page'; text: string; options: CheckOptions }
