@@ -79,7 +79,8 @@ export interface SiteMcp {
   forget(build: string): void;
 }
 
-export function createSiteMcp(source: SiteSource): SiteMcp {
+/** `indexedWords`: the words one site's search index takes at most (MAX_INDEXED_WORDS unless given). */
+export function createSiteMcp(source: SiteSource, { indexedWords = MAX_INDEXED_WORDS } = {}): SiteMcp {
   // A search index holds its site's whole text: only the sites searched most recently keep theirs,
   // so many tenants' sites never add up to more than a few indexes in memory.
   const indexes = new Map<string, Promise<SiteIndex>>();
@@ -126,7 +127,7 @@ export function createSiteMcp(source: SiteSource): SiteMcp {
           const wait = await searchLimit?.();
           if (wait !== undefined) return toolError(`Too many searches from this address: at most ${MCP_SEARCHES_PER_MINUTE} a minute; retry after ${wait} s.`);
           const index = await indexOf(build);
-          const found = await search(index, source, build, args.query);
+          const found = await search(index, source, build, args.query, indexedWords);
           void evict();
           // The note on a partly indexed site is a second text item, so the first stays the results' JSON.
           const content = [{ type: 'text', text: JSON.stringify(found.results, null, 2) }, ...(found.searched ? [{ type: 'text', text: found.searched }] : [])];
@@ -290,14 +291,14 @@ async function pageLanguages(source: SiteSource, build: string, pages: IndexedPa
 /**
  * Each page's text and the ranking index, made once per live build as the pages are read (one
  * pass over each), yielding to the event loop every PAGES_PER_SLICE pages and stopping at
- * MAX_INDEXED_WORDS.
+ * `indexedWords` (MAX_INDEXED_WORDS).
  */
-async function searchIndex(index: SiteIndex, source: SiteSource, build: string): Promise<SearchIndex> {
+async function searchIndex(index: SiteIndex, source: SiteSource, build: string, indexedWords: number): Promise<SearchIndex> {
   const languages = await pageLanguages(source, build, index.pages);
   const builder = pageSearchIndexBuilder();
   const texts: string[] = [];
   for (const [i, page] of index.pages.entries()) {
-    if (builder.words >= MAX_INDEXED_WORDS) break;
+    if (builder.words >= indexedWords) break;
     const text = (await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '';
     texts.push(text);
     builder.add({ text, title: page.title, language: languages[i]! });
@@ -315,8 +316,8 @@ const anyOf = (words: string[]) => (words.length ? new RegExp(words.map((w) => w
  * pages' Markdown), and answers the best with a snippet around the first query word found. When
  * the site was too large to index whole, the answer says how many pages were searched.
  */
-async function search(index: SiteIndex, source: SiteSource, build: string, query: string) {
-  const found = await (index.search ??= searchIndex(index, source, build));
+async function search(index: SiteIndex, source: SiteSource, build: string, query: string, indexedWords: number) {
+  const found = await (index.search ??= searchIndex(index, source, build, indexedWords));
   const first = anyOf(queryWords(query));
   const results = searchPages(found.ranking, query).slice(0, MAX_RESULTS).map(({ page: i }) => {
     const page = index.pages[i]!;
@@ -326,5 +327,5 @@ async function search(index: SiteIndex, source: SiteSource, build: string, query
     return { title: page.title, url: page.url, path: page.path, snippet: (at < 0 ? page.description : text.slice(from, from + SNIPPET_CHARS)).replace(/\s+/g, ' ').trim() };
   });
   if (found.indexed === index.pages.length) return { results, searched: undefined };
-  return { results, searched: `The first ${found.indexed} of the site's ${index.pages.length} pages: the site is larger than this search indexes (${MAX_INDEXED_WORDS} words).` };
+  return { results, searched: `The first ${found.indexed} of the site's ${index.pages.length} pages: the site is larger than this search indexes (${indexedWords} words).` };
 }
