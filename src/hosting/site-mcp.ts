@@ -89,16 +89,17 @@ export function createSiteMcp(source: SiteSource, { indexedWords = MAX_INDEXED_W
     if (index) indexes.delete(build); // re-inserted below: the Map's order is the order of use
     else index = readIndex(source, build);
     indexes.set(build, index);
-    void index.then(evict, () => undefined);
+    void evict();
     return index;
   };
   /** Drops the least recently used indexes beyond the count and the words kept (`words` is set once a search index is made). */
+  const wordsOf = async (index: Promise<SiteIndex>) => (await index.catch(() => undefined))?.words ?? 0;
   const evict = async () => {
     let kept = 0;
-    for (const index of [...indexes.values()].reverse()) kept += (await index).words ?? 0;
+    for (const index of [...indexes.values()]) kept += await wordsOf(index);
     for (const [build, index] of indexes) {
       if (indexes.size <= MAX_KEPT_INDEXES && kept <= MAX_KEPT_WORDS) break;
-      kept -= (await index).words ?? 0;
+      kept -= await wordsOf(index);
       indexes.delete(build);
     }
   };
