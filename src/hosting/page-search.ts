@@ -13,7 +13,15 @@ const WEIGHT_UNIT = 24;
 /** Heading weights h1…h6 as Pagefind gives them by default (https://pagefind.app/docs/weighting/). */
 const HEADING_WEIGHTS = [7, 6, 5, 4, 3, 2];
 /** Query words used at most: a query of more words searches for its first ones. */
-const MAX_QUERY_WORDS = 16;
+export const MAX_QUERY_WORDS = 16;
+/** A query word longer than this is cut to it: no real word is longer, and each costs stemming and lookups. */
+export const MAX_QUERY_WORD_CHARS = 64;
+/** A query word shorter than this matches only itself: one letter would begin most of the site's words. */
+const MIN_PREFIX_CHARS = 3;
+/** Index words a query word's prefix matches at most (the first in sorted order). */
+const MAX_EXTENSIONS = 50;
+/** Postings a query visits at most: past it, the words not yet looked up are left out. */
+const MAX_POSTINGS_PER_QUERY = 200_000;
 
 /**
  * Pagefind's stemmers per `<html lang>` (Snowball's algorithms, as its indexer picks them) that
@@ -63,7 +71,7 @@ export interface PageSearchIndex {
 }
 
 const stemmers = new Map<string, (word: string) => string>();
-/** A language's stemmer, remembering each word's stem: a site's words repeat far more than they vary. */
+/** A language's stemmer (no cache: query words are stemmed once each; see `remembering`). */
 function stemmerOf(language: string): (word: string) => string {
   const base = language.toLowerCase().split('-')[0] ?? '';
   const algorithm = STEMMERS[base];
@@ -73,13 +81,26 @@ function stemmerOf(language: string): (word: string) => string {
     const snowballStemmer = snowball.newStemmer(algorithm);
     stemmers.set(base, (stemmer = (word) => snowballStemmer.stem(word)));
   }
-  const stem = stemmer;
+  return stemmer;
+}
+
+/**
+ * A stemmer remembering each word's stem, for one index build only: a site's words repeat far
+ * more than they vary. Query words never go through it, so no query grows what stays in memory.
+ */
+function remembering(stem: (word: string) => string): (word: string) => string {
   const known = new Map<string, string>();
   return (word) => {
     let stemmed = known.get(word);
     if (stemmed === undefined) known.set(word, (stemmed = stem(word)));
     return stemmed;
   };
+}
+
+/** The words a query searches for: normalized as the index's, each once, cut to length and number. */
+export function queryWords(query: string): string[] {
+  const words = query.split(/\s+/).map((token) => normalize(token).slice(0, MAX_QUERY_WORD_CHARS)).filter(Boolean);
+  return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
 }
 
 /** A token that is one word as it stands (most are). */
@@ -124,15 +145,34 @@ function pageWords(stem: (word: string) => string, text: string, visit: (word: s
 
 /** The index of a site's pages: one pass over each page's words. */
 export function buildPageSearchIndex(pages: readonly SearchablePage[]): PageSearchIndex {
+  const builder = pageSearchIndexBuilder();
+  for (const page of pages) builder.add(page);
+  return builder.finish();
+}
+
+/**
+ * An index made page by page, so that its maker can yield between pages (site-mcp.ts builds a
+ * large site's index without holding the event loop) and stop at a budget of words. `words`
+ * counts the words indexed so far.
+ */
+export function pageSearchIndexBuilder(): { add(page: SearchablePage): void; readonly words: number; finish(): PageSearchIndex } {
   const languages = new Map<string, LanguageIndex>();
-  pages.forEach((page, i) => {
+  const stems = new Map<string, (word: string) => string>();
+  let i = 0;
+  let words = 0;
+  const add = (page: SearchablePage) => {
     const key = page.language.toLowerCase();
     let index = languages.get(key);
-    if (!index) languages.set(key, (index = { stem: stemmerOf(key), pages: [], lengths: new Map(), averageLength: 0, words: new Map(), sorted: [], titles: new Map() }));
+    if (!index) {
+      const stem = stemmerOf(key);
+      stems.set(key, remembering(stem));
+      languages.set(key, (index = { stem, pages: [], lengths: new Map(), averageLength: 0, words: new Map(), sorted: [], titles: new Map() }));
+    }
+    const stem = stems.get(key)!;
     index.pages.push(i);
     const own = new Map<string, Posting>();
     let place = 0;
-    const add = (word: string, weight: number, shared: boolean) => {
+    const addWord = (word: string, weight: number, shared: boolean) => {
       let posting = own.get(word);
       if (!posting) own.set(word, (posting = { page: i, places: [], weights: [], total: 0, shared: false }));
       // A word and its part can stem alike (`api-api`): one occurrence per place.
@@ -142,9 +182,9 @@ export function buildPageSearchIndex(pages: readonly SearchablePage[]): PageSear
       posting.total += weight * WEIGHT_UNIT;
       posting.shared ||= shared;
     };
-    pageWords(index.stem, page.text, (word, weight, parts) => {
-      add(word, weight, !!parts);
-      for (const part of parts ?? []) add(part, weight / 2, true);
+    pageWords(stem, page.text, (word, weight, parts) => {
+      addWord(word, weight, !!parts);
+      for (const part of parts ?? []) addWord(part, weight / 2, true);
       place++;
     });
     index.lengths.set(i, place);
@@ -153,15 +193,26 @@ export function buildPageSearchIndex(pages: readonly SearchablePage[]): PageSear
       if (list) list.push(posting);
       else index.words.set(word, [posting]);
     }
-    index.titles.set(i, new Set(page.title.split(/\s+/).map(normalize).filter(Boolean).map(index.stem)));
-  });
-  for (const index of languages.values()) {
-    let total = 0;
-    for (const length of index.lengths.values()) total += length;
-    index.averageLength = total / Math.max(1, index.pages.length);
-    index.sorted = [...index.words.keys()].sort();
-  }
-  return { languages };
+    index.titles.set(i, new Set(page.title.split(/\s+/).map(normalize).filter(Boolean).map(stem)));
+    words += place;
+    i++;
+  };
+  const finish = (): PageSearchIndex => {
+    for (const index of languages.values()) {
+      let total = 0;
+      for (const length of index.lengths.values()) total += length;
+      index.averageLength = total / Math.max(1, index.pages.length);
+      index.sorted = [...index.words.keys()].sort();
+    }
+    return { languages };
+  };
+  return {
+    add,
+    get words() {
+      return words;
+    },
+    finish,
+  };
 }
 
 /** Pagefind's bonus for a word close in length to the query word (1 when equally long). */
@@ -182,8 +233,12 @@ function wordScore(weighted: number, length: number, average: number, total: num
   return idf(total, having) * ((1 - RANKING.termFrequency) * raw + RANKING.termFrequency * bm25);
 }
 
-/** The index words a query word matches: the words it begins, else the longest word that begins it. */
+/**
+ * The index words a query word matches: the words it begins (at most MAX_EXTENSIONS, and only
+ * itself when shorter than MIN_PREFIX_CHARS), else the longest word that begins it.
+ */
 function extensions(index: LanguageIndex, term: string): string[] {
+  if (term.length < MIN_PREFIX_CHARS) return index.words.has(term) ? [term] : [];
   const found: string[] = [];
   let lo = 0;
   let hi = index.sorted.length;
@@ -192,7 +247,7 @@ function extensions(index: LanguageIndex, term: string): string[] {
     if (index.sorted[mid]! < term) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < index.sorted.length && index.sorted[i]!.startsWith(term); i++) found.push(index.sorted[i]!);
+  for (let i = lo; i < index.sorted.length && found.length < MAX_EXTENSIONS && index.sorted[i]!.startsWith(term); i++) found.push(index.sorted[i]!);
   if (found.length) return found;
   for (let end = term.length - 1; end > 0; end--) {
     if (index.words.has(term.slice(0, end))) return [term.slice(0, end)];
@@ -219,7 +274,7 @@ interface Match {
 
 /** Pages for a query, best first, each with its score: Pagefind's ranking within each language, merged. */
 export function searchPages(search: PageSearchIndex, query: string): { page: number; score: number }[] {
-  const original = query.split(/\s+/).map(normalize).filter(Boolean).slice(0, MAX_QUERY_WORDS);
+  const original = queryWords(query);
   const ranked: { page: number; score: number }[] = [];
   if (!original.length) return ranked;
   for (const index of search.languages.values()) {
@@ -228,16 +283,24 @@ export function searchPages(search: PageSearchIndex, query: string): { page: num
     const matches = new Map<number, Match[]>();
     const counts: number[] = [];
     let candidates: Set<number> | undefined;
+    // The postings looked at for this query: past the budget, the remaining words find nothing
+    // new, and the pages having the words looked up so far are ranked (docs/decisions.md#ai-ready-docs).
+    let visited = 0;
+    let spent = false;
     terms.forEach((term, t) => {
       const pages = new Set<number>();
       for (const word of extensions(index, term)) {
+        const postings = index.words.get(word)!;
+        if (visited + postings.length > MAX_POSTINGS_PER_QUERY) spent = true;
+        if (spent) break;
+        visited += postings.length;
         const matched: Matched = {
           word,
           term: t,
           bonus: lengthBonus(Math.abs(byteLength(word) - byteLength(term)) + 1),
           accents: RANKING.diacriticSimilarity > 0 && sameAccents(original[t]!, word) ? 1 + RANKING.diacriticSimilarity : 1,
         };
-        for (const posting of index.words.get(word)!) {
+        for (const posting of postings) {
           pages.add(posting.page);
           let list = matches.get(posting.page);
           if (!list) matches.set(posting.page, (list = []));
@@ -245,6 +308,7 @@ export function searchPages(search: PageSearchIndex, query: string): { page: num
         }
       }
       counts.push(pages.size);
+      if (spent && !pages.size) return; // a word the budget left unread narrows nothing
       candidates = candidates ? new Set([...candidates].filter((p) => pages.has(p))) : pages;
     });
     const queryIdf = counts.reduce((sum, count) => sum + idf(total, count), 0);

@@ -14,7 +14,7 @@ import { BUILD_FILE_FLAGS, checkRequestPath, chooseEncoding, COMPRESSED_DIR, REV
 import { createDiskSiteSource, type SiteSource } from './site-source.ts';
 import { redirectable, REDIRECTS_FILE, redirectTableOf, RedirectTable, type RedirectAnswer } from './redirects.ts';
 import { MAX_REDIRECTS_FILE_BYTES } from '../site/tenant-limits.ts';
-import { createSiteMcp } from './site-mcp.ts';
+import { createSiteMcp, MCP_SEARCHES_PER_MINUTE } from './site-mcp.ts';
 import { requestedRange, sliceOf } from './byte-ranges.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../service/rate-limiter.ts';
 
@@ -56,6 +56,23 @@ function sendText(req: IncomingMessage, res: ServerResponse, policy: string, sta
 
 /** Requests a minute one client address may make to one site's MCP server. */
 export const MCP_REQUESTS_PER_MINUTE = 120;
+/** Requests a minute one client address may make to the MCP servers of all sites together. */
+export const MCP_ADDRESS_REQUESTS_PER_MINUTE = 4 * MCP_REQUESTS_PER_MINUTE;
+
+/**
+ * The client a limit counts: an IPv4 address, or the /64 network of an IPv6 address (one host
+ * is given a /64, so a limit per /128 would be none at all).
+ */
+export function addressGroup(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('%')[0]!.split('::');
+  const front = head ? head.split(':') : [];
+  const back = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
 
 /** The .md file of the page a path may name (`guides/setup/` → `guides/setup.md`, `` → `index.md`), or undefined for a file's path. */
 export function pageMarkdownPath(rel: string): string | undefined {
@@ -265,6 +282,9 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
   };
 
   const mcp = createSiteMcp(source);
+  // Counts of this node alone, in front of the shared limiter: a flood from one address is refused
+  // here, with no write to the database; what passes is counted by every node's shared budget.
+  const mcpPreLimiter = createMemoryRateLimiter();
 
   const serve: SiteHandler['serve'] = async (project, req, res, previewLabel) => {
     const code = !!project && codeAllowed(project, { allowCode });
@@ -277,11 +297,28 @@ export function createSiteHandler(sourceOrDataDir: SiteSource | string, allowCod
     if (/^\/mcp\/?(?:[?#]|$)/.test(req.url ?? '')) {
       const live = await liveBuild(project.id, previewLabel);
       if (!live) return sendText(req, res, policy, 404, NOT_DEPLOYED);
-      const limit = await mcpLimiter.hit(`mcp:${project.id}:${req.socket.remoteAddress ?? ''}`, MCP_REQUESTS_PER_MINUTE);
-      if (!limit.allowed) {
-        return sendText(req, res, policy, 429, `Too many MCP requests from this address: at most ${MCP_REQUESTS_PER_MINUTE} a minute; retry after ${limit.retryAfter} s.\n`, 'text/plain; charset=utf-8', { 'retry-after': String(limit.retryAfter) });
+      const client = addressGroup(req.socket.remoteAddress ?? '');
+      const site = `mcp:${project.id}:${client}`;
+      const all = `mcp:${client}`;
+      const limits = [
+        [site, MCP_REQUESTS_PER_MINUTE, 'to this site'],
+        [all, MCP_ADDRESS_REQUESTS_PER_MINUTE, 'to all sites'],
+      ] as const;
+      for (const limiter of [mcpPreLimiter, mcpLimiter]) {
+        for (const [bucket, most, where] of limits) {
+          const limit = await limiter.hit(bucket, most);
+          if (!limit.allowed) {
+            return sendText(req, res, policy, 429, `Too many MCP requests from this address ${where}: at most ${most} a minute; retry after ${limit.retryAfter} s.\n`, 'text/plain; charset=utf-8', { 'retry-after': String(limit.retryAfter) });
+          }
+        }
       }
-      return mcp.handle(live, req, res);
+      return mcp.handle(live, req, res, async () => {
+        for (const limiter of [mcpPreLimiter, mcpLimiter]) {
+          const limit = await limiter.hit(`mcp-search:${project.id}:${client}`, MCP_SEARCHES_PER_MINUTE);
+          if (!limit.allowed) return limit.retryAfter;
+        }
+        return undefined;
+      });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(req, res, policy, 405, 'Method not allowed: sites answer GET and HEAD.\n', 'text/plain; charset=utf-8', { allow: 'GET, HEAD' });

@@ -6,7 +6,7 @@
 // path reaches a hidden page, another project or a file outside the build.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SiteSource } from './site-source.ts';
-import { buildPageSearchIndex, searchPages, type PageSearchIndex } from './page-search.ts';
+import { pageSearchIndexBuilder, queryWords, searchPages, type PageSearchIndex } from './page-search.ts';
 
 /** The protocol revision answered when the client asks for one this server does not know. */
 const PROTOCOL_VERSION = '2025-06-18';
@@ -21,6 +21,16 @@ const MAX_ENTRY_BYTES = 64 * 1024;
 const MAX_RESULTS = 10;
 /** Sites whose search index stays in memory (the most recently used). */
 const MAX_KEPT_INDEXES = 8;
+/** Words of all kept search indexes together: past it, the least recently used are dropped. */
+const MAX_KEPT_WORDS = 8_000_000;
+/** Words one site's search index takes at most: the pages past it are not searched (the answer says so). */
+export const MAX_INDEXED_WORDS = 2_000_000;
+/** Pages indexed between two yields to the event loop, so other requests are answered meanwhile. */
+const PAGES_PER_SLICE = 50;
+/** `search` calls a minute one client address may make to one site (each ranks the site's index; serve-site.ts counts them). */
+export const MCP_SEARCHES_PER_MINUTE = 20;
+/** A search query longer than this is refused: a question to docs is a few words. */
+export const MAX_QUERY_CHARS = 512;
 const SNIPPET_CHARS = 200;
 
 interface IndexedPage {
@@ -38,14 +48,18 @@ interface SiteIndex {
   name: string;
   pages: IndexedPage[];
   byPath: Map<string, IndexedPage>;
-  /** The search index, made on the first search of the build. */
+  /** The search index, made on the first search of the build (concurrent searches share it). */
   search?: Promise<SearchIndex>;
+  /** The words its search index holds, once made. */
+  words?: number;
 }
 
 interface SearchIndex {
   /** Each page's Markdown, by its place in `pages`. */
   texts: string[];
   ranking: PageSearchIndex;
+  /** Pages indexed: fewer than the site's when its words went past MAX_INDEXED_WORDS. */
+  indexed: number;
 }
 
 /** A JSON-RPC error with its code. */
@@ -57,12 +71,16 @@ class RpcError extends Error {
   }
 }
 
+/** Counts one `search` call against the client's budget: undefined when allowed, else the seconds to wait. */
+export type SearchLimit = () => Promise<number | undefined>;
+
 export interface SiteMcp {
-  handle(build: string, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  handle(build: string, req: IncomingMessage, res: ServerResponse, searchLimit?: SearchLimit): Promise<void>;
   forget(build: string): void;
 }
 
-export function createSiteMcp(source: SiteSource): SiteMcp {
+/** `indexedWords`: the words one site's search index takes at most (MAX_INDEXED_WORDS unless given). */
+export function createSiteMcp(source: SiteSource, { indexedWords = MAX_INDEXED_WORDS } = {}): SiteMcp {
   // A search index holds its site's whole text: only the sites searched most recently keep theirs,
   // so many tenants' sites never add up to more than a few indexes in memory.
   const indexes = new Map<string, Promise<SiteIndex>>();
@@ -71,14 +89,22 @@ export function createSiteMcp(source: SiteSource): SiteMcp {
     if (index) indexes.delete(build); // re-inserted below: the Map's order is the order of use
     else index = readIndex(source, build);
     indexes.set(build, index);
-    for (const oldest of indexes.keys()) {
-      if (indexes.size <= MAX_KEPT_INDEXES) break;
-      indexes.delete(oldest);
-    }
+    void evict();
     return index;
   };
+  /** Drops the least recently used indexes beyond the count and the words kept (`words` is set once a search index is made). */
+  const wordsOf = async (index: Promise<SiteIndex>) => (await index.catch(() => undefined))?.words ?? 0;
+  const evict = async () => {
+    let kept = 0;
+    for (const index of [...indexes.values()]) kept += await wordsOf(index);
+    for (const [build, index] of indexes) {
+      if (indexes.size <= MAX_KEPT_INDEXES && kept <= MAX_KEPT_WORDS) break;
+      kept -= await wordsOf(index);
+      indexes.delete(build);
+    }
+  };
 
-  async function call(build: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+  async function call(build: string, method: string, params: Record<string, unknown>, searchLimit?: SearchLimit): Promise<unknown> {
     switch (method) {
       case 'initialize': {
         const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
@@ -98,8 +124,15 @@ export function createSiteMcp(source: SiteSource): SiteMcp {
         const args = (params.arguments ?? {}) as Record<string, unknown>;
         if (params.name === 'search') {
           if (typeof args.query !== 'string' || !args.query.trim()) return toolError('search needs `query`: the words to look for, as a string.');
-          const found = await search(await indexOf(build), source, build, args.query);
-          return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { results: found } };
+          if (args.query.length > MAX_QUERY_CHARS) return toolError(`search's \`query\` is ${args.query.length} characters: send at most ${MAX_QUERY_CHARS} (a few words).`);
+          const wait = await searchLimit?.();
+          if (wait !== undefined) return toolError(`Too many searches from this address: at most ${MCP_SEARCHES_PER_MINUTE} a minute; retry after ${wait} s.`);
+          const index = await indexOf(build);
+          const found = await search(index, source, build, args.query, indexedWords);
+          void evict();
+          // The note on a partly indexed site is a second text item, so the first stays the results' JSON.
+          const content = [{ type: 'text', text: JSON.stringify(found.results, null, 2) }, ...(found.searched ? [{ type: 'text', text: found.searched }] : [])];
+          return { content, structuredContent: found };
         }
         if (params.name === 'get_page') {
           if (typeof args.path !== 'string') return toolError('get_page needs `path`: a page path such as `guides/setup` (as search answers it).');
@@ -127,7 +160,7 @@ export function createSiteMcp(source: SiteSource): SiteMcp {
   }
 
   return {
-    async handle(build, req, res) {
+    async handle(build, req, res, searchLimit) {
       if (req.method !== 'POST') {
         // No server-sent stream to open and no session to end: the transport allows a 405 for GET.
         res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain; charset=utf-8' });
@@ -150,7 +183,7 @@ export function createSiteMcp(source: SiteSource): SiteMcp {
       }
       try {
         const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
-        sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: await call(build, message.method, params) });
+        sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: await call(build, message.method, params, searchLimit) });
       } catch (error) {
         if (error instanceof RpcError) return sendJson(res, 200, rpcError(message.id, error.code, error.message));
         throw error;
@@ -256,27 +289,44 @@ async function pageLanguages(source: SiteSource, build: string, pages: IndexedPa
   });
 }
 
-/** Each page's text and the ranking index, made once per live build as the pages are read (one pass over each). */
-async function searchIndex(index: SiteIndex, source: SiteSource, build: string): Promise<SearchIndex> {
-  const texts: string[] = [];
-  for (const page of index.pages) texts.push((await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '');
+/**
+ * Each page's text and the ranking index, made once per live build as the pages are read (one
+ * pass over each), yielding to the event loop every PAGES_PER_SLICE pages and stopping at
+ * `indexedWords` (MAX_INDEXED_WORDS).
+ */
+async function searchIndex(index: SiteIndex, source: SiteSource, build: string, indexedWords: number): Promise<SearchIndex> {
   const languages = await pageLanguages(source, build, index.pages);
-  return { texts, ranking: buildPageSearchIndex(index.pages.map((page, i) => ({ text: texts[i]!, title: page.title, language: languages[i]! }))) };
+  const builder = pageSearchIndexBuilder();
+  const texts: string[] = [];
+  for (const [i, page] of index.pages.entries()) {
+    if (builder.words >= indexedWords) break;
+    const text = (await source.readSmall(build, page.file, MAX_PAGE_BYTES))?.toString('utf8') ?? '';
+    texts.push(text);
+    builder.add({ text, title: page.title, language: languages[i]! });
+    if ((i + 1) % PAGES_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  index.words = builder.words;
+  return { texts, ranking: builder.finish(), indexed: texts.length };
 }
+
+/** A pattern finding the first of a query's words in a page's lower-cased text, in one pass. */
+const anyOf = (words: string[]) => (words.length ? new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'u') : undefined);
 
 /**
  * Ranks pages for a query as the site's search does (page-search.ts: Pagefind's formula over the
- * pages' Markdown), and answers the best with a snippet around the first query word found.
+ * pages' Markdown), and answers the best with a snippet around the first query word found. When
+ * the site was too large to index whole, the answer says how many pages were searched.
  */
-async function search(index: SiteIndex, source: SiteSource, build: string, query: string) {
-  const found = await (index.search ??= searchIndex(index, source, build));
-  const asked = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean))];
-  return searchPages(found.ranking, query).slice(0, MAX_RESULTS).map(({ page: i }) => {
+async function search(index: SiteIndex, source: SiteSource, build: string, query: string, indexedWords: number) {
+  const found = await (index.search ??= searchIndex(index, source, build, indexedWords));
+  const first = anyOf(queryWords(query));
+  const results = searchPages(found.ranking, query).slice(0, MAX_RESULTS).map(({ page: i }) => {
     const page = index.pages[i]!;
     const text = found.texts[i]!;
-    const lower = text.toLowerCase();
-    const at = asked.map((w) => lower.indexOf(w)).find((n) => n >= 0) ?? -1;
+    const at = first?.exec(text.toLowerCase())?.index ?? -1;
     const from = Math.max(0, at - SNIPPET_CHARS / 2);
     return { title: page.title, url: page.url, path: page.path, snippet: (at < 0 ? page.description : text.slice(from, from + SNIPPET_CHARS)).replace(/\s+/g, ' ').trim() };
   });
+  if (found.indexed === index.pages.length) return { results, searched: undefined };
+  return { results, searched: `The first ${found.indexed} of the site's ${index.pages.length} pages: the site is larger than this search indexes (${indexedWords} words).` };
 }

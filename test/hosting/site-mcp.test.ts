@@ -8,7 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import { uniqueSlug } from '../helpers/server.ts';
-import { MCP_REQUESTS_PER_MINUTE } from '../../src/hosting/serve-site.ts';
+import { addressGroup, MCP_REQUESTS_PER_MINUTE } from '../../src/hosting/serve-site.ts';
+import { MAX_QUERY_CHARS, MCP_SEARCHES_PER_MINUTE } from '../../src/hosting/site-mcp.ts';
 
 let fixture: DeployingServer;
 let docs: { slug: string };
@@ -140,6 +141,20 @@ describe('the MCP server of a site', () => {
     await mcp.close();
   });
 
+  it('refuses a query longer than its limit, naming it; a repeated word searches as one', async () => {
+    const mcp = await connect(docs.slug);
+    // The review's attack: single letters then thousands of absent words (each scanned over every result's page).
+    const attack = `${'abcdefghijklmnop'.split('').join(' ')} ${Array.from({ length: 9000 }, (_, i) => `x${i}`).join(' ')}`;
+    const refused = await mcp.callTool({ name: 'search', arguments: { query: attack } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain(`at most ${MAX_QUERY_CHARS}`);
+    // Within the limit, a repeated word searches as one, and the snippet shows it.
+    const found = JSON.parse(textOf(await mcp.callTool({ name: 'search', arguments: { query: 'Sprocket sprocket SPROCKET' } }))) as { path: string; snippet: string }[];
+    expect(found.map((f) => f.path)).toEqual(['guides/sprockets', 'guides/install']);
+    expect(found[1]!.snippet).toContain('The gizmo needs a sprocket.');
+    await mcp.close();
+  });
+
   it('limits each client address per minute, and another address is not held back', async () => {
     const ping = (address: string) => siteFetch(docs.slug, address)('http://x/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
     let status = 200;
@@ -149,5 +164,29 @@ describe('the MCP server of a site', () => {
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await limited.text()).toMatch(/at most 120 a minute/);
     expect((await ping('127.0.0.3')).status).toBe(200);
+  });
+
+  it('gives searches a smaller budget than other calls, per client address', async () => {
+    const mcp = await connect(docs.slug, '127.0.0.4');
+    const refused = [];
+    for (let i = 0; i <= MCP_SEARCHES_PER_MINUTE; i++) refused.push(!!(await mcp.callTool({ name: 'search', arguments: { query: 'gizmo' } })).isError);
+    expect(refused.indexOf(true)).toBe(MCP_SEARCHES_PER_MINUTE);
+    const last = await mcp.callTool({ name: 'search', arguments: { query: 'gizmo' } });
+    expect(textOf(last)).toMatch(new RegExp(`at most ${MCP_SEARCHES_PER_MINUTE} a minute; retry after \\d+ s`));
+    // Cheap calls still answer.
+    expect((await mcp.listTools()).tools).toHaveLength(2);
+    await mcp.close();
+    const other = await connect(docs.slug, '127.0.0.5');
+    expect((await other.callTool({ name: 'search', arguments: { query: 'gizmo' } })).isError).toBeFalsy();
+    await other.close();
+  });
+
+  it('counts an IPv6 client by its /64 network, and an IPv4-mapped address as IPv4', () => {
+    expect(addressGroup('2001:db8:1:2:aaaa::1')).toBe(addressGroup('2001:db8:1:2:bbbb:cccc:dddd:eeee'));
+    expect(addressGroup('2001:db8:1:2::1')).not.toBe(addressGroup('2001:db8:1:3::1'));
+    expect(addressGroup('2001:0db8:0001:0002::')).toBe('2001:db8:1:2::/64');
+    expect(addressGroup('::1')).toBe('0:0:0:0::/64');
+    expect(addressGroup('::ffff:127.0.0.2')).toBe('127.0.0.2');
+    expect(addressGroup('203.0.113.9')).toBe('203.0.113.9');
   });
 });
