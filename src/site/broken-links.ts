@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { compiledSource, parseAsBuilt, type Problem } from './content-check/check-content.ts';
 import { noLinks, pageLinks, type PageLinks } from './content-check/page-links.ts';
-import { checkSnippetCalls } from './content-check/check-root.ts';
+import { checkSnippetCalls } from './content-check/snippet-calls.ts';
 import { listRootFilesAsync, pagePathOf, type RootFiles } from './layout.ts';
 import { pageHref } from './page-rules.ts';
 import { type RedirectRule } from './docs-config.ts';

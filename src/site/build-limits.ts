@@ -5,8 +5,7 @@
 // import service code (docs/architecture.md#rooms). The table of every setting is
 // content/configuration.mdx (test/service/settings-table.test.ts keeps it in step).
 import { z } from 'zod';
-import type { BuildSandbox } from './build.ts';
-import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type SandboxMode } from './sandbox.ts';
+import { DEFAULT_SANDBOX_LIMITS, SANDBOX_MODES, type BuildSandbox, type SandboxMode } from './sandbox.ts';
 
 /** CPU time one page or snippet may take to check, by default (FOLIO_CHECK_TIMEOUT_MS). */
 export const CHECK_TIME_LIMIT_MS = 1500;

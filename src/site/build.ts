@@ -27,8 +27,8 @@ import {
   sandboxUid,
   takeFromSandbox,
   type Launch,
+  type BuildSandbox,
   type Mount,
-  type SandboxMode,
   type SandboxOptions,
 } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
@@ -78,10 +78,6 @@ export interface BuildSiteOptions {
    * all in the previous build the result is the error `reuse_refused` and the output is left empty.
    */
   reuse?: { previousOutDir: string; pageFiles: string[] };
-}
-
-export interface BuildSandbox extends Partial<SandboxOptions> {
-  mode: SandboxMode;
 }
 
 /** One build's inputs as the Astro step needs them. */

@@ -57,6 +57,11 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   tmpMb: 256,
 };
 
+/** How a build is sandboxed: the mode, and any of the sandbox's settings (the others are its defaults). */
+export interface BuildSandbox extends Partial<SandboxOptions> {
+  mode: SandboxMode;
+}
+
 export interface SandboxOptions {
   /** The bubblewrap binary (a name looked up on PATH, or a path). */
   bwrapPath: string;

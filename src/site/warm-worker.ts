@@ -30,11 +30,10 @@ import {
   type AstroRunner,
   type BuildJob,
   type BuildLimits,
-  type BuildSandbox,
   type StartedBuild,
   type StopReason,
 } from './build.ts';
-import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type SandboxOptions } from './sandbox.ts';
+import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type BuildSandbox, type SandboxOptions } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from './settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */

@@ -1,7 +1,7 @@
 // The content checker on its own (no build): what untrusted MDX may and may not contain.
 import { describe, expect, it } from 'vitest';
 import { analyzeContent, checkContent, formatProblem } from '../../src/site/content-check/check-content.ts';
-import { checkSnippetCalls } from '../../src/site/content-check/check-root.ts';
+import { checkSnippetCalls } from '../../src/site/content-check/snippet-calls.ts';
 import { analyzeIsolated, MAX_CONTENT_BYTES } from '../../src/site/content-check/check-pool.ts';
 import { parseDocsConfig, themeOverrideCss } from '../../src/site/docs-config.ts';
 import { snippetKey } from '../../src/site/snippet-paths.ts';

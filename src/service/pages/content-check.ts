@@ -5,7 +5,7 @@ import fg from 'fast-glob';
 import path from 'node:path';
 import { formatProblem, type ContentAnalysis } from '../../site/content-check/check-content.ts';
 import { analyzeIsolated, ContentTooComplexError } from '../../site/content-check/check-pool.ts';
-import { checkSnippetCalls, checkSnippetImports } from '../../site/content-check/check-root.ts';
+import { checkSnippetCalls, checkSnippetImports } from '../../site/content-check/snippet-calls.ts';
 import { lstat, readFile } from 'node:fs/promises';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { FolioError } from '../errors.ts';

@@ -13,7 +13,7 @@ import { localContent, type ProjectContent } from '../project-content.ts';
 import { contentRootDir } from '../project-files.ts';
 import { codeAllowed, type Project, type ProjectsService } from '../projects.ts';
 import { analyzeIsolated, ContentTooComplexError, parseSiteFileIsolated } from '../../site/content-check/check-pool.ts';
-import { checkSnippetCalls } from '../../site/content-check/check-root.ts';
+import { checkSnippetCalls } from '../../site/content-check/snippet-calls.ts';
 import { formatProblem } from '../../site/content-check/check-content.ts';
 import { DocsConfigError, formatConfigIssue, type DocsConfig } from '../../site/docs-config.ts';
 import { SITE_CONFIG_FILES, type SiteConfigFile } from '../../site/site-config-file.ts';

@@ -2,11 +2,12 @@
 // followed), docs.json, every page and snippet, and the snippet graph (missing files, cycles).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ContentAnalysis, Problem, SnippetCall, SnippetImport } from './check-content.ts';
+import type { ContentAnalysis, Problem, SnippetCall } from './check-content.ts';
+import { checkSnippetCalls, checkSnippetImports } from './snippet-calls.ts';
 import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, parseSiteFileIsolated, tooLarge } from './check-pool.ts';
 import { DocsConfigError, type DocsConfig } from '../docs-config.ts';
 import { SITE_CONFIG_FILES, type SiteConfigFile } from '../site-config-file.ts';
-import { SNIPPETS_DIR, snippetFile, snippetFile as snippetFileIn } from '../snippet-paths.ts';
+import { SNIPPETS_DIR, snippetFile as snippetFileIn } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
 import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
 import { checkOpenApiIsolated, openApiFrontmatter } from '../openapi/check.ts';
@@ -175,40 +176,6 @@ export async function checkContentRoot(root: string, options: CheckRootOptions =
   const links = await findInternalBrokenLinks({ root, files, rules: config?.redirects ?? [], locate, generated: generated ?? [], contents, pagesUnknown: !generated }, { checkAnchors: true, snippetUses: false });
   warnings.push(...inFileOrder(links.broken, files, contents));
   return { problems, warnings, pages, snippets, files, config, checked };
-}
-
-/**
- * A problem for each of a page's (or snippet's) `<Snippet file>` calls that names no snippet of
- * `snippets` (keys relative to `_snippets/`, `intro.mdx`). Used by builds and by page writes.
- */
-export function checkSnippetCalls(file: string, calls: SnippetCall[], snippets: ReadonlySet<string>, dir: string = SNIPPETS_DIR): Problem[] {
-  return calls
-    .filter((call) => !(call.key && snippets.has(call.key)))
-    .map((call) => ({
-      file,
-      line: call.line,
-      column: call.column,
-      message: call.key
-        ? `Snippet file "${call.file}" not found: no ${snippetFile(call.key, dir)} in this content root`
-        : `Snippet file "${call.file}" is outside ${dir}/`,
-    }));
-}
-
-/**
- * A problem for each snippet import that names no snippet, or a name the snippet does not define
- * with `export const` (`exportsOf`: each snippet key's literal exports).
- */
-export function checkSnippetImports(file: string, imports: SnippetImport[], exportsOf: ReadonlyMap<string, Record<string, unknown>>, dir: string): Problem[] {
-  const problems: Problem[] = [];
-  for (const imp of imports) {
-    const exported = exportsOf.get(imp.key);
-    const at = { file, line: imp.line, column: imp.column };
-    if (!exported) problems.push({ ...at, message: `import "${imp.specifier}": no snippet ${snippetFile(imp.key, dir)} in this content root` });
-    else for (const name of imp.named) {
-      if (!Object.hasOwn(exported, name)) problems.push({ ...at, message: `import "${imp.specifier}": ${snippetFile(imp.key, dir)} has no export const ${name} = <literal value>` });
-    }
-  }
-  return problems;
 }
 
 /**
