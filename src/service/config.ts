@@ -186,6 +186,24 @@ export interface Config extends BuildLimits {
   objectStorage?: ObjectStorageSettings;
   /** Most bytes of object storage's files each node keeps on its disk (MB). */
   cacheMb: number;
+  /** Tests only (FOLIO_TEST_CLOCK): the instant (epoch ms) at which the rate limiters' clock stands. */
+  testClockMs?: number;
+}
+
+/**
+ * FOLIO_TEST_CLOCK is for Folio's own tests, never for an installation, and so is not in the
+ * settings table (content/configuration.mdx): an instant in Unix epoch milliseconds at which the
+ * clock of the rate limiters and the usage chart stands still, so that a test's burst of requests
+ * always falls in one window instead of the test waiting for the next minute
+ * (docs/decisions.md#a-pinned-clock-for-rate-limit-tests-issue-33-item-8). It is refused unless
+ * NODE_ENV=test (which the test runner sets): with it, one could spend a whole budget many times.
+ */
+function testClockOf(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.FOLIO_TEST_CLOCK;
+  if (value === undefined) return undefined;
+  if (env.NODE_ENV !== 'test') throw new ConfigError('FOLIO_TEST_CLOCK is for Folio\'s tests only (it pins the rate limiters\' clock) and is refused unless NODE_ENV=test: unset FOLIO_TEST_CLOCK');
+  if (!/^\d{1,15}$/.test(value)) throw new ConfigError(`Invalid FOLIO_TEST_CLOCK=${JSON.stringify(value)}: must be an instant in Unix epoch milliseconds, such as ${Date.now()}`);
+  return Number(value);
 }
 
 /**
@@ -243,5 +261,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.FOLIO_REDIS_URL,
     objectStorage,
     cacheMb: e.FOLIO_CACHE_MB,
+    testClockMs: testClockOf(env),
   };
 }

@@ -7,6 +7,12 @@ import { createUsageHistory, keepsHistory, orgBucket, type UsageMinute } from '.
 
 export const WINDOW_MS = 60_000;
 
+/**
+ * What time it is for a limiter, in Unix epoch ms: `Date.now` in production. Tests that start a
+ * server pin it (FOLIO_TEST_CLOCK, src/service/config.ts) so that a burst never straddles two windows.
+ */
+export type Clock = () => number;
+
 export interface RateLimitDecision {
   allowed: boolean;
   /** The per-window limit that applied. */
@@ -65,11 +71,11 @@ interface Window {
 }
 
 /** In-memory fixed windows. Counting is synchronous, so concurrent requests are counted exactly. */
-export function createMemoryRateLimiter(): RateLimiter {
+export function createMemoryRateLimiter(now: Clock = Date.now): RateLimiter {
   const windows = new Map<string, Window>();
-  const past = createUsageHistory();
+  const past = createUsageHistory(now);
   const sweep = setInterval(() => {
-    const current = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
+    const current = Math.floor(now() / WINDOW_MS) * WINDOW_MS;
     for (const [bucket, w] of windows) if (w.start < current) windows.delete(bucket);
   }, WINDOW_MS);
   sweep.unref();
@@ -90,13 +96,13 @@ export function createMemoryRateLimiter(): RateLimiter {
   };
 
   return {
-    async hit(bucket, limit, nowMs = Date.now()) {
+    async hit(bucket, limit, nowMs = now()) {
       return decide(bucket, limit, nowMs, true);
     },
-    async peek(bucket, limit, nowMs = Date.now()) {
+    async peek(bucket, limit, nowMs = now()) {
       return decide(bucket, limit, nowMs, false);
     },
-    async history(orgId, nowMs = Date.now()) {
+    async history(orgId, nowMs = now()) {
       return past.lastHour(orgBucket(orgId), nowMs);
     },
     close() {

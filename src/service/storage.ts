@@ -12,7 +12,7 @@ import { createPostgresContent } from './postgres/content.ts';
 import { createPostgresRateLimiter } from './postgres/rate-limiter.ts';
 import { openPostgresStore } from './store/postgres/index.ts';
 import { localContent, type ProjectContent } from './project-content.ts';
-import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { createMemoryRateLimiter, type Clock, type RateLimiter } from './rate-limiter.ts';
 import { openRedisRateLimiter } from './redis/rate-limiter.ts';
 import { openStore } from './store/json/index.ts';
 import type { Store } from './store/store.ts';
@@ -25,7 +25,13 @@ export interface Storage {
   content: ProjectContent;
 }
 
-type StorageSettings = Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'objectStorage' | 'cacheMb' | 'redisUrl'>>;
+type StorageSettings = Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'objectStorage' | 'cacheMb' | 'redisUrl' | 'testClockMs'>>;
+
+/** The rate limiters' clock: the real one, or the instant a test pinned (FOLIO_TEST_CLOCK, src/service/config.ts). */
+function clockOf(config: StorageSettings): Clock {
+  const pinned = config.testClockMs;
+  return pinned === undefined ? Date.now : () => pinned;
+}
 
 /** Opens the configured store (applying PostgreSQL migrations) and its rate limiter. */
 export async function openStorage(config: StorageSettings): Promise<Storage> {
@@ -33,7 +39,7 @@ export async function openStorage(config: StorageSettings): Promise<Storage> {
   if (!config.redisUrl) return storage;
   storage.rateLimiter.close();
   try {
-    return { ...storage, rateLimiter: await openRedisRateLimiter(config.redisUrl) };
+    return { ...storage, rateLimiter: await openRedisRateLimiter(config.redisUrl, clockOf(config)) };
   } catch (error) {
     await storage.builds.close();
     await storage.store.close();
@@ -55,11 +61,11 @@ async function openRecords(config: StorageSettings): Promise<Storage> {
           cacheBytes: (config.cacheMb ?? 1024) * 1024 * 1024,
         })
         : createDiskBuildStorage(config.dataDir);
-      return { store, rateLimiter: createPostgresRateLimiter(store.pool), builds, content: createPostgresContent(store.pool, config.dataDir) };
+      return { store, rateLimiter: createPostgresRateLimiter(store.pool, clockOf(config)), builds, content: createPostgresContent(store.pool, config.dataDir) };
     } catch (error) {
       await store.close();
       throw error;
     }
   }
-  return { store: await openStore(config.dataDir), rateLimiter: createMemoryRateLimiter(), builds: createDiskBuildStorage(config.dataDir), content: localContent };
+  return { store: await openStore(config.dataDir), rateLimiter: createMemoryRateLimiter(clockOf(config)), builds: createDiskBuildStorage(config.dataDir), content: localContent };
 }

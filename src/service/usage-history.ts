@@ -48,7 +48,7 @@ interface Ring {
 }
 
 /** The memory rate limiter's hour: 60 counters per bucket counted in the last hour, recycled as minutes pass. */
-export function createUsageHistory(): UsageHistory {
+export function createUsageHistory(now: () => number = Date.now): UsageHistory {
   const rings = new Map<string, Ring>();
   /** Clears the slots of minutes between the ring's newest and `minute`, then makes `minute` the newest. */
   const advance = (ring: Ring, minute: number) => {
@@ -56,7 +56,7 @@ export function createUsageHistory(): UsageHistory {
     ring.last = Math.max(ring.last, minute);
   };
   return {
-    record(bucket, nowMs = Date.now()) {
+    record(bucket, nowMs = now()) {
       const minute = Math.floor(nowMs / MINUTE_MS);
       let ring = rings.get(bucket);
       if (!ring || ring.last <= minute - HISTORY_MINUTES) {
@@ -68,7 +68,7 @@ export function createUsageHistory(): UsageHistory {
       advance(ring, minute);
       ring.counts[minute % HISTORY_MINUTES]++;
     },
-    lastHour(bucket, nowMs = Date.now()) {
+    lastHour(bucket, nowMs = now()) {
       const ring = rings.get(bucket);
       return lastHourOf(nowMs, (start) => {
         const m = start / MINUTE_MS;

@@ -4,7 +4,7 @@
 // and members, other organizations' projects 404, tenant text escaped, strict headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
-import { admin, client, orgWithKey, startServer, removeDir, type TestServer } from '../helpers/server.ts';
+import { admin, client, orgWithKey, pinnedClock, startServer, removeDir, type TestServer } from '../helpers/server.ts';
 import { consoleOrigin, consoleRequest, csrfOf, invite, PASSWORD, sessionCookie, signIn, userWithSession } from '../helpers/console.ts';
 
 let deploying: DeployingServer;
@@ -14,7 +14,8 @@ let other: { key: string; orgId: string };
 let otherProjectId: string;
 
 beforeAll(async () => {
-  deploying = await startDeployingServer();
+  // The limiter's clock stands still: each burst of sign-ins falls in one window.
+  deploying = await startDeployingServer(pinnedClock());
   server = deploying.server;
   owner = await userWithSession(server, 'default', 'owner@example.com', 'owner');
   other = await orgWithKey(server.dataDir, 'other-org');
@@ -26,12 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await deploying?.close();
 });
-
-/** Waits, if needed, so that the next few seconds fall in one rate-limit window (fixed minutes). */
-async function awayFromWindowEdge(): Promise<void> {
-  const intoWindow = Date.now() % 60_000;
-  if (intoWindow > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 50));
-}
 
 const projectsOf = async (key: string | undefined) => (await client(server.url, key)('GET', '/v1/projects?limit=100')).body.data as { id: string; name: string }[];
 
@@ -215,7 +210,6 @@ describe('console security', () => {
 
     // Per IP: 10 failures from 127.0.0.3 (each for another email), then even a right password is 429.
     // Both runs of failures fall in one fixed window.
-    await awayFromWindowEdge();
     for (let i = 0; i < 10; i++) {
       const res = await consoleRequest(server, 'POST', '/sign-in', { form: { email: `guess${i}@example.com`, password: 'wrong password!' }, localAddress: '127.0.0.3' });
       expect(res.status).toBe(401);
@@ -389,8 +383,7 @@ describe('console organization page', () => {
       expect(page.text).toContain('<dd>business</dd>');
       expect(page.text).toContain('1000000 API requests per minute');
       return Number(/<dd>(\d+) used, /.exec(page.text)?.[1]);
-    };
-    await awayFromWindowEdge(); // the count is per fixed minute
+    }; // the count is per fixed minute
     const before = await read();
     for (let i = 0; i < 3; i++) expect((await api('GET', '/v1/projects')).status).toBe(200);
     expect(await read()).toBe(before + 3); // reading the page counts nothing

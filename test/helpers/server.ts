@@ -15,6 +15,14 @@ const SERVER = path.join(ROOT, 'src/server.ts');
 export const ADMIN = path.join(ROOT, 'scripts/admin.ts');
 export const KEY_PATTERN = /folio_[A-Za-z0-9_-]{43}/;
 
+/**
+ * Settings that stop the server's rate-limit clock at `at` (FOLIO_TEST_CLOCK, tests only; see
+ * src/service/config.ts): every request counts in that one window, so a burst can never straddle
+ * two minutes and no test waits for the next one. Nodes that share a limiter get the same instant.
+ * The server accepts it because it inherits NODE_ENV=test from vitest.
+ */
+export const pinnedClock = (at = Date.now()): Record<string, string> => ({ FOLIO_TEST_CLOCK: String(at) });
+
 /** Limits high enough that tests not about rate limiting never meet them. */
 export const GENEROUS_LIMITS = 'free=1000000,pro=1000000,business=1000000';
 

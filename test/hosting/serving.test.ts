@@ -365,7 +365,8 @@ describe('redeploys', () => {
     };
     const load = Promise.all([hammer(), hammer(), hammer()]);
     const done = await deploy(api, project.id);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Load goes on until the new site has been answered, then stops.
+    await expect.poll(() => bodies.has('new'), { timeout: 20_000 }).toBe(true);
     stop = true;
     await load;
     agent.destroy();

@@ -67,7 +67,8 @@ describe('start, restart and a second server', () => {
         if (step > 2) return controller.close();
         await new Promise((r) => setTimeout(r, 300)); // the request is now at the server
         server.process.kill('SIGTERM');
-        await new Promise((r) => setTimeout(r, 300));
+        // The rest of the body is sent once the server has begun to stop.
+        await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('SIGTERM received, finishing in-flight requests');
         controller.enqueue(new TextEncoder().encode(body.slice(10)));
       },
     });

@@ -19,7 +19,7 @@ import { createTestDatabase } from '../helpers/postgres.ts';
 import { MCP_REQUESTS_PER_MINUTE } from '../../src/hosting/serve-site.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { createTestBucket, S3_CREDENTIALS } from '../helpers/s3.ts';
-import { ADMIN, client, getWithHost, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
+import { ADMIN, client, getWithHost, pinnedClock, removeDir, request, runNode, startServer, tempDataDir, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 const LIMIT = 30;
 let databaseUrl: string;
@@ -29,6 +29,8 @@ const dirs = new Map<string, string>();
 const nodes = new Map<string, TestServer>();
 let key: string;
 let redis: TestRedis | undefined;
+/** One instant for every node's rate-limit clock: bursts across nodes fall in one window. */
+const clock = pinnedClock();
 
 /** Starts (or restarts, on the same data dir) the node `name` with the given roles. */
 async function startNode(name: string, roles: string, env: Record<string, string> = {}): Promise<TestServer> {
@@ -46,6 +48,7 @@ async function startNode(name: string, roles: string, env: Record<string, string
       FOLIO_BUILD_LEASE_S: '3',
       // Pro limited to LIMIT a minute, for the exact count across A and B.
       FOLIO_RATE_LIMITS: `free=1000000,pro=${LIMIT},business=1000000`,
+      ...clock,
       ...env,
     },
   });
@@ -140,9 +143,6 @@ describe('two api+sites nodes and two workers on one database', () => {
     const org = `limited-${counter.toLowerCase()}`;
     expect((await runNode(ADMIN, ['org', 'create', org, '--plan', 'pro'], env)).code).toBe(0);
     const limited = JSON.parse((await runNode(ADMIN, ['key', 'create', '--org', org, '--json'], env)).stdout).key;
-    // Windows are calendar minutes: a burst is sent well inside one, so that one window counts it all.
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
     const answers = await Promise.all(Array.from({ length: LIMIT + 20 }, (_, i) =>
       request(node(i % 2 ? first! : second!).url, 'GET', '/v1/projects', { key: limited })));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(LIMIT);
@@ -222,8 +222,6 @@ describe('two api+sites nodes and two workers on one database', () => {
     // The site's MCP server counts one budget per client address across A and B, in the shared
     // limiter: of a burst sent to both, exactly MCP_REQUESTS_PER_MINUTE are answered.
     await expect.poll(async () => (await getWithHost(node('a').url, '/', `${project.slug}.localhost`, {}, 'a site host')).status, { timeout: 20_000 }).toBe(200);
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
     const pings = await Promise.all(Array.from({ length: MCP_REQUESTS_PER_MINUTE + 20 }, (_, i) => mcpPing(node(i % 2 ? 'a' : 'b').url, `${project.slug}.localhost`)));
     expect(pings.filter((status) => status === 200)).toHaveLength(MCP_REQUESTS_PER_MINUTE);
     expect(pings.filter((status) => status === 429)).toHaveLength(20);

@@ -90,13 +90,20 @@ describe('locks', () => {
   it('runs work with one key one at a time, in order, and other keys alongside', async () => {
     const locks = createLocks();
     const events: string[] = [];
-    const step = (name: string, ms: number) => async () => {
+    // a1 holds its lock until the test lets it go: no timing decides the order.
+    let finishA1!: () => void;
+    const a1Held = new Promise<void>((resolve) => (finishA1 = resolve));
+    const step = (name: string, until?: Promise<void>) => async () => {
       events.push(`start ${name}`);
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await until;
       events.push(`end ${name}`);
       return name;
     };
-    const results = await Promise.all([locks.run('a', step('a1', 20)), locks.run('a', step('a2', 1)), locks.run('b', step('b1', 1))]);
+    const all = Promise.all([locks.run('a', step('a1', a1Held)), locks.run('a', step('a2')), locks.run('b', step('b1'))]);
+    await expect.poll(() => events).toContain('end b1');
+    expect(events).not.toContain('start a2');
+    finishA1();
+    const results = await all;
     expect(results).toEqual(['a1', 'a2', 'b1']);
     expect(events.indexOf('end a1')).toBeLessThan(events.indexOf('start a2'));
     expect(events.indexOf('end b1')).toBeLessThan(events.indexOf('end a1'));

@@ -97,8 +97,10 @@ describe('list', () => {
     const mine = client(server.url, key);
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      ids.push((await create({ name: `L${i}`, slug: uniqueSlug('l') }, mine)).body.id);
-      await new Promise((r) => setTimeout(r, 3)); // distinct milliseconds, so "newest" is well defined
+      const created = (await create({ name: `L${i}`, slug: uniqueSlug('l') }, mine)).body;
+      ids.push(created.id);
+      // The next one is created in a later millisecond, so "newest" is well defined.
+      await expect.poll(() => Date.now() > Date.parse(created.created_at)).toBe(true);
     }
     const seen: string[] = [];
     let cursor: string | null = null;

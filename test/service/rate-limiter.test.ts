@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../src/service/store/postgres/index.ts';
 import { createPostgresRateLimiter, sweepRateLimitWindows } from '../../src/service/postgres/rate-limiter.ts';
-import { createMemoryRateLimiter, WINDOW_MS, type RateLimiter } from '../../src/service/rate-limiter.ts';
+import { createMemoryRateLimiter, WINDOW_MS, type Clock, type RateLimiter } from '../../src/service/rate-limiter.ts';
 import { HISTORY_MINUTES } from '../../src/service/usage-history.ts';
 import { openRedisRateLimiter } from '../../src/service/redis/rate-limiter.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
@@ -35,27 +35,41 @@ function inTurn(limiters: RateLimiter[]): RateLimiter {
 }
 
 /** Two PostgreSQL limiters sharing one new database, used in turn: two nodes. */
-async function twoNodeLimiter(): Promise<RateLimiter> {
+async function twoNodeLimiter(now?: Clock): Promise<RateLimiter> {
   const url = await createTestDatabase(inject('postgresUrl'));
   const nodes = [await openPostgresStore(url), await openPostgresStore(url)];
   stores.push(...nodes);
-  return inTurn(nodes.map((node) => createPostgresRateLimiter(node.pool)));
+  return inTurn(nodes.map((node) => createPostgresRateLimiter(node.pool, now)));
 }
 
 /** Two Redis limiters on their own connections, with a key prefix of their own in the shared server. */
-async function twoNodeRedisLimiter(): Promise<RateLimiter> {
+async function twoNodeRedisLimiter(now?: Clock): Promise<RateLimiter> {
   const db = `${redis.url}/${++redisDatabases}`;
-  return inTurn([await openRedisRateLimiter(db), await openRedisRateLimiter(db)]);
+  return inTurn([await openRedisRateLimiter(db, now), await openRedisRateLimiter(db, now)]);
 }
 let redisDatabases = 0;
 
 const kinds = [
-  { name: 'memory rate limiter', create: async () => createMemoryRateLimiter() },
+  { name: 'memory rate limiter', create: async (now?: Clock) => createMemoryRateLimiter(now) },
   { name: 'PostgreSQL rate limiter on two nodes', create: twoNodeLimiter },
   { name: 'Redis rate limiter on two nodes', create: twoNodeRedisLimiter },
 ];
 
 describe.each(kinds)('$name', ({ create }) => {
+  it('counts by the clock it was given when a request brings no time (a test pins the server\'s, FOLIO_TEST_CLOCK)', async () => {
+    let clock = 30 * WINDOW_MS + 59_000;
+    limiter = await create(() => clock);
+    expect(await limiter.hit('org:c', 1)).toMatchObject({ allowed: true, reset: (31 * WINDOW_MS) / 1000, retryAfter: 1 });
+    expect(await limiter.peek('org:c', 1)).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await limiter.hit('org:c', 1)).allowed).toBe(false);
+    clock += 1_000; // the next window, by that clock alone
+    expect(await limiter.hit('org:c', 1)).toMatchObject({ allowed: true, retryAfter: 60 });
+    expect((await limiter.history('c')).slice(-2)).toEqual([
+      { at: new Date(30 * WINDOW_MS).toISOString(), requests: 1 },
+      { at: new Date(31 * WINDOW_MS).toISOString(), requests: 1 },
+    ]);
+  });
+
   it('peeks at the use of a window without counting (the console\'s Organization page, sign-in limits)', async () => {
     limiter = await create();
     const now = 20 * WINDOW_MS + 1_000;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
-import { ADMIN, client, removeDir, request, runNode, startServer, uniqueSlug, type ApiResponse, type CliResult, type TestServer } from '../helpers/server.ts';
+import { ADMIN, client, pinnedClock, removeDir, request, runNode, startServer, uniqueSlug, type ApiResponse, type CliResult, type TestServer } from '../helpers/server.ts';
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -26,7 +26,8 @@ describe.each(limiters)('counted by $name', ({ env }) => {
 
   beforeAll(async () => {
     storeEnv = await env();
-    server = await startServer({ env: { ...storeEnv, FOLIO_RATE_LIMITS: 'free=60,pro=600,business=6000' } });
+    // The limiter's clock stands still, so each burst below falls in one window.
+    server = await startServer({ env: { ...storeEnv, ...pinnedClock(), FOLIO_RATE_LIMITS: 'free=60,pro=600,business=6000' } });
   });
   afterAll(async () => {
     await server.stop();
@@ -46,18 +47,11 @@ describe.each(limiters)('counted by $name', ({ env }) => {
     return { key: created.stdout.trim().split('\n').at(-1)! };
   }
 
-  /** Windows are fixed minutes: start a burst well inside one so it cannot straddle two. */
-  async function awayFromWindowEdge(): Promise<void> {
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 8_000) await new Promise((r) => setTimeout(r, left + 200));
-  }
-
   const statuses = (responses: ApiResponse[]) => responses.map((r) => r.status);
 
   describe('per-organization limits', () => {
     it('lets exactly 60 of 100 parallel requests of a Free org through; the rest get 429 with Retry-After', async () => {
       const { key } = await orgWithKey(server.dataDir, 'free-burst', 'free', 'projects:read');
-      await awayFromWindowEdge();
       const responses = await Promise.all(Array.from({ length: 100 }, () => request(server.url, 'GET', '/v1/projects', { key })));
       expect(statuses(responses).filter((s) => s !== 429)).toHaveLength(60);
       expect(statuses(responses).filter((s) => s === 200)).toHaveLength(60);
@@ -77,7 +71,6 @@ describe.each(limiters)('counted by $name', ({ env }) => {
     it('executes nothing for a 429, and a plan change through the admin CLI takes effect at once', async () => {
       const { key } = await orgWithKey(server.dataDir, 'free-writes', 'free');
       const mine = client(server.url, key);
-      await awayFromWindowEdge();
       const slugs = Array.from({ length: 100 }, () => uniqueSlug('rl'));
       const responses = await Promise.all(slugs.map((slug) => mine('POST', '/v1/projects', { body: { name: 'Limited', slug } })));
       expect(statuses(responses).filter((s) => s === 201)).toHaveLength(60);
@@ -105,7 +98,6 @@ describe.each(limiters)('counted by $name', ({ env }) => {
       const { key: first } = await orgWithKey(server.dataDir, 'shared-budget', 'pro');
       const second = (await admin(server.dataDir, 'key', 'create', '--org', 'shared-budget')).stdout.trim().split('\n').at(-1)!;
       const { key: stranger } = await orgWithKey(server.dataDir, 'stranger', 'pro');
-      await awayFromWindowEdge();
       const a = await request(server.url, 'GET', '/v1/projects', { key: first });
       const b = await request(server.url, 'GET', '/v1/projects', { key: second });
       const c = await request(server.url, 'GET', '/v1/projects', { key: stranger });
@@ -117,7 +109,6 @@ describe.each(limiters)('counted by $name', ({ env }) => {
 
   describe('requests without a valid key', () => {
     it('are counted per client IP at the Free limit, and do not touch an org budget', async () => {
-      await awayFromWindowEdge();
       const responses = await Promise.all(Array.from({ length: 100 }, (_, i) =>
         request(server.url, 'GET', i % 2 ? '/v1/projects' : '/v1/unknown', i % 3 ? {} : { key: `folio_${'x'.repeat(43)}` })));
       expect(statuses(responses).filter((s) => s === 401)).toHaveLength(60);

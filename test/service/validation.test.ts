@@ -128,6 +128,15 @@ describe('configuration', () => {
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('takes FOLIO_TEST_CLOCK only under the test runner (NODE_ENV=test) and refuses it anywhere else', () => {
+    expect(loadConfig({}).testClockMs).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test', FOLIO_TEST_CLOCK: '1800000000000' }).testClockMs).toBe(1_800_000_000_000);
+    for (const NODE_ENV of [undefined, 'production', 'development']) {
+      expect(() => loadConfig({ NODE_ENV, FOLIO_TEST_CLOCK: '1800000000000' })).toThrow('FOLIO_TEST_CLOCK is for Folio\'s tests only');
+    }
+    expect(() => loadConfig({ NODE_ENV: 'test', FOLIO_TEST_CLOCK: 'noon' })).toThrow('Invalid FOLIO_TEST_CLOCK="noon": must be an instant in Unix epoch milliseconds');
+  });
+
   it('reads the node roles and the build lease, and refuses some roles without PostgreSQL', () => {
     expect(loadConfig({})).toMatchObject({ roles: ['api', 'sites', 'console', 'worker'], buildLeaseS: 60 });
     const db = { FOLIO_DATABASE_URL: 'postgres://folio@db.internal/folio' };

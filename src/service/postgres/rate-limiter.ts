@@ -10,7 +10,7 @@
 // request, and the counts stay exact: each counted request gets its own number in the window.
 import type pg from 'pg';
 import type { Plan, RateLimits } from '../config.ts';
-import { WINDOW_MS, windowDecision, type KeyHit, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
+import { WINDOW_MS, windowDecision, type Clock, type KeyHit, type RateLimitDecision, type RateLimiter } from '../rate-limiter.ts';
 import { createLanes, type Waiter } from './lanes.ts';
 import type { ApiKeyRecord } from '../store/records.ts';
 import { firstMinuteOf, lastHourOf, ORG_BUCKET, orgBucket } from '../usage-history.ts';
@@ -24,8 +24,12 @@ export async function sweepRateLimitWindows(pool: pg.Pool, nowMs = Date.now()): 
   await pool.query('DELETE FROM rate_limit_windows WHERE window_start < $1 AND (window_start < $2 OR left(bucket, $3) <> $4)', [current, firstMinuteOf(nowMs), ORG_BUCKET.length, ORG_BUCKET]);
 }
 
-export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
-  const sweep = setInterval(() => void sweepRateLimitWindows(pool).catch(() => {}), WINDOW_MS);
+/**
+ * Windows are counted by the server's clock (`now`), not the database's: `window_start` is computed
+ * here and sent, so every limiter agrees on what a minute is, and a test can pin the clock.
+ */
+export function createPostgresRateLimiter(pool: pg.Pool, now: Clock = Date.now): RateLimiter {
+  const sweep = setInterval(() => void sweepRateLimitWindows(pool, now()).catch(() => {}), WINDOW_MS);
   sweep.unref();
   const bucketLanes = createLanes<RateLimitDecision>();
   const keyLanes = createLanes<KeyHit | undefined>();
@@ -97,15 +101,15 @@ export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
   };
 
   return {
-    hit(bucket, limit, nowMs = Date.now()) {
+    hit(bucket, limit, nowMs = now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       return bucketLanes(`${bucket}\n${start}\n${limit}`, nowMs, (waiters) => countBucket(bucket, start, limit, waiters));
     },
-    hitByKey(hash, limits, nowMs = Date.now()) {
+    hitByKey(hash, limits, nowMs = now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       return keyLanes(`${hash}\n${start}`, nowMs, (waiters) => countKey(hash, start, limits, waiters));
     },
-    async peek(bucket, limit, nowMs = Date.now()) {
+    async peek(bucket, limit, nowMs = now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       const { rows } = await pool.query<{ count: number }>({
         name: 'rate_limit_peek',
@@ -115,7 +119,7 @@ export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
       const count = rows[0]?.count ?? 0;
       return windowDecision(start, count < limit, count, limit, nowMs);
     },
-    async history(orgId, nowMs = Date.now()) {
+    async history(orgId, nowMs = now()) {
       // At most 60 rows, by the primary key (bucket, window_start).
       const { rows } = await pool.query<{ window_start: string; count: number }>({
         name: 'rate_limit_history',

@@ -4,7 +4,7 @@
 // increments, so it is atomic on the Redis server: two nodes counting at once can never both take
 // the last request of a window, and a request over the limit changes nothing.
 import { Redis } from 'ioredis';
-import { WINDOW_MS, windowDecision, type RateLimiter } from '../rate-limiter.ts';
+import { WINDOW_MS, windowDecision, type Clock, type RateLimiter } from '../rate-limiter.ts';
 import { HISTORY_MINUTES, keepsHistory, lastHourOf, minutesOfHour, orgBucket } from '../usage-history.ts';
 
 /** KEYS[1] the window's counter; ARGV[1] the limit, ARGV[2] its lifetime in ms. Answers {counted, count}. */
@@ -21,8 +21,11 @@ const PREFIX = 'folio:rate:';
 
 type Counter = Redis & { folioHit(key: string, limit: number, ttlMs: number): Promise<[number, number]> };
 
-/** Connects to `url` (redis:// or rediss://) and answers once Redis does, so a wrong URL stops the start. */
-export async function openRedisRateLimiter(url: string): Promise<RateLimiter> {
+/**
+ * Connects to `url` (redis:// or rediss://) and answers once Redis does, so a wrong URL stops the start.
+ * Windows are the server's minutes (`now`); only a counter's expiry runs on Redis's own clock.
+ */
+export async function openRedisRateLimiter(url: string, now: Clock = Date.now): Promise<RateLimiter> {
   const redis = new Redis(url, {
     lazyConnect: true,
     // A request waits for Redis at most through one reconnect, then fails (500) instead of hanging.
@@ -42,7 +45,7 @@ export async function openRedisRateLimiter(url: string): Promise<RateLimiter> {
   const keyOf = (bucket: string, start: number) => `${PREFIX}${bucket}:${start}`;
 
   return {
-    async hit(bucket, limit, nowMs = Date.now()) {
+    async hit(bucket, limit, nowMs = now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       // Kept a second past the window's end (by the caller's clock), then Redis forgets it; an
       // organization's for an hour more, for its usage chart.
@@ -50,12 +53,12 @@ export async function openRedisRateLimiter(url: string): Promise<RateLimiter> {
       const [counted, count] = await redis.folioHit(keyOf(bucket, start), limit, ttl);
       return windowDecision(start, counted === 1, count, limit, nowMs);
     },
-    async peek(bucket, limit, nowMs = Date.now()) {
+    async peek(bucket, limit, nowMs = now()) {
       const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       const count = Number((await redis.get(keyOf(bucket, start))) ?? 0);
       return windowDecision(start, count < limit, count, limit, nowMs);
     },
-    async history(orgId, nowMs = Date.now()) {
+    async history(orgId, nowMs = now()) {
       // One MGET of the hour's 60 keys: one round trip, whichever nodes counted them.
       const starts = minutesOfHour(nowMs);
       const values = await redis.mget(starts.map((start) => keyOf(orgBucket(orgId), start)));
