@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { FolioError } from '../../errors.ts';
 import { createLanes } from '../../postgres/lanes.ts';
 import type {
-  ApiKeyRecord, DeploymentChanges, DeploymentErrorCode, DeploymentRecord, ListSlice, Membership, Org, ProjectChanges, ProjectRecord,
+  ApiKeyRecord, DeploymentChanges, DeploymentErrorCode, DeploymentRecord, ListPosition, ListSlice, Membership, Org, ProjectChanges, ProjectRecord,
   SessionRecord, StoreRecords, UserInvite, UserRecord,
 } from '../records.ts';
 
@@ -72,7 +72,24 @@ export const DEPLOYMENT_FIELDS = [
 ] as const satisfies readonly (keyof DeploymentChanges)[];
 
 /** A page of a newest-first list: `limit + 1` rows were asked for, to know whether more follow. */
-export function pageOfRows<T>(rows: Row[], limit: number, map: (row: Row) => T): ListSlice<T> {
+/**
+ * One page of a table's rows that belong to `ownerId`, newest first, after `after` (the list
+ * position the API's cursors carry). `table` and `owner` are Folio's own names, never input.
+ */
+export async function newestFirst<T>(
+  db: PostgresDatabase,
+  of: { table: string; owner: string; statement?: string },
+  ownerId: string,
+  limit: number,
+  after: ListPosition | undefined,
+  map: (row: Row) => T,
+): Promise<ListSlice<T>> {
+  const named = (suffix: string) => (of.statement ? `${of.statement}${suffix}` : undefined);
+  const rows = after
+    ? await db.query(
+      `SELECT * FROM ${of.table} WHERE ${of.owner} = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [ownerId, after.created_at, after.id, limit + 1], named('_after'))
+    : await db.query(`SELECT * FROM ${of.table} WHERE ${of.owner} = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [ownerId, limit + 1], named(''));
   return { items: rows.slice(0, limit).map(map), hasMore: rows.length > limit };
 }
 

@@ -2,7 +2,7 @@
 import { FolioError } from '../../errors.ts';
 import type { DeploymentChanges, DeploymentRecord, DeploymentStatus, ListPosition, ListSlice } from '../records.ts';
 import type { DeploymentStore } from '../store.ts';
-import { DEPLOYMENT_FIELDS, deploymentOf, FOREIGN_KEY_VIOLATION, pageOfRows, pgError, type PostgresDatabase, type Row } from './database.ts';
+import { DEPLOYMENT_FIELDS, deploymentOf, FOREIGN_KEY_VIOLATION, newestFirst, pgError, type PostgresDatabase, type Row } from './database.ts';
 
 export function postgresDeployments(db: PostgresDatabase): DeploymentStore {
   return {
@@ -54,12 +54,7 @@ export function postgresDeployments(db: PostgresDatabase): DeploymentStore {
     },
 
     async listDeployments(projectId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeploymentRecord>> {
-      const rows = after
-        ? await db.query(
-          'SELECT * FROM deployments WHERE project_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4',
-          [projectId, after.created_at, after.id, limit + 1], 'list_deployments_after')
-        : await db.query('SELECT * FROM deployments WHERE project_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [projectId, limit + 1], 'list_deployments');
-      return pageOfRows(rows, limit, deploymentOf);
+      return newestFirst(db, { table: 'deployments', owner: 'project_id', statement: 'list_deployments' }, projectId, limit, after, deploymentOf);
     },
 
     async deploymentsWithStatus(status: DeploymentStatus): Promise<DeploymentRecord[]> {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { FolioError } from '../../errors.ts';
 import type { CustomDomainStatus, ListPosition, ListSlice, ProjectChanges, ProjectRecord } from '../records.ts';
 import type { ProjectStore } from '../store.ts';
-import { FOREIGN_KEY_VIOLATION, pageOfRows, pgError, PROJECT_FIELDS, projectOf, UNIQUE_VIOLATION, type PostgresDatabase, type Row } from './database.ts';
+import { FOREIGN_KEY_VIOLATION, newestFirst, pgError, PROJECT_FIELDS, projectOf, UNIQUE_VIOLATION, type PostgresDatabase, type Row } from './database.ts';
 
 export function postgresProjects(db: PostgresDatabase): ProjectStore {
   /** The FolioError for a constraint a project write broke; anything else unchanged. */
@@ -80,12 +80,7 @@ export function postgresProjects(db: PostgresDatabase): ProjectStore {
     },
 
     async listProjects(orgId: string, limit: number, after?: ListPosition): Promise<ListSlice<ProjectRecord>> {
-      const rows = after
-        ? await db.query(
-          'SELECT * FROM projects WHERE org_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4',
-          [orgId, after.created_at, after.id, limit + 1], 'list_projects_after')
-        : await db.query('SELECT * FROM projects WHERE org_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [orgId, limit + 1], 'list_projects');
-      return pageOfRows(rows, limit, projectOf);
+      return newestFirst(db, { table: 'projects', owner: 'org_id', statement: 'list_projects' }, orgId, limit, after, projectOf);
     },
 
     async updateProject(id: string, changes: ProjectChanges): Promise<ProjectRecord> {

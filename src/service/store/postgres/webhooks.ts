@@ -2,7 +2,7 @@
 import { FolioError } from '../../errors.ts';
 import type { DeliveryChanges, DeliveryRecord, ListPosition, ListSlice, WebhookRecord } from '../records.ts';
 import { DELIVERIES_KEPT, HOOK_DELIVERIES_KEPT, type ProjectStore, type WebhookStore } from '../store.ts';
-import { FOREIGN_KEY_VIOLATION, pageOfRows, pgError, withoutNulls, type PostgresDatabase, type Row } from './database.ts';
+import { FOREIGN_KEY_VIOLATION, newestFirst, pgError, withoutNulls, type PostgresDatabase, type Row } from './database.ts';
 
 export function postgresWebhooks(db: PostgresDatabase, projects: Pick<ProjectStore, 'getProject'>): WebhookStore {
   return {
@@ -83,12 +83,7 @@ export function postgresWebhooks(db: PostgresDatabase, projects: Pick<ProjectSto
     },
 
     async listDeliveries(webhookId: string, limit: number, after?: ListPosition): Promise<ListSlice<DeliveryRecord>> {
-      const rows = after
-        ? await db.query(
-          'SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4',
-          [webhookId, after.created_at, after.id, limit + 1])
-        : await db.query('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [webhookId, limit + 1]);
-      return pageOfRows(rows, limit, (r) => withoutNulls<DeliveryRecord>(r));
+      return newestFirst(db, { table: 'webhook_deliveries', owner: 'webhook_id' }, webhookId, limit, after, (r) => withoutNulls<DeliveryRecord>(r));
     },
 
     async pendingDeliveries(): Promise<DeliveryRecord[]> {
