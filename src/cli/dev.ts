@@ -90,6 +90,10 @@ export async function dev(options: DevOptions): Promise<number> {
         FOLIO_CONTENT_ROOT: root,
         FOLIO_BUILD_ROOT: buildRoot,
         FOLIO_BUILD_ALLOW_CODE: options.allowCode ? '1' : '0',
+        // Every MDX page a module, as on the MDX path of a build (the same HTML, tested): a save goes
+        // through Vite's own module reload and a syntax error is its overlay, where a page kept as
+        // data changed only once Astro had rewritten its content store, a race a save could lose.
+        FOLIO_STATIC_MDX: '0',
         ASTRO_TELEMETRY_DISABLED: '1',
       },
       stdio: ['ignore', 'inherit', 'inherit'],

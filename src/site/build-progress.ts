@@ -92,7 +92,10 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
     phase(next) {
       phase = next;
       stage = undefined;
-      if (timer || stopped) return;
+      if (stopped) return;
+      // Each step says so when it starts, however short: a quick step may end between two ticks.
+      report();
+      if (timer) return;
       timer = setInterval(report, intervalMs);
       timer.unref();
     },

@@ -63,7 +63,7 @@ async function startDev(contentRoot: string, name: string): Promise<DevServer> {
   const port = await freePort();
   const config = path.relative(buildRoot, path.join(process.cwd(), 'astro.config.mjs'));
   const child = spawn(process.execPath, [path.join(process.cwd(), 'node_modules/astro/bin/astro.mjs'), 'dev', '--root', buildRoot, '--config', config, '--host', '127.0.0.1', '--port', String(port)], {
-    env: { PATH: process.env.PATH, HOME: buildRoot, FOLIO_ROLE: 'site', FOLIO_CONTENT_ROOT: contentRoot, FOLIO_BUILD_ROOT: buildRoot, ASTRO_TELEMETRY_DISABLED: '1' },
+    env: { PATH: process.env.PATH, HOME: buildRoot, FOLIO_ROLE: 'site', FOLIO_STATIC_MDX: '0', FOLIO_CONTENT_ROOT: contentRoot, FOLIO_BUILD_ROOT: buildRoot, ASTRO_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
     detached: true,
   });
