@@ -61,7 +61,13 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
     // vendorAssets before folioSite: vendor.ts says why.
     integrations: [...code, mdx({ ...MDX_OPTIONS }), vendorAssets(), folioSite(settings, guard)],
     vite: {
-      server: { fs: { allow: [settings.contentRoot, siteSrcDir] } },
+      server: {
+        fs: { allow: [settings.contentRoot, siteSrcDir] },
+        // A save seen half-written (an editor truncates, then writes) would be read as an empty page,
+        // and the write that follows in the same millisecond raises no second event: the preview's
+        // watcher waits until a file's size has held still (docs/decisions.md#a-preview-save-is-a-module-reload).
+        watch: { awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 } },
+      },
       logLevel: 'warn',
       build: {
         // Scripts stay files, never inlined into pages: served sites allow no inline script (their
