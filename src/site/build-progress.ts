@@ -6,9 +6,12 @@
 //
 // The same report also goes, as data, to whoever runs the build inside `observeProgress` (the
 // deployment runner, which keeps the latest one on the deployment for the console and the API).
-// Nobody parses the log for it: a tenant's build prints into the same log and could print a line
-// that looks like one of these.
+// Nobody reads a report back from the log: a tenant's build prints into the same log and could
+// print a line that looks like one. The counts come from the build's output lines (Astro's stages
+// and rendered pages, Folio's count of generated pages), which a code project's pages can also
+// print: they are clamped to what a site can hold, so a forged line moves only its own figures.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { MAX_OUTPUT_ENTRIES } from './tenant-limits.ts';
 
 /** How often a progress line is written, by default. */
 export const PROGRESS_INTERVAL_MS = 5000;
@@ -21,8 +24,6 @@ const ASTRO_STAGES: Array<[RegExp, string]> = [
   [/generating optimized images/i, 'images'],
 ];
 /** Folio's line naming the pages it generates from OpenAPI files (pages.ts), once per build. */
-/** More pages than any build can write (build.ts keeps a site's output under 200,000 entries). */
-const MOST_PAGES = 200_000;
 const GENERATED_PAGES = /^\[folio\] openapi: .*: (\d+) operation page\(s\)$/;
 /** A page Astro rendered: `├─ /guides/install/index.html (+12ms)`. */
 const RENDERED_PAGE = /[├└]─ \/(?!404\.html)\S*\.html\b/;
@@ -82,8 +83,8 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
     if (total !== undefined) {
       // Generated pages (OpenAPI operations) come on top of the checked ones: counted from Folio's
       // line naming them, so the count never reads as done while they are still to render.
-      now.pages_done = Math.min(rendered, MOST_PAGES);
-      now.pages_total = Math.min(Math.max(total + generated, rendered), MOST_PAGES);
+      now.pages_done = Math.min(rendered, MAX_OUTPUT_ENTRIES);
+      now.pages_total = Math.min(Math.max(total + generated, rendered), MAX_OUTPUT_ENTRIES);
     }
     emit(progressLine(now));
     observer?.(now);
@@ -109,7 +110,7 @@ export function startProgress(emit: (line: string) => void, intervalMs = PROGRES
       }
       const operations = GENERATED_PAGES.exec(line);
       // A code project's pages print to this log too: a count no site can reach is not Folio's line.
-      if (operations) generated = Math.min(Number(operations[1]), MOST_PAGES);
+      if (operations) generated = Math.min(Number(operations[1]), MAX_OUTPUT_ENTRIES);
       for (const [pattern, name] of ASTRO_STAGES) if (pattern.test(line)) stage = name;
     },
     stop() {

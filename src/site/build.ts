@@ -33,6 +33,7 @@ import {
 } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
 import { contentLayout, type ContentLayout } from './layout.ts';
+import { MAX_OUTPUT_ENTRIES } from './tenant-limits.ts';
 import { constants as fsConstants, createWriteStream, opendirSync, type Dir, type Dirent } from 'node:fs';
 import { promisify } from 'node:util';
 import { pipeline } from 'node:stream/promises';
@@ -476,9 +477,6 @@ async function takeOutput(from: string): Promise<{ dir: string; problem?: string
 
 /** Longest path (in characters, relative to the output) a site's file may have: no real site comes near. */
 export const MAX_OUTPUT_PATH = 1024;
-
-/** Most files and folders a site's output may hold: far beyond any real site, and bounded memory for the steps after. */
-export const MAX_OUTPUT_ENTRIES = 200_000;
 
 /** Entries the walk of an output reads between two turns of the event loop (it runs in the server). */
 const OUTPUT_WALK_SLICE = 2000;

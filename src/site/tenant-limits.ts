@@ -32,3 +32,6 @@ export const MAX_REDIRECTS_FILE_BYTES = 2 * 1024 * 1024;
  */
 export const MAX_CACHED_MISSES_PER_SITE = 1_000;
 export const MAX_CACHED_MISS_PATH = 256;
+
+/** Most files and folders a site's output may hold: far beyond any real site, and bounded memory for the steps after. */
+export const MAX_OUTPUT_ENTRIES = 200_000;

@@ -1,4 +1,4 @@
-// Compressed sites (docs/decisions.md#compressed-sites, issue 29): a deployment's publish step
+// Compressed sites (docs/decisions.md#compressed-sites): a deployment's publish step
 // writes brotli and gzip copies of the build's text files; the site handler answers with the one
 // the client's Accept-Encoding takes, each with its own ETag and length, `Vary: Accept-Encoding`
 // on all of them. A real server, a real repository over file://, a real build, raw HTTP.

@@ -1,4 +1,4 @@
-// Brand colours that stay readable (docs/decisions.md#readable-brand-colours, issue 29): sites
+// Brand colours that stay readable (docs/decisions.md#readable-brand-colours): sites
 // built with a range of docs.json `colors` (pale, dark, saturated, pastel, Mintlify's default
 // greens), each served by Folio's hosting and audited by axe-core in Chromium in light and dark
 // mode: no serious or critical violation, the navbar button, the active sidebar item, the TOC and
@@ -131,7 +131,7 @@ describe('brand colours in a browser', () => {
         });
         expect(violations).toEqual([]);
 
-        // The places issue 29 found unreadable, measured against what is behind them.
+        // The places found unreadable with brand colours before, measured against what is behind them.
         const pairs = await page.evaluate(() => {
           const background = (el: Element): string => {
             for (let at: Element | null = el; at; at = at.parentElement) {

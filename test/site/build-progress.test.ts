@@ -1,4 +1,4 @@
-// A long build says where it is (issue 28): every few seconds a progress line in the build's log (the
+// A long build says where it is (docs/decisions.md, "Progress" under "Sites of 25,000 pages"): every few seconds a progress line in the build's log (the
 // deployment log) names the step, the pages rendered of the total, and the seconds since the start.
 // The interval is shortened here so a small real build shows several.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Pages with code are React pages, as on Mintlify (issue 27): in a project with code, React code
+// Pages with code are React pages, as on Mintlify (docs/decisions.md#react-code-in-pages-built-in-components-event-handlers-hooks): in a project with code, React code
 // uses the built-in components without an import and gets the same HTML as the page itself, an
 // element's event handler written as code runs in the browser, and components keep state with
 // hooks. Built for real with `build:site --allow-code`, served as Folio serves it, clicked in Chromium.

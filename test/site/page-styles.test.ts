@@ -1,4 +1,4 @@
-// Only the CSS a page uses (issue 29, docs/decisions.md#byte-ranges-and-css-per-page): a page links
+// Only the CSS a page uses (docs/decisions.md#byte-ranges-and-css-per-page): a page links
 // the layout's stylesheet, plus the components' sheet when its content calls a component (or may:
 // an MDX page with code) and the OpenAPI sheet when it shows an operation. A real build.
 import fs from 'node:fs';
