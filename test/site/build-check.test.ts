@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOutDir, buildSite, coldAstro } from '../../src/site/build.ts';
+import { buildOutDir, buildSite, coldAstro } from '../../src/builder/build.ts';
 import { checkedDigest, writeCheckedFile } from '../../src/site/content-check/checked-files.ts';
 import { listFiles, makeContentRoot } from './helpers.ts';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, workerEnv } from '../../src/site/build.ts';
+import { buildSite, workerEnv } from '../../src/builder/build.ts';
 import { buildFixture, listFiles, makeContentRoot } from './helpers.ts';
 
 const SECRET = 'sekrit-b41d-never-in-output';

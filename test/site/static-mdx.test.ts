@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseExpressionAt } from 'acorn';
 import { mdxToJs } from 'satteri';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILDS_DIR, WORKER, buildOutDir, makeBuildRoot, workerEnv } from '../../src/site/build.ts';
+import { BUILDS_DIR, WORKER, buildOutDir, makeBuildRoot, workerEnv } from '../../src/builder/build.ts';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
 import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest, writeCheckedFile } from '../../src/site/content-check/checked-files.ts';
 import { NotStatic, moduleToTree } from '../../src/site/markdown/static-mdx-module.ts';

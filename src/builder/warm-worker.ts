@@ -34,7 +34,7 @@ import {
   type StopReason,
 } from './build.ts';
 import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type BuildSandbox, type SandboxOptions } from './sandbox.ts';
-import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from './settings.ts';
+import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from '../site/settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
 const MAX_IDLE_RSS = 900 * 1024 * 1024;

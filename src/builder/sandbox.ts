@@ -27,8 +27,8 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { linkFile } from './link-tree.ts';
-import { repoRoot } from './settings.ts';
+import { linkFile } from '../lib/link-tree.ts';
+import { repoRoot } from '../site/settings.ts';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 export const SANDBOX_MODES = ['auto', 'required', 'off'] as const satisfies readonly SandboxMode[];

@@ -11,7 +11,7 @@
 // and rendered pages, Folio's count of generated pages), which a code project's pages can also
 // print: they are clamped to what a site can hold, so a forged line moves only its own figures.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { MAX_OUTPUT_ENTRIES } from './tenant-limits.ts';
+import { MAX_OUTPUT_ENTRIES } from '../site/tenant-limits.ts';
 
 /** How often a progress line is written, by default. */
 export const PROGRESS_INTERVAL_MS = 5000;

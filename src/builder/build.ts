@@ -9,11 +9,11 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkContentRoot, SITE_DIRS } from './content-check/check-root.ts';
-import type { DocsConfig } from './docs-config.ts';
-import { REDIRECTS_FILE, redirectsSizeProblem, type RedirectsFile } from './redirects-file.ts';
-import { formatProblem, type Problem } from './content-check/check-content.ts';
-import { writeCheckedFile } from './content-check/checked-files.ts';
+import { checkContentRoot, SITE_DIRS } from '../site/content-check/check-root.ts';
+import type { DocsConfig } from '../site/docs-config.ts';
+import { REDIRECTS_FILE, redirectsSizeProblem, type RedirectsFile } from '../site/redirects-file.ts';
+import { formatProblem, type Problem } from '../site/content-check/check-content.ts';
+import { writeCheckedFile } from '../site/content-check/checked-files.ts';
 import {
   DEFAULT_SANDBOX,
   folioMounts,
@@ -31,14 +31,14 @@ import {
   type Mount,
   type SandboxOptions,
 } from './sandbox.ts';
-import { LAST_UPDATED_FILE, repoRoot, siteSrcDir, type PageHistory } from './settings.ts';
-import { contentLayout, type ContentLayout } from './layout.ts';
-import { MAX_OUTPUT_ENTRIES } from './tenant-limits.ts';
+import { LAST_UPDATED_FILE, repoRoot, type PageHistory } from '../site/settings.ts';
+import { contentLayout, type ContentLayout } from '../site/layout.ts';
+import { MAX_OUTPUT_ENTRIES } from '../site/tenant-limits.ts';
 import { constants as fsConstants, createWriteStream, opendirSync, type Dir, type Dirent } from 'node:fs';
 import { promisify } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { listServerDirs, scrubPaths, type PathView } from './tenant-paths.ts';
-import { linkTree } from './link-tree.ts';
+import { linkTree } from '../lib/link-tree.ts';
 import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
 import { warningSummary } from './warning-summary.ts';
 import { startProgress } from './build-progress.ts';
@@ -176,7 +176,7 @@ export interface BuildSiteResult {
  */
 export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
 
-export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
+export const WORKER = path.join(import.meta.dirname, 'build-worker.ts');
 const execFileAsync = promisify(execFile);
 /**
  * Pagefind's native indexer, writing `<outDir>/pagefind/`: the binary of its package for this
