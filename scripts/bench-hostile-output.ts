@@ -19,7 +19,7 @@ const checkout = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, 
 const load = (rel: string) => import(pathToFileURL(path.join(checkout, rel)).href);
 /** The first of `rels` the checkout has: an older one has the build runner in src/site, not src/builder. */
 const loadFirst = (...rels: string[]) => load(rels.find((rel) => fs.existsSync(path.join(checkout, rel))) ?? rels[0]!);
-const { lineReader } = await loadFirst('src/builder/build.ts', 'src/site/build.ts');
+const { lineReader } = await loadFirst('src/builder/build-log.ts', 'src/site/build.ts');
 const tenantPaths = await loadFirst('src/builder/tenant-paths.ts', 'src/site/tenant-paths.ts');
 const { createDiskSiteSource } = await load('src/hosting/site-source.ts');
 

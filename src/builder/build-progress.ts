@@ -23,7 +23,7 @@ const ASTRO_STAGES: Array<[RegExp, string]> = [
   [/generating static routes/i, 'rendering pages'],
   [/generating optimized images/i, 'images'],
 ];
-/** Folio's line naming the pages it generates from OpenAPI files (pages.ts), once per build. */
+/** Folio's line naming the pages it generates from OpenAPI files (src/site/pages.ts), once per build. */
 const GENERATED_PAGES = /^\[folio\] openapi: .*: (\d+) operation page\(s\)$/;
 /** A page Astro rendered: `├─ /guides/install/index.html (+12ms)`. */
 const RENDERED_PAGE = /[├└]─ \/(?!404\.html)\S*\.html\b/;

@@ -1,6 +1,6 @@
 // The child-process entry of a site build: Astro's programmatic build() of one content root (build.ts
 // scrubs its environment and indexes the output for search afterwards). The build's inputs are one
-// SiteSettings (settings.ts), handed to the Astro config as an argument: nothing in a build reads
+// SiteSettings (src/site/settings.ts), handed to the Astro config as an argument: nothing in a build reads
 // process.env or the working directory.
 //
 // Two modes:

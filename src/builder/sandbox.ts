@@ -272,3 +272,18 @@ function runProbe(options: SandboxOptions): Promise<SandboxProbe> {
     });
   });
 }
+
+/** Tells tenants the sandbox is missing without naming anything of the server. */
+export const SANDBOX_UNAVAILABLE_MESSAGE = 'builds must run in the build sandbox, which is not available on this server; its operator must install bubblewrap';
+
+/** The sandbox a build uses, undefined for none, or an error when it must have one and cannot. */
+export async function chooseSandbox(settings: BuildSandbox | undefined, allowCode: boolean): Promise<SandboxOptions | undefined | Error> {
+  const mode = settings?.mode ?? 'auto';
+  const sandbox: SandboxOptions = {
+    bwrapPath: settings?.bwrapPath ?? DEFAULT_SANDBOX.bwrapPath,
+    limits: { ...DEFAULT_SANDBOX.limits, ...settings?.limits },
+  };
+  if (mode === 'off' && !allowCode) return undefined;
+  if ((await sandboxAvailable(sandbox)).ok) return sandbox;
+  return mode === 'auto' && !allowCode ? undefined : new Error(SANDBOX_UNAVAILABLE_MESSAGE);
+}

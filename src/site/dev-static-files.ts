@@ -1,5 +1,5 @@
 // `astro dev` of a repository in Mintlify's layout: its static files (images next to pages, logos,
-// PDFs …) are served at their own paths, as a build copies them (build.ts). Only files the layout's
+// PDFs …) are served at their own paths, as a build copies them (src/builder/output.ts). Only files the layout's
 // walk lists as static files are served (layout.ts: never dot files, docs.json, snippets/, ignored
 // or scriptable files), opened without following links; anything else goes on to Astro.
 import { constants as fsConstants, createReadStream } from 'node:fs';

@@ -72,7 +72,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         server.watcher.add(watched);
         // docs.json redirects first, as on the live site, where they answer before the site's files (dev-redirects.ts).
         server.middlewares.use(devRedirects(() => site.docsConfig.redirects ?? NO_REDIRECTS));
-        // A build copies Mintlify's static files after Astro (build.ts); the preview serves them itself.
+        // A build copies Mintlify's static files after Astro (src/builder/output.ts); the preview serves them itself.
         if (contentLayout(settings.contentRoot).kind === 'mintlify') server.middlewares.use(mintlifyStaticFiles(settings.contentRoot));
         // docs.json, a file it reads or an OpenAPI file changed, or a page or snippet was added or
         // removed: the settings are read again, without a restart (docs/decisions.md#docsjson-changes-in-the-preview).

@@ -1,5 +1,5 @@
 // The inputs of one site build, validated once (docs/architecture.md#a-site-build). The build entry
-// (build-worker.ts, or astro.config.mjs for `astro dev`) makes a SiteSettings; the site integration
+// (src/builder/build-worker.ts, or astro.config.mjs for `astro dev`) makes a SiteSettings; the site integration
 // (integration.ts) reads and validates the content root's docs.json once per build and hands the
 // result to everything inside the Astro build as the virtual module `virtual:folio/site-build`
 // (imported through build-settings.ts). Nothing in a build reads process.env or the working directory.
