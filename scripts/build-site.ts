@@ -7,7 +7,8 @@
 // validated as the server reads them (src/builder/build-limits.ts); FOLIO_SITE_URL is checked by buildSite.
 import path from 'node:path';
 import { buildSite } from '../src/builder/build.ts';
-import { buildSandboxOf, ConfigError, readBuildLimits, type BuildLimits } from '../src/builder/build-limits.ts';
+import { buildSandboxOf, readBuildLimits, type BuildLimits } from '../src/builder/build-limits.ts';
+import { ConfigError } from '../src/lib/env-settings.ts';
 import { SANDBOX_MODES, sandboxAvailable, type SandboxMode } from '../src/builder/sandbox.ts';
 
 const USAGE = `usage: npm run build:site -- <content-root> <out-dir> [--allow-code] [--sandbox=${SANDBOX_MODES.join('|')}]`;

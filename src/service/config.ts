@@ -4,7 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseStorageUrl, type ObjectStorageSettings } from './object-storage/settings.ts';
 import { HOSTNAME } from './project-rules.ts';
-import { buildLimitsOf, buildLimitsShape, ConfigError, readSettings, wholeNumber as integer, type BuildLimits } from '../builder/build-limits.ts';
+import { buildLimitsOf, buildLimitsShape, type BuildLimits } from '../builder/build-limits.ts';
+import { ConfigError, readSettings, wholeNumber as integer } from '../lib/env-settings.ts';
 import { PROGRESS_INTERVAL_MS } from '../builder/build-progress.ts';
 
 export { ConfigError };

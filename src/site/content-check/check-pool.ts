@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { checkTimeLimitMs } from '../../builder/build-limits.ts';
+import { checkTimeLimitMs } from './check-time-limit.ts';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
 import type { CheckedSiteFile, CheckJob, CheckRequest, CheckResult, SiteFileCheck } from './check-process.ts';
 import { DocsConfigError, refuseTooLarge } from '../config-values.ts';
