@@ -7,7 +7,7 @@ import { constants as fsConstants, createWriteStream, opendirSync, type Dir, typ
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { DocsConfig } from '../site/docs-config.ts';
+import type { DocsConfig } from '../site/config/docs-config.ts';
 import { REDIRECTS_FILE, type RedirectsFile } from '../site/redirects-file.ts';
 import { MAX_OUTPUT_ENTRIES } from '../site/tenant-limits.ts';
 import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPENAPI_DIGEST_PREFIX, readCheckedFile } from './content-check/checked-files.ts';
-import { type DocsConfig } from './docs-config.ts';
-import { loadDocsConfig } from './site-config-file.ts';
+import { type DocsConfig } from './config/docs-config.ts';
+import { loadDocsConfig } from './config/site-config-file.ts';
 import { listRootFiles, type ContentLayout } from './layout.ts';
 import { customFiles } from './custom-files.ts';
 
