@@ -16,7 +16,9 @@ export const MAX_LOG_LINE = 8192;
  * of them, so a failed build still says why.
  */
 export const MAX_LOG_BYTES = 16 * 2 ** 20;
+/** Folio's error lines still kept once the log is past MAX_LOG_BYTES, at most. */
 export const MAX_ERRORS_PAST_BUDGET = 100;
+/** How a failure line starts (build-worker.ts writes them; errorProblems reads them back). */
 export const FOLIO_ERROR = '[folio] error: ';
 
 /**
