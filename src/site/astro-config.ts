@@ -66,7 +66,14 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
         // A save seen half-written (an editor truncates, then writes) would be read as an empty page,
         // and the write that follows in the same millisecond raises no second event: the preview's
         // watcher waits until a file's size has held still (docs/decisions.md#a-preview-save-is-a-module-reload).
-        watch: { awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 } },
+        watch: {
+          awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 },
+          // Astro reloads the open pages itself when it writes its content store, and takes the
+          // watcher's event for that write as its echo only within a second: with the wait above, on a
+          // busy machine the echo came later and reloaded the pages once more, after the reader had
+          // clicked on (docs/decisions.md#a-preview-save-is-a-module-reload). Only this process writes the store.
+          ignored: [path.join(settings.buildRoot, '.astro', 'data-store.json')],
+        },
       },
       logLevel: 'warn',
       build: {

@@ -58,6 +58,9 @@ function listed(key: 'pageFiles' | 'snippetFiles', files: string[], make: (files
     load: (context) => {
       const next = context.refreshContextData?.[key];
       if (Array.isArray(next)) loader = make(next as string[]);
+      // Tells integration.ts this sync did run (Astro's refreshContent may skip one silently).
+      const synced = context.refreshContextData?.synced;
+      if (typeof synced === 'function') (synced as () => void)();
       return loader.load(context);
     },
   };

@@ -3,7 +3,7 @@
 // and serves them to the build's code as `virtual:folio/site-build` (settings.ts, build-settings.ts);
 // in astro dev again when docs.json changes, without a restart (dev/dev-reload.ts).
 import path from 'node:path';
-import type { AstroIntegration } from 'astro';
+import type { AstroIntegration, RefreshContentOptions } from 'astro';
 import { DocsConfigError, openApiRelativePath, type DocsConfig, type RedirectRule } from './config/docs-config.ts';
 import { loadDocsConfigWithWarnings, SITE_CONFIG_FILES } from './config/site-config-file.ts';
 import { loadSiteBuild, siteSrcDir, type SiteBuild, type SiteSettings } from './settings.ts';
@@ -31,6 +31,27 @@ function siteFiles(contentRoot: string, config: DocsConfig): string[] {
 }
 
 const NO_REDIRECTS: RedirectRule[] = [];
+
+/** Tries of a content sync that Astro skipped, 100 ms apart: a content config reload takes well under a second. */
+const SYNC_TRIES = 50;
+
+/**
+ * Syncs the content collections with the site's new lists of pages and snippets. Astro's
+ * `refreshContent` returns without syncing while it reloads the content config, which it does after
+ * a docs.json change invalidates the site settings module content.config.ts imports: a page added
+ * right after such a change was never synced, and the preview showed the page missing until the
+ * next change. The loaders call `synced` when a sync runs (content.config.ts); until one has, the
+ * sync is asked for again.
+ */
+async function syncLists(refreshContent: (options: RefreshContentOptions) => Promise<void>, site: SiteBuild): Promise<boolean> {
+  for (let tries = 0; tries < SYNC_TRIES; tries++) {
+    let ran = false;
+    await refreshContent({ context: { pageFiles: site.pageFiles, snippetFiles: site.snippetFiles, synced: () => (ran = true) } });
+    if (ran) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
 
 export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroIntegration {
   let site: SiteBuild;
@@ -111,11 +132,12 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
           // The content collections were made from the lists (content.config.ts): synced again with the
           // new ones. A sync drops the loaders' own watchers until they load again: a page saved
           // meanwhile is read by one more sync.
-          if (listsChanged) {
+          if (listsChanged && refreshContent) {
             do {
               savedWhileSyncing = false;
               syncing = true;
-              await refreshContent?.({ context: { pageFiles: site.pageFiles, snippetFiles: site.snippetFiles } }).finally(() => (syncing = false));
+              const synced = await syncLists(refreshContent, site).finally(() => (syncing = false));
+              if (!synced) logger.error(`${names}: the pages could not be synced again; stop the preview and start it again`);
             } while (savedWhileSyncing);
           }
           reloadPages(server);

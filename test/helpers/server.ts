@@ -47,6 +47,8 @@ export interface TestServer {
 export interface StartOptions {
   dataDir?: string;
   env?: Record<string, string>;
+  /** Gives up (killing the process) when it has neither listened nor exited in this time: the failure then shows what it printed. */
+  startTimeoutMs?: number;
 }
 
 /** Starts `node src/server.ts` on port 0 and waits until it is listening. */
@@ -80,6 +82,13 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     };
     child.stdout!.on('data', check);
     exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
+    if (options.startTimeoutMs !== undefined) {
+      setTimeout(() => {
+        if (child.exitCode !== null || /Folio listening on/.test(output)) return;
+        child.kill('SIGKILL');
+        reject(new Error(`server neither listened nor exited in ${options.startTimeoutMs} ms; it printed:\n${output}`));
+      }, options.startTimeoutMs).unref();
+    }
   });
   return {
     url: `http://127.0.0.1:${port}`,

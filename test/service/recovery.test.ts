@@ -62,7 +62,9 @@ describe('the data-dir lock', () => {
 
   it('of two servers started at the same instant on one data dir, exactly one runs; the other exits with the message', async () => {
     const dir = await dataDir();
-    const results = await Promise.allSettled([startServer({ dataDir: dir }), startServer({ dataDir: dir }), startServer({ dataDir: dir })]);
+    // A server that hangs is named with its output, rather than the test running out of time silently.
+    const startOne = () => startServer({ dataDir: dir, startTimeoutMs: 150_000 });
+    const results = await Promise.allSettled([startOne(), startOne(), startOne()]);
     const running = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<TestServer>).value);
     servers.push(...running);
     expect(running).toHaveLength(1);
