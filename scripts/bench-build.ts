@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { buildSite } from '../src/site/build.ts';
+import { buildSite } from '../src/builder/build.ts';
 import { repoRoot } from '../src/site/settings.ts';
 import { writeComponentSite } from './bench-corpus.ts';
 import { writeSyntheticOpenApi } from './generate-openapi.ts';
@@ -45,7 +45,9 @@ const benchDir = path.join(repoRoot, 'bench-out');
 type Build = typeof buildSite;
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT ? path.resolve(process.env.BENCH_BASELINE_ROOT) : undefined;
 /** The other checkout's buildSite, loaded in this process as this checkout's is (its Astro runs from its own node_modules). */
-const baselineBuild: Build | undefined = BASELINE_ROOT ? ((await import(pathToFileURL(path.join(BASELINE_ROOT, 'src/site/build.ts')).href)) as { buildSite: Build }).buildSite : undefined;
+// An older checkout has the build runner in src/site, not src/builder.
+const baselineBuildFile = BASELINE_ROOT && ['src/builder/build.ts', 'src/site/build.ts'].map((rel) => path.join(BASELINE_ROOT, rel)).find((file) => fs.existsSync(file));
+const baselineBuild: Build | undefined = baselineBuildFile ? ((await import(pathToFileURL(baselineBuildFile).href)) as { buildSite: Build }).buildSite : undefined;
 const METHODS = ['get', 'POST', 'put', 'PATCH', 'delete', 'options', 'HEAD'];
 
 function generate(pages: number): string {

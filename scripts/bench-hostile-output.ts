@@ -17,8 +17,10 @@ import { pathToFileURL } from 'node:url';
 
 const checkout = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'));
 const load = (rel: string) => import(pathToFileURL(path.join(checkout, rel)).href);
-const { lineReader } = await load('src/site/build.ts');
-const tenantPaths = await load('src/site/tenant-paths.ts');
+/** The first of `rels` the checkout has: an older one has the build runner in src/site, not src/builder. */
+const loadFirst = (...rels: string[]) => load(rels.find((rel) => fs.existsSync(path.join(checkout, rel))) ?? rels[0]!);
+const { lineReader } = await loadFirst('src/builder/build-log.ts', 'src/site/build.ts');
+const tenantPaths = await loadFirst('src/builder/tenant-paths.ts', 'src/site/tenant-paths.ts');
 const { createDiskSiteSource } = await load('src/hosting/site-source.ts');
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -21,7 +21,7 @@ import { createSiteHandler } from '../src/hosting/serve-site.ts';
 import { publishBuild } from '../src/service/builds/disk.ts';
 import { buildDir } from '../src/service/project-files.ts';
 import type { ProjectRecord } from '../src/service/store/records.ts';
-import { buildSite } from '../src/site/build.ts';
+import { buildSite } from '../src/builder/build.ts';
 import { repoRoot } from '../src/site/settings.ts';
 import { writeFileIn, writeStarlightProject } from './bench-corpus.ts';
 

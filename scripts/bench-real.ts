@@ -8,10 +8,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSite } from '../src/site/build.ts';
+import { buildSite } from '../src/builder/build.ts';
 import { listRootFiles } from '../src/site/layout.ts';
-import { groupWarnings } from '../src/site/warning-summary.ts';
-import type { SandboxMode } from '../src/site/sandbox.ts';
+import { groupWarnings } from '../src/builder/warning-summary.ts';
+import type { SandboxMode } from '../src/builder/sandbox.ts';
 import { withPeakRss } from './peak-rss.ts';
 
 const USAGE = 'usage: npm run bench:real -- <dir-of-repos> [repo...] [--allow-code]';

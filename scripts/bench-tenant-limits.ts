@@ -1,12 +1,12 @@
 // Figures for the tenant-sized inputs the server works on in its event loop or keeps in memory
 // (docs/decisions.md#tenant-sized-input-stays-linear-and-bounded): `npm run bench:tenant-limits`.
 // Each case prints the median of a few runs; run it on two commits to compare them.
-import { jsonLocations } from '../src/site/json-locations.ts';
+import { jsonLocations } from '../src/site/config/json-locations.ts';
 import { redirectsFileSchema, RedirectTable } from '../src/hosting/redirects.ts';
 import { SiteFiles } from '../src/hosting/site-files.ts';
 import { findSnippetCycles } from '../src/site/content-check/check-root.ts';
 import { closeContentChecks, parseSiteFileIsolated } from '../src/site/content-check/check-pool.ts';
-import { parseSiteConfigText } from '../src/site/site-config-file.ts';
+import { parseSiteConfigText } from '../src/site/config/site-config-file.ts';
 import type { SnippetCall } from '../src/site/content-check/check-content.ts';
 import { SNIPPETS_DIR, snippetFile } from '../src/site/snippet-paths.ts';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';

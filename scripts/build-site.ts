@@ -4,11 +4,12 @@
 // a project with code enabled (allow_code: imports of .js/.jsx/.ts/.tsx files, `export const`
 // components, React components hydrated in the browser); such a build needs the sandbox. The build
 // limits (FOLIO_BUILD_TIMEOUT_S, FOLIO_CHECK_TIMEOUT_MS, FOLIO_BUILD_MEMORY_MB) are read and
-// validated as the server reads them (src/site/build-limits.ts); FOLIO_SITE_URL is checked by buildSite.
+// validated as the server reads them (src/builder/build-limits.ts); FOLIO_SITE_URL is checked by buildSite.
 import path from 'node:path';
-import { buildSite } from '../src/site/build.ts';
-import { buildSandboxOf, ConfigError, readBuildLimits, type BuildLimits } from '../src/site/build-limits.ts';
-import { SANDBOX_MODES, sandboxAvailable, type SandboxMode } from '../src/site/sandbox.ts';
+import { buildSite } from '../src/builder/build.ts';
+import { buildSandboxOf, readBuildLimits, type BuildLimits } from '../src/builder/build-limits.ts';
+import { ConfigError } from '../src/lib/env-settings.ts';
+import { SANDBOX_MODES, sandboxAvailable, type SandboxMode } from '../src/builder/sandbox.ts';
 
 const USAGE = `usage: npm run build:site -- <content-root> <out-dir> [--allow-code] [--sandbox=${SANDBOX_MODES.join('|')}]`;
 const args = process.argv.slice(2);

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { checkContentRoot } from '../src/site/content-check/check-root.ts';
 import { formatProblem } from '../src/site/content-check/check-content.ts';
-import { ConfigError, readBuildLimits } from '../src/site/build-limits.ts';
-import { warningSummary } from '../src/site/warning-summary.ts';
+import { readBuildLimits } from '../src/builder/build-limits.ts';
+import { ConfigError } from '../src/lib/env-settings.ts';
+import { warningSummary } from '../src/builder/warning-summary.ts';
 
 const USAGE = 'usage: npm run check:site -- <content-root> [--allow-code] [--all-warnings]';
 const args = process.argv.slice(2);

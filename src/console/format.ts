@@ -8,7 +8,7 @@ export function formatSeconds(seconds: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-/** The build's steps in the words of the deployment page (src/site/build-progress.ts names them). */
+/** The build's steps in the words of the deployment page (src/builder/build-progress.ts names them). */
 const STEPS: Record<string, string> = {
   starting: 'Starting',
   check: 'Checking content',

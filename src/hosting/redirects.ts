@@ -8,7 +8,7 @@
 // starts with `prefix`, `*` alone for any); and, last only, `:name*` (the rest of the path, maybe
 // empty) or `:name+` / a trailing `*` (the rest, at least one segment). The first rule in the
 // file's order that matches wins. Destinations substitute `:name` / `:name*` and each `*` in order.
-import { redirectSourceProblem, type RedirectRule } from '../site/config-values.ts';
+import { redirectSourceProblem, type RedirectRule } from '../site/config/config-values.ts';
 import { redirectsFileSchema } from '../site/redirects-file.ts';
 
 export { REDIRECTS_FILE, redirectsFileSchema, type RedirectsFile } from '../site/redirects-file.ts';

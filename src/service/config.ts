@@ -4,8 +4,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseStorageUrl, type ObjectStorageSettings } from './object-storage/settings.ts';
 import { HOSTNAME } from './project-rules.ts';
-import { buildLimitsOf, buildLimitsShape, ConfigError, readSettings, wholeNumber as integer, type BuildLimits } from '../site/build-limits.ts';
-import { PROGRESS_INTERVAL_MS } from '../site/build-progress.ts';
+import { buildLimitsOf, buildLimitsShape, type BuildLimits } from '../builder/build-limits.ts';
+import { ConfigError, readSettings, wholeNumber as integer } from '../lib/env-settings.ts';
+import { PROGRESS_INTERVAL_MS } from '../builder/build-progress.ts';
 
 export { ConfigError };
 
@@ -110,7 +111,7 @@ export const settingsShape = {
     .pipe(z.array(z.enum(ROLES, `each role must be one of ${ROLES.join(', ')}`)).min(1, `must name at least one role of ${ROLES.join(', ')}`))
     .default([...ROLES]),
   FOLIO_BUILD_LEASE_S: integer(2, 3600).default(60),
-  // How often a build reports its progress to its log and its deployment (src/site/build-progress.ts).
+  // How often a build reports its progress to its log and its deployment (src/builder/build-progress.ts).
   FOLIO_BUILD_PROGRESS_MS: integer(100, 600_000).default(PROGRESS_INTERVAL_MS),
   // Rate limits counted in Redis or Valkey instead of the store (docs/decisions.md#rate-limits-in-redis).
   FOLIO_REDIS_URL: z

@@ -35,7 +35,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
     root: settings.buildRoot,
     srcDir: siteSrcDir,
     // Mintlify's layout has no public/: its static files are listed and copied one by one after the
-    // build (build.ts), so dot files, docs.json and ignored files are never served.
+    // build (src/builder/output.ts), so dot files, docs.json and ignored files are never served.
     publicDir: layout.publicDir ? path.join(settings.contentRoot, layout.publicDir) : path.join(settings.buildRoot, 'no-public'),
     outDir: settings.outDir,
     cacheDir: path.join(settings.buildRoot, '.cache/astro'),
@@ -94,7 +94,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
 }
 
 /**
- * For `astro build` only (build-worker.ts): Astro's own modules are loaded by Node, not run through
+ * For `astro build` only (src/builder/build-worker.ts): Astro's own modules are loaded by Node, not run through
  * Vite's module runner, in the one Vite server of a build, the content sync's. The content config
  * (content.config.ts) imports Astro's loaders, which read no virtual module; through Vite that is
  * about a hundred of Astro's files transformed and run again in every build (~0.3 s, a fifth of a

@@ -12,10 +12,10 @@ import { noLinks, pageLinks, type PageLinks } from './content-check/page-links.t
 import { checkSnippetCalls } from './content-check/snippet-calls.ts';
 import { listRootFilesAsync, pagePathOf, type RootFiles } from './layout.ts';
 import { pageHref } from './page-rules.ts';
-import { type RedirectRule } from './docs-config.ts';
-import { loadDocsConfigWithWarnings } from './site-config-file.ts';
+import { type RedirectRule } from './config/docs-config.ts';
+import { loadDocsConfigWithWarnings } from './config/site-config-file.ts';
 import { generatedPagePaths } from './openapi/index.ts';
-import type { Locate } from './config-values.ts';
+import type { Locate } from './config/config-values.ts';
 import { redirectable, RedirectTable } from '../hosting/redirects.ts';
 
 export interface BrokenLinkOptions {

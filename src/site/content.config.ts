@@ -5,8 +5,8 @@ import path from 'node:path';
 import { defineCollection } from 'astro/content/config';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
-import { listedFiles, type ContextWithEntryTypes, type EntryType } from './listed-files-loader.ts';
-import { renderedInFiles } from './rendered-files.ts';
+import { listedFiles, type ContextWithEntryTypes, type EntryType } from './loaders/listed-files-loader.ts';
+import { renderedInFiles } from './loaders/rendered-files.ts';
 import { z } from 'astro/zod';
 import { siteBuild } from './build-settings.ts';
 import { staticMdxPages } from './markdown/static-mdx.ts';
@@ -81,7 +81,7 @@ const pages = defineCollection({
   // (docs/decisions.md#mdx-pages-as-data); a build with code keeps the MDX path for all of them.
   // Outside renderOnly, so that a partial build compiles only its pages.
   // Each page's rendered content goes into a file of its own, read when the page renders, so that
-  // the store Astro bundles as one module holds no page's HTML or tree (rendered-files.ts).
+  // the store Astro bundles as one module holds no page's HTML or tree (loaders/rendered-files.ts).
   loader: renderedInFiles(staticMdx ? staticMdxPages(pageLoader) : pageLoader),
   schema: z.looseObject({
     title: z.string().optional(),

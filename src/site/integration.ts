@@ -1,11 +1,11 @@
 // The site role's routes, injected (there is no src/pages): the docs catch-all, the 404 page and
 // the machine-readable files every site has. It validates the build's settings and docs.json once
 // and serves them to the build's code as `virtual:folio/site-build` (settings.ts, build-settings.ts);
-// in astro dev again when docs.json changes, without a restart (dev-reload.ts).
+// in astro dev again when docs.json changes, without a restart (dev/dev-reload.ts).
 import path from 'node:path';
 import type { AstroIntegration, RefreshContentOptions } from 'astro';
-import { DocsConfigError, openApiRelativePath, type DocsConfig, type RedirectRule } from './docs-config.ts';
-import { loadDocsConfigWithWarnings, SITE_CONFIG_FILES } from './site-config-file.ts';
+import { DocsConfigError, openApiRelativePath, type DocsConfig, type RedirectRule } from './config/docs-config.ts';
+import { loadDocsConfigWithWarnings, SITE_CONFIG_FILES } from './config/site-config-file.ts';
 import { loadSiteBuild, siteSrcDir, type SiteBuild, type SiteSettings } from './settings.ts';
 import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
 import { CONNECT_ORIGINS_FILE } from './openapi/origins.ts';
@@ -14,9 +14,9 @@ import { REDIRECTS_FILE, writeRedirectPages } from './redirects.ts';
 import { PAGE_MARKDOWN_FILE, writePageMarkdownFiles } from './page-markdown-files.ts';
 import { fileURLToPath } from 'node:url';
 import { contentLayout } from './layout.ts';
-import { mintlifyStaticFiles } from './dev-static-files.ts';
-import { devRedirects } from './dev-redirects.ts';
-import { errorOverlay, invalidateWithImporters, reloadPages } from './dev-reload.ts';
+import { mintlifyStaticFiles } from './dev/dev-static-files.ts';
+import { devRedirects } from './dev/dev-redirects.ts';
+import { errorOverlay, invalidateWithImporters, reloadPages } from './dev/dev-reload.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -91,9 +91,9 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
       'astro:server:setup': ({ server, logger, refreshContent }) => {
         // The content root lies outside the Astro root: Vite's watcher must be told to watch these files at all.
         server.watcher.add(watched);
-        // docs.json redirects first, as on the live site, where they answer before the site's files (dev-redirects.ts).
+        // docs.json redirects first, as on the live site, where they answer before the site's files (dev/dev-redirects.ts).
         server.middlewares.use(devRedirects(() => site.docsConfig.redirects ?? NO_REDIRECTS));
-        // A build copies Mintlify's static files after Astro (build.ts); the preview serves them itself.
+        // A build copies Mintlify's static files after Astro (src/builder/output.ts); the preview serves them itself.
         if (contentLayout(settings.contentRoot).kind === 'mintlify') server.middlewares.use(mintlifyStaticFiles(settings.contentRoot));
         // docs.json, a file it reads or an OpenAPI file changed, or a page or snippet was added or
         // removed: the settings are read again, without a restart (docs/decisions.md#docsjson-changes-in-the-preview).

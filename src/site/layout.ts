@@ -150,7 +150,7 @@ function* listFolio(root: string, files: RootFiles): Generator<string, void, fs.
       }, files);
     } else if (stat) files.refused.push({ file: dir, reason: stat.isSymbolicLink() ? 'symlink' : 'special' });
   }
-  // docs.json, else mint.json (Mintlify's older name) configures the site (docs-config.ts).
+  // docs.json, else mint.json (Mintlify's older name) configures the site (config/docs-config.ts).
   for (const file of MINTLIFY_CONFIG_FILES) {
     const config = present(path.join(root, file));
     if (config?.isFile()) files.config ??= file;

@@ -2,8 +2,8 @@
 // `docs.json:12:9: navigation.tabs.0.groups.1.pages.2: no page "guides/missing" (…)`, or in the
 // file a `$ref` of docs.json read it from: `i18n/es.json:7:9: groups.0.pages.1: …`.
 import fs from 'node:fs';
-import { formatConfigIssue } from './config-values.ts';
-import { loadDocsConfigWithWarnings, siteConfigFile } from './site-config-file.ts';
+import { formatConfigIssue } from './config/config-values.ts';
+import { loadDocsConfigWithWarnings, siteConfigFile } from './config/site-config-file.ts';
 import type { NavigationError } from './navigation.ts';
 
 export function navigationErrorMessage(contentRoot: string, error: NavigationError, expected: (path: string) => string): string {

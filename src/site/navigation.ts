@@ -4,7 +4,7 @@
 // order. Every page belongs to the first section that lists it; what a page shows (its sidebar,
 // the tabs and switchers above it with the current one marked, its language, its previous and
 // next pages, its hreflang alternates) is worked out once per page from its section.
-import type { NavChromeOverrides, NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig } from './docs-config.ts';
+import type { NavChromeOverrides, NavContainerConfig, NavEntryConfig, NavGroupConfig, NavigationConfig } from './config/docs-config.ts';
 
 export interface NavLink {
   type: 'link';

@@ -6,7 +6,7 @@
 // (layouts/parts/PageMenu.astro) and client/page-menu.ts only does the copying
 // (docs/decisions.md#page-menu). User docs: content/ai-tools.mdx, content/docs-json.mdx.
 import { z } from 'zod';
-import { icon, isObject, label, linkHref, type DocsConfigIssue, type Locate } from './config-values.ts';
+import { icon, isObject, label, linkHref, type DocsConfigIssue, type Locate } from './config/config-values.ts';
 
 /** The options Folio offers by name, in Mintlify's words. */
 export const BUILT_IN_OPTIONS = ['copy', 'view', 'chatgpt', 'claude', 'perplexity', 'mcp', 'cursor', 'vscode'] as const;

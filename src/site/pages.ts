@@ -2,7 +2,7 @@
 // content collection, and the OpenAPI reference pages generated from the file docs.json names.
 // Each source gives a SitePage kind; the catch-all route dispatches on `kind`.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import type { DocsConfig } from './docs-config.ts';
+import type { DocsConfig } from './config/docs-config.ts';
 import { docsConfig, siteBuild } from './build-settings.ts';
 import { normalizeMethod } from './components/catalog.ts';
 import {

@@ -2,7 +2,7 @@
 // (src/hosting/redirects.ts compiles and serves them; docs/decisions.md#redirects), and the bound on
 // their size that both the build and the hosting layer apply (tenant-limits.ts).
 import { z } from 'zod';
-import { redirectRule, type RedirectRule } from './config-values.ts';
+import { redirectRule, type RedirectRule } from './config/config-values.ts';
 import { REDIRECT_LIMITS } from './tenant-limits.ts';
 
 /** Where a build's redirects are stored, inside its output (never served). */

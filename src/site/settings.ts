@@ -1,5 +1,5 @@
 // The inputs of one site build, validated once (docs/architecture.md#a-site-build). The build entry
-// (build-worker.ts, or astro.config.mjs for `astro dev`) makes a SiteSettings; the site integration
+// (src/builder/build-worker.ts, or astro.config.mjs for `astro dev`) makes a SiteSettings; the site integration
 // (integration.ts) reads and validates the content root's docs.json once per build and hands the
 // result to everything inside the Astro build as the virtual module `virtual:folio/site-build`
 // (imported through build-settings.ts). Nothing in a build reads process.env or the working directory.
@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPENAPI_DIGEST_PREFIX, readCheckedFile } from './content-check/checked-files.ts';
-import { type DocsConfig } from './docs-config.ts';
-import { loadDocsConfig } from './site-config-file.ts';
+import { type DocsConfig } from './config/docs-config.ts';
+import { loadDocsConfig } from './config/site-config-file.ts';
 import { listRootFiles, type ContentLayout } from './layout.ts';
 import { customFiles } from './custom-files.ts';
 

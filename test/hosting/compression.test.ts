@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import { uniqueSlug, type TestServer } from '../helpers/server.ts';
 import { precompressBuild } from '../../src/service/deployments/precompress.ts';
-import { linkTree } from '../../src/site/link-tree.ts';
+import { linkTree } from '../../src/lib/link-tree.ts';
 
 let fixture: DeployingServer;
 let server: TestServer;

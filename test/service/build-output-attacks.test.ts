@@ -13,7 +13,7 @@ import { deploy, latestDeployment, startDeployingServer, waitForDeployment, type
 import { getWithHost, uniqueSlug, type Json } from '../helpers/server.ts';
 import { liveLink } from '../../src/service/project-files.ts';
 import { CONNECT_ORIGINS_FILE } from '../../src/site/openapi/origins.ts';
-import { MAX_LOG_BYTES, MAX_LOG_LINE } from '../../src/site/build.ts';
+import { MAX_LOG_BYTES, MAX_LOG_LINE } from '../../src/builder/build-log.ts';
 
 let fixture: DeployingServer;
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
-import { WarmWorker } from '../../src/site/warm-worker.ts';
+import { buildSite, type BuildSiteResult } from '../../src/builder/build.ts';
+import { WarmWorker } from '../../src/builder/warm-worker.ts';
 import { listFiles, makeContentRoot } from '../site/helpers.ts';
 
 const worker = new WarmWorker();

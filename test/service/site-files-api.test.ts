@@ -8,7 +8,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
-import { DocsConfigError, formatConfigIssue, parseDocsJson } from '../../src/site/docs-config.ts';
+import { DocsConfigError, formatConfigIssue, parseDocsJson } from '../../src/site/config/docs-config.ts';
 import { client, orgWithKey, removeDir, request, startServer, uniqueSlug, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;

@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOutDir, buildSite, coldAstro } from '../../src/site/build.ts';
+import { coldAstro } from '../../src/builder/astro-step.ts';
+import { buildSite } from '../../src/builder/build.ts';
+import { buildOutDir } from '../../src/builder/build-roots.ts';
 import { checkedDigest, writeCheckedFile } from '../../src/site/content-check/checked-files.ts';
 import { listFiles, makeContentRoot } from './helpers.ts';
 

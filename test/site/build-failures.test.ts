@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, workerEnv } from '../../src/site/build.ts';
+import { buildSite } from '../../src/builder/build.ts';
+import { workerEnv } from '../../src/builder/processes.ts';
 import { buildFixture, listFiles, makeContentRoot } from './helpers.ts';
 
 const SECRET = 'sekrit-b41d-never-in-output';

@@ -1,5 +1,5 @@
 // `npm run build:site` and `npm run check:site` read the build settings as the server does
-// (src/site/build-limits.ts): a bad value stops them before any work, naming the variable, as
+// (src/builder/build-limits.ts): a bad value stops them before any work, naming the variable, as
 // `npm start` does; nothing is built or checked.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

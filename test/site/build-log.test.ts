@@ -4,9 +4,10 @@
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BUILDS_DIR, lineReader, MAX_LOG_LINE } from '../../src/site/build.ts';
+import { lineReader, MAX_LOG_LINE } from '../../src/builder/build-log.ts';
+import { BUILDS_DIR } from '../../src/builder/build-roots.ts';
 import { repoRoot } from '../../src/site/settings.ts';
-import { listServerDirs, scrubPaths, type PathView } from '../../src/site/tenant-paths.ts';
+import { listServerDirs, scrubPaths, type PathView } from '../../src/builder/tenant-paths.ts';
 
 /** The lines `lineReader` gives for `chunks`, written one by one. */
 async function linesOf(chunks: string[]): Promise<string[]> {

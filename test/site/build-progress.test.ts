@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { buildSite } from '../../src/site/build.ts';
-import { startProgress } from '../../src/site/build-progress.ts';
+import { buildSite } from '../../src/builder/build.ts';
+import { startProgress } from '../../src/builder/build-progress.ts';
 import { makeContentRoot } from './helpers.ts';
 
 describe('build progress in the log', () => {

@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
+import { buildSite, type BuildSiteResult } from '../../src/builder/build.ts';
 import { article, makeContentRoot, text } from './helpers.ts';
 
 const CANARY = `canary-${process.pid}-${Date.now()}`;

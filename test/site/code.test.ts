@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { buildSite, type AstroRunner } from '../../src/site/build.ts';
+import { buildSite, type AstroRunner } from '../../src/builder/build.ts';
 import { CODE_ROOT, FIRST_CODE_LINE } from '../helpers/code-fixture.ts';
 import { ROOT, runNode } from '../helpers/server.ts';
 import { article, buildRoot, makeContentRoot, serveWithFolio, text } from './helpers.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeContent, checkContent, formatProblem } from '../../src/site/content-check/check-content.ts';
 import { checkSnippetCalls } from '../../src/site/content-check/snippet-calls.ts';
 import { analyzeIsolated, MAX_CONTENT_BYTES } from '../../src/site/content-check/check-pool.ts';
-import { parseDocsConfig, themeOverrideCss } from '../../src/site/docs-config.ts';
+import { parseDocsConfig, themeOverrideCss } from '../../src/site/config/docs-config.ts';
 import { snippetKey } from '../../src/site/snippet-paths.ts';
 import { BADGE_METHODS } from '../../src/site/components/catalog.ts';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
-import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
+import { buildSite, type BuildSiteResult } from '../../src/builder/build.ts';
 import { blockedLoads } from '../../src/site/custom-files.ts';
 import { checkSite, makeContentRoot, serveWithFolio } from './helpers.ts';
 

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
 import { parseSiteFileIsolated } from '../../src/site/content-check/check-pool.ts';
 import { formatProblem } from '../../src/site/content-check/check-content.ts';
-import { DocsConfigError, parseDocsJson, themeOverrideCss } from '../../src/site/docs-config.ts';
-import { loadDocsConfig } from '../../src/site/site-config-file.ts';
+import { DocsConfigError, parseDocsJson, themeOverrideCss } from '../../src/site/config/docs-config.ts';
+import { loadDocsConfig } from '../../src/site/config/site-config-file.ts';
 import { makeContentRoot } from './helpers.ts';
-import { parseMintJson } from '../../src/site/mint-config.ts';
+import { parseMintJson } from '../../src/site/config/mint-config.ts';
 import { MULTI_SITE_DOCS_JSON } from './fixtures/multi-site.ts';
 
 const issuesOf = (fn: () => unknown): string[] => {

@@ -12,7 +12,7 @@ import { publishBuild } from '../../src/service/builds/disk.ts';
 import { precompressBuild } from '../../src/service/deployments/precompress.ts';
 import { buildDir } from '../../src/service/project-files.ts';
 import type { ProjectRecord } from '../../src/service/store/records.ts';
-import { buildSite, type BuildSiteResult } from '../../src/site/build.ts';
+import { buildSite, type BuildSiteResult } from '../../src/builder/build.ts';
 import { repoRoot, type PageHistory } from '../../src/site/settings.ts';
 
 /** Writes a content root from a map of relative path → text; returns its absolute path. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { linkTree, removeTree } from '../../src/site/link-tree.ts';
+import { linkTree, removeTree } from '../../src/lib/link-tree.ts';
 
 let dir: string;
 beforeEach(() => {

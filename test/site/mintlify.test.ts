@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { article, buildRoot, checkSite, listFiles, makeContentRoot, serveWithFolio, sidebarOf, text, type BuiltSite } from './helpers.ts';
 import { repoRoot } from '../../src/site/settings.ts';
-import { buildSite } from '../../src/site/build.ts';
+import { buildSite } from '../../src/builder/build.ts';
 
 const run = promisify(execFile);
 const FIXTURE = path.join(repoRoot, 'test/fixtures/mintlify');

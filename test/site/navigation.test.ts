@@ -3,7 +3,7 @@
 // hreflang alternates, previous/next), hidden pages and groups, global anchors, and errors that
 // name the entry.
 import { describe, expect, it } from 'vitest';
-import { parseDocsJson } from '../../src/site/docs-config.ts';
+import { parseDocsJson } from '../../src/site/config/docs-config.ts';
 import { NavigationError, navLinks, resolveNavigation, type NavPageInfo } from '../../src/site/navigation.ts';
 import { pageHref } from '../../src/site/page-rules.ts';
 import { MULTI_SITE_DOCS_JSON, MULTI_SITE_FILES } from './fixtures/multi-site.ts';

@@ -1,4 +1,4 @@
-// The build sandbox (src/site/sandbox.ts) with real bubblewrap: small Node scripts run in it the way
+// The build sandbox (src/builder/sandbox.ts) with real bubblewrap: small Node scripts run in it the way
 // a build does, and try what hostile content would: the network, the server's /proc and
 // environment, the data dir and other projects, writing outside their output, a fork bomb, a huge
 // allocation, a huge file. Each attempt fails inside while the test process (the "server") carries on.
@@ -18,10 +18,10 @@ import {
   sandboxUid,
   type Mount,
   type SandboxLimits,
-} from '../../src/site/sandbox.ts';
-import { buildSite } from '../../src/site/build.ts';
+} from '../../src/builder/sandbox.ts';
+import { buildSite } from '../../src/builder/build.ts';
 import { repoRoot } from '../../src/site/settings.ts';
-import { WarmWorker } from '../../src/site/warm-worker.ts';
+import { WarmWorker } from '../../src/builder/warm-worker.ts';
 import { makeContentRoot } from './helpers.ts';
 
 const CANARY = 'canary-5a7d-must-not-cross';
@@ -148,7 +148,7 @@ describe('the build sandbox', () => {
         output: tryWrite(${JSON.stringify(path.join(output, 'page.html'))}),
         tmp: tryWrite('/tmp/scratch'),
         content: tryWrite('/content/page.md'),
-        install: tryWrite(${JSON.stringify(path.join(repoRoot, 'src/site/build.ts'))}),
+        install: tryWrite(${JSON.stringify(path.join(repoRoot, 'src/builder/build.ts'))}),
         modules: tryWrite(${JSON.stringify(path.join(repoRoot, 'node_modules/astro/package.json'))}),
         root: tryWrite('/evil'),
       }));

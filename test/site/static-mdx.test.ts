@@ -9,7 +9,9 @@ import path from 'node:path';
 import { parseExpressionAt } from 'acorn';
 import { mdxToJs } from 'satteri';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILDS_DIR, WORKER, buildOutDir, makeBuildRoot, workerEnv } from '../../src/site/build.ts';
+import { WORKER } from '../../src/builder/astro-step.ts';
+import { BUILDS_DIR, buildOutDir, makeBuildRoot } from '../../src/builder/build-roots.ts';
+import { workerEnv } from '../../src/builder/processes.ts';
 import { checkContentRoot } from '../../src/site/content-check/check-root.ts';
 import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest, writeCheckedFile } from '../../src/site/content-check/checked-files.ts';
 import { NotStatic, moduleToTree } from '../../src/site/markdown/static-mdx-module.ts';
@@ -48,7 +50,7 @@ async function coldBuild(contentRoot: string, staticMdx: boolean, checked: strin
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stdin.end('go\n');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  // The store, and the pages' rendered content Folio keeps in files beside it (src/site/rendered-files.ts).
+  // The store, and the pages' rendered content Folio keeps in files beside it (src/site/loaders/rendered-files.ts).
   const storeFiles = [path.join(buildRoot, '.cache/astro/data-store.json'), ...listFiles(path.join(buildRoot, '.cache/astro/folio-rendered')).map((f) => path.join(buildRoot, '.cache/astro/folio-rendered', f))];
   const [bundledStore = '', ...rendered] = storeFiles.map((f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : ''));
   return { code, stderr, stdout, out: buildOutDir(buildRoot), store: [bundledStore, ...rendered].join('\n'), bundledStore };

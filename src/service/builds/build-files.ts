@@ -42,7 +42,7 @@ export function contentTypeOf(file: string): string {
 /**
  * How the server opens a file of a build: never through a link (O_NOFOLLOW), and never waiting
  * (O_NONBLOCK: opening a FIFO for reading would wait for a writer, holding one of the few threads
- * every file operation of the server shares). Builds hold only regular files (build.ts checks
+ * every file operation of the server shares). Builds hold only regular files (src/builder/output.ts checks
  * them before publishing); this holds if one ever does not. The opener still checks the type.
  */
 export const BUILD_FILE_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;

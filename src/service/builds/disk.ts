@@ -4,7 +4,7 @@
 // `live` back at an earlier build (docs/decisions.md#continuous-deployment).
 import { lstat, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { removeTree } from '../../site/link-tree.ts';
+import { removeTree } from '../../lib/link-tree.ts';
 import { createDiskLogs } from '../deployments/log.ts';
 import { buildDir, buildIdOfEntry, buildsDir, liveLink, previewLiveLink, previewsDir } from '../project-files.ts';
 import type { BuildStorage, LiveBuilds } from './storage.ts';

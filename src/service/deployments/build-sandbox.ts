@@ -1,8 +1,8 @@
 // The service's build sandbox settings (FOLIO_SANDBOX, FOLIO_BWRAP_PATH, FOLIO_BUILD_MEMORY_MB) and
 // the check at start that tells the operator, loudly, when builds would run without it.
-import type { BuildSandbox } from '../../site/sandbox.ts';
-import { buildSandboxOf } from '../../site/build-limits.ts';
-import { sandboxAvailable } from '../../site/sandbox.ts';
+import type { BuildSandbox } from '../../builder/sandbox.ts';
+import { buildSandboxOf } from '../../builder/build-limits.ts';
+import { sandboxAvailable } from '../../builder/sandbox.ts';
 import type { Config } from '../config.ts';
 
 export function buildSandbox(config: Config): BuildSandbox {

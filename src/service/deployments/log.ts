@@ -6,7 +6,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deploymentLogFile } from '../project-files.ts';
-import { scrubPaths, type PathView } from '../../site/tenant-paths.ts';
+import { scrubPaths, type PathView } from '../../builder/tenant-paths.ts';
 
 /** Deployments' logs, wherever they are kept. */
 export interface DeploymentLogs {

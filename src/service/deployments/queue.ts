@@ -7,8 +7,8 @@
 // worker, started in the build sandbox (FOLIO_SANDBOX).
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { BuildSandbox } from '../../site/sandbox.ts';
-import { WarmWorker } from '../../site/warm-worker.ts';
+import type { BuildSandbox } from '../../builder/sandbox.ts';
+import { WarmWorker } from '../../builder/warm-worker.ts';
 import type { DeploymentRecord } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 import type { StopCause } from './runner.ts';

@@ -3,9 +3,9 @@
 // status (docs/decisions.md#projects) and the log follow each step. Any failure leaves the previous site live.
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildSite, type AstroRunner, type BuildPhases, type BuildSiteResult } from '../../site/build.ts';
-import { observeProgress, type ProgressReport } from '../../site/build-progress.ts';
-import { linkTree, removeTree } from '../../site/link-tree.ts';
+import { buildSite, type AstroRunner, type BuildPhases, type BuildSiteResult } from '../../builder/build.ts';
+import { observeProgress, type ProgressReport } from '../../builder/build-progress.ts';
+import { linkTree, removeTree } from '../../lib/link-tree.ts';
 import { repoRoot, type PageHistory } from '../../site/settings.ts';
 import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
@@ -236,7 +236,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   // Page writes after this point wait for the next deployment; this build never sees half of one.
   // A project without a repository gets its pages as written through the API on any node.
   // Hard links, not copies: every writer of a content root (a sync, the pages API, a pull from
-  // PostgreSQL) replaces a file by a new one and never writes into it (src/site/link-tree.ts).
+  // PostgreSQL) replaces a file by a new one and never writes into it (src/lib/link-tree.ts).
   const copy = async () => {
     if (await stat(root).catch(() => undefined)) await linkTree(root, snapshot, { symlinks: true });
     else await mkdir(snapshot);

@@ -13,7 +13,7 @@ import { decodeListCursor, encodeListCursor, type ProjectsService } from '../pro
 import { createMemoryRateLimiter } from '../rate-limiter.ts';
 import type { DeploymentRecord, ProjectRecord, WebhookEvent } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
-import { removeTree } from '../../site/link-tree.ts';
+import { removeTree } from '../../lib/link-tree.ts';
 import { buildSandbox, checkSandboxAtStart } from './build-sandbox.ts';
 import { branchMatches, deliveryIsAuthentic, newWebhookSecret, previewLabel, readPushEvent, type Headers } from './push.ts';
 import { createBuildQueue, LEASE_OWNER, type BuildQueue } from './queue.ts';

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { linkTree, removeTree } from '../../site/link-tree.ts';
+import { linkTree, removeTree } from '../../lib/link-tree.ts';
 import { git, gitCapped, GitError, type GitOptions } from '../git.ts';
 
 export interface SyncLimits {

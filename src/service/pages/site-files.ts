@@ -15,9 +15,9 @@ import { codeAllowed, type Project, type ProjectsService } from '../projects.ts'
 import { analyzeIsolated, ContentTooComplexError, parseSiteFileIsolated } from '../../site/content-check/check-pool.ts';
 import { checkSnippetCalls } from '../../site/content-check/snippet-calls.ts';
 import { formatProblem } from '../../site/content-check/check-content.ts';
-import { DocsConfigError, formatConfigIssue, type DocsConfig } from '../../site/docs-config.ts';
-import { SITE_CONFIG_FILES, type SiteConfigFile } from '../../site/site-config-file.ts';
-import { MAX_SITE_FILE_CHARS } from '../../site/config-values.ts';
+import { DocsConfigError, formatConfigIssue, type DocsConfig } from '../../site/config/docs-config.ts';
+import { SITE_CONFIG_FILES, type SiteConfigFile } from '../../site/config/site-config-file.ts';
+import { MAX_SITE_FILE_CHARS } from '../../site/config/config-values.ts';
 import { navigationEntries } from '../../site/navigation.ts';
 import { SNIPPETS_DIR } from '../../site/snippet-paths.ts';
 import { updatedAt } from './catalog.ts';

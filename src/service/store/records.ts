@@ -2,7 +2,7 @@
 import type { Plan } from '../config.ts';
 import type { DeploymentErrorCode } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
-import type { ProgressReport } from '../../site/build-progress.ts';
+import type { ProgressReport } from '../../builder/build-progress.ts';
 
 export interface Org {
   id: string;
@@ -150,7 +150,7 @@ export interface DeploymentRecord {
   promoted_from?: string;
   /** Asked to build every page, never reusing the previous build (docs/decisions.md#fast-redeploys). */
   full_build?: boolean;
-  /** The build's latest progress report, from Folio's own counters (src/site/build-progress.ts); shown only while building. */
+  /** The build's latest progress report, from Folio's own counters (src/builder/build-progress.ts); shown only while building. */
   progress?: DeploymentProgress;
 }
 

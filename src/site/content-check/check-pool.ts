@@ -10,11 +10,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { checkTimeLimitMs } from '../build-limits.ts';
+import { checkTimeLimitMs } from './check-time-limit.ts';
 import type { CheckOptions, ContentAnalysis } from './check-content.ts';
 import type { CheckedSiteFile, CheckJob, CheckRequest, CheckResult, SiteFileCheck } from './check-process.ts';
-import { DocsConfigError, refuseTooLarge } from '../config-values.ts';
-import type { SiteConfigFile } from '../site-config-file.ts';
+import { DocsConfigError, refuseTooLarge } from '../config/config-values.ts';
+import type { SiteConfigFile } from '../config/site-config-file.ts';
 
 /** The largest page or snippet checked (and so built), in bytes. */
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
@@ -215,7 +215,7 @@ export async function analyzeIsolated(text: string, options: CheckOptions): Prom
 }
 
 /**
- * `parseSiteConfigText` (docs-config.ts) in a check process, within the time limit: the same
+ * `parseSiteConfigText` (src/site/config/docs-config.ts) in a check process, within the time limit: the same
  * configuration and warnings (without `locate`), or the same DocsConfigError; ContentTooComplexError
  * (naming the file) when it takes longer. The server reads and validates a repository's docs.json
  * and the files it references only here, never on its event loop.

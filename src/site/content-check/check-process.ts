@@ -1,14 +1,14 @@
 // A content-check process of the pool in check-pool.ts: reads `{ id, kind, … }` messages and
 // answers `{ id, result }` (or `{ id, error }`). Two kinds of check: a page or snippet
 // (`analyzeContent`), and a site file (docs.json or mint.json: parsed, its `$ref`s resolved and
-// validated, docs-config.ts). A separate process so an input that makes the parser or the schema
+// validated, src/site/config/docs-config.ts). A separate process so an input that makes the parser or the schema
 // slow (some pages are quadratic; a docs.json of 300,000 invalid values takes seconds) costs only
 // this process, which the pool kills at its time limit: a thread could not be stopped while it is
 // inside the native parser.
 import { analyzeContent, type CheckOptions, type ContentAnalysis } from './check-content.ts';
-import { DocsConfigError, type DocsConfigIssue } from '../config-values.ts';
-import { type ParsedDocsConfig } from '../docs-config.ts';
-import { parseSiteConfigText, type SiteConfigFile } from '../site-config-file.ts';
+import { DocsConfigError, type DocsConfigIssue } from '../config/config-values.ts';
+import { type ParsedDocsConfig } from '../config/docs-config.ts';
+import { parseSiteConfigText, type SiteConfigFile } from '../config/site-config-file.ts';
 
 export type CheckJob =
   | { kind: 'page'; text: string; options: CheckOptions }

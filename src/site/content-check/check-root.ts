@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { ContentAnalysis, Problem, SnippetCall } from './check-content.ts';
 import { checkSnippetCalls, checkSnippetImports } from './snippet-calls.ts';
 import { analyzeIsolated, ContentTooComplexError, MAX_CONTENT_BYTES, parseSiteFileIsolated, tooLarge } from './check-pool.ts';
-import { DocsConfigError, type DocsConfig } from '../docs-config.ts';
-import { SITE_CONFIG_FILES, type SiteConfigFile } from '../site-config-file.ts';
+import { DocsConfigError, type DocsConfig } from '../config/docs-config.ts';
+import { SITE_CONFIG_FILES, type SiteConfigFile } from '../config/site-config-file.ts';
 import { SNIPPETS_DIR, snippetFile as snippetFileIn } from '../snippet-paths.ts';
 import { pageHref } from '../page-rules.ts';
 import { listRootFilesAsync, pagePathOf, type ContentLayout, type RootFiles } from '../layout.ts';
@@ -15,7 +15,7 @@ import { DROPS_PROPS_PREFIX, HAS_ESM_PREFIX, checkedDigest } from './checked-fil
 import { navigationSources } from '../openapi/sources.ts';
 import { customFileWarnings } from '../custom-files.ts';
 import { findInternalBrokenLinks, inFileOrder } from '../broken-links.ts';
-import type { Locate } from '../config-values.ts';
+import type { Locate } from '../config/config-values.ts';
 
 export interface ContentRootReport {
   problems: Problem[];

@@ -2,7 +2,7 @@
 // the one place the layout (DocsLayout.astro, parts/*.astro) reads the site configuration from.
 // The theme renders colours, fonts, favicon, background and appearance from here
 // (docs/decisions.md#docsjson).
-import { themeColors, themeOverrideCss, type DocsConfig, type NavChromeOverrides } from '../docs-config.ts';
+import { themeColors, themeOverrideCss, type DocsConfig, type NavChromeOverrides } from '../config/docs-config.ts';
 import type { PageNavigation } from '../navigation.ts';
 import { docsConfig } from '../build-settings.ts';
 

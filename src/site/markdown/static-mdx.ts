@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { AstroConfig } from 'astro';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import type { ContextWithEntryTypes } from '../listed-files-loader.ts';
+import type { ContextWithEntryTypes } from '../loaders/listed-files-loader.ts';
 import { MARKDOWN_FEATURES } from './features.ts';
 import { withHeldWarnings } from './compile-warnings.ts';
 import { moduleToTree } from './static-mdx-module.ts';

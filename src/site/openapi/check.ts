@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { Problem } from '../content-check/check-content.ts';
-import { parseDocsConfig } from '../docs-config.ts';
+import { parseDocsConfig } from '../config/docs-config.ts';
 import { OpenApiError } from './errors.ts';
 import { generatedPagePaths } from './index.ts';
 import { discoverSpecFiles, docsJsonSources, findReferencedSpec, navigationSources, parseOperationReference, specLoader, unreadableReference } from './sources.ts';

@@ -13,7 +13,7 @@ import type { OperationGroup, OpenApiPages } from './model.ts';
 import { buildOperationPages, UNTAGGED_GROUP } from './operations.ts';
 import type { BuildOptions } from './operations.ts';
 import { docsJsonSources, navigationSources, parseOperationReference, specLoader } from './sources.ts';
-import type { DocsConfig } from '../docs-config.ts';
+import type { DocsConfig } from '../config/docs-config.ts';
 
 export { OpenApiError } from './errors.ts';
 export { loadOpenApiDocument } from './load.ts';

@@ -9,7 +9,7 @@ import { dereference, validate } from '@readme/openapi-parser';
 import type { ParserOptions } from '@readme/openapi-parser';
 import { OPENAPI_DIGEST_PREFIX } from '../content-check/checked-files.ts';
 import { OpenApiError } from './errors.ts';
-import { openApiRelativePath } from '../docs-config.ts';
+import { openApiRelativePath } from '../config/docs-config.ts';
 import { findRefNamedIn, findValuesNamedIn, locateLine, readSource, toPointer } from './locate.ts';
 import type { Source } from './locate.ts';
 

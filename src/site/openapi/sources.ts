@@ -4,8 +4,8 @@
 // when frontmatter names no file. Builds never use the network: a URL is refused.
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { DocsConfig, OpenApiSourceConfig } from '../docs-config.ts';
-import { openApiRelativePath } from '../docs-config.ts';
+import type { DocsConfig, OpenApiSourceConfig } from '../config/docs-config.ts';
+import { openApiRelativePath } from '../config/docs-config.ts';
 import { OpenApiError } from './errors.ts';
 import { contentLayout, mintlifyIgnore } from '../layout.ts';
 import { loadOpenApiDocument } from './load.ts';

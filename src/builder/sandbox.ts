@@ -27,8 +27,8 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { linkFile } from './link-tree.ts';
-import { repoRoot } from './settings.ts';
+import { linkFile } from '../lib/link-tree.ts';
+import { repoRoot } from '../site/settings.ts';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 export const SANDBOX_MODES = ['auto', 'required', 'off'] as const satisfies readonly SandboxMode[];
@@ -271,4 +271,19 @@ function runProbe(options: SandboxOptions): Promise<SandboxProbe> {
       else resolve({ ok: false, reason: `${options.bwrapPath} failed (exit ${code}): ${output.trim().slice(0, 500) || 'no output'}` });
     });
   });
+}
+
+/** Tells tenants the sandbox is missing without naming anything of the server. */
+export const SANDBOX_UNAVAILABLE_MESSAGE = 'builds must run in the build sandbox, which is not available on this server; its operator must install bubblewrap';
+
+/** The sandbox a build uses, undefined for none, or an error when it must have one and cannot. */
+export async function chooseSandbox(settings: BuildSandbox | undefined, allowCode: boolean): Promise<SandboxOptions | undefined | Error> {
+  const mode = settings?.mode ?? 'auto';
+  const sandbox: SandboxOptions = {
+    bwrapPath: settings?.bwrapPath ?? DEFAULT_SANDBOX.bwrapPath,
+    limits: { ...DEFAULT_SANDBOX.limits, ...settings?.limits },
+  };
+  if (mode === 'off' && !allowCode) return undefined;
+  if ((await sandboxAvailable(sandbox)).ok) return sandbox;
+  return mode === 'auto' && !allowCode ? undefined : new Error(SANDBOX_UNAVAILABLE_MESSAGE);
 }

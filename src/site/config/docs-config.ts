@@ -11,10 +11,10 @@
 // with the parsed value (unknownKeys), so one schema says both what is valid and what is known.
 // Keep it additive: a new supported key is a new optional entry of the right object.
 import { z } from 'zod';
-import { DEFAULT_BACKGROUNDS, readableShade } from './brand-colors.ts';
+import { DEFAULT_BACKGROUNDS, readableShade } from '../brand-colors.ts';
 import { assetPath, cssColor, DocsConfigError, icon, isObject, label, linkHref, modeColors, pagePath, parseJsonText, redirectWarnings, siteFileRedirectRule, themeColor, validateSiteFile, type DocsConfigIssue, type Locate } from './config-values.ts';
 import { resolveRefs } from './docs-json-refs.ts';
-import { contextualSchema, contextualWarnings } from './page-menu.ts';
+import { contextualSchema, contextualWarnings } from '../page-menu.ts';
 
 export { DocsConfigError, formatConfigIssue, type DocsConfigIssue, type RedirectRule } from './config-values.ts';
 
@@ -265,7 +265,7 @@ export const docsConfigSchema = z.object({
     })
     .optional(),
   search: z.object({ prompt: z.string().trim().max(200).optional() }).optional(),
-  /** The page menu: "Copy page", "Open in ChatGPT"… (page-menu.ts). */
+  /** The page menu: "Copy page", "Open in ChatGPT"… (src/site/page-menu.ts). */
   contextual: contextualSchema.optional(),
   errors: z.object({ '404': z.object({ redirect: z.boolean().optional(), title: label(200).optional(), description: z.string().max(1000).optional() }).optional() }).optional(),
   navigation: navigationObject.optional(),
@@ -414,7 +414,7 @@ export function themeOverrideCss(config: DocsConfig): string {
   }
   if (colors.primary) {
     // The brand stays the accent; text, links, active states and filled buttons use its readable
-    // shade (brand-colors.ts). In light mode that starts from Mintlify's `colors.dark` (its shade for
+    // shade (src/site/brand-colors.ts). In light mode that starts from Mintlify's `colors.dark` (its shade for
     // buttons and hover states in light mode) when docs.json gives one.
     const c = config.colors;
     const lightSource = (typeof c?.primary !== 'object' && c?.dark) || colors.primary.light;

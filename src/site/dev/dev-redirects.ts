@@ -5,8 +5,8 @@
 // cannot break the dev server. `errors.404.redirect` is left to the live site: in dev, a missing
 // page shows the 404 page.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { redirectable, RedirectTable } from '../hosting/redirects.ts';
-import type { RedirectRule } from './config-values.ts';
+import { redirectable, RedirectTable } from '../../hosting/redirects.ts';
+import type { RedirectRule } from '../config/config-values.ts';
 
 const DEV_SERVER_PATHS = /^\/(?:@|__|node_modules(?:\/|$))/;
 

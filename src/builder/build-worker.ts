@@ -1,6 +1,6 @@
 // The child-process entry of a site build: Astro's programmatic build() of one content root (build.ts
 // scrubs its environment and indexes the output for search afterwards). The build's inputs are one
-// SiteSettings (settings.ts), handed to the Astro config as an argument: nothing in a build reads
+// SiteSettings (src/site/settings.ts), handed to the Astro config as an argument: nothing in a build reads
 // process.env or the working directory.
 //
 // Two modes:
@@ -11,10 +11,10 @@
 //   state between builds, then writes DONE_MARKER on stdout and stderr, so the parent knows every
 //   line of that build has arrived. It exits when stdin closes.
 import { build } from 'astro';
-import { nativeAstroInContentSync, roleConfig } from './astro-config.ts';
-import { ContentRefusedError, type ContentGuard } from './content-check/build-check.ts';
-import { formatProblem } from './content-check/check-content.ts';
-import { resolveSiteSettings, siteSettings, type SiteSettings } from './settings.ts';
+import { nativeAstroInContentSync, roleConfig } from '../site/astro-config.ts';
+import { ContentRefusedError, type ContentGuard } from '../site/content-check/build-check.ts';
+import { formatProblem } from '../site/content-check/check-content.ts';
+import { resolveSiteSettings, siteSettings, type SiteSettings } from '../site/settings.ts';
 
 export const DONE_MARKER = '@@folio-build-done@@';
 

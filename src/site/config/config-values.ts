@@ -3,7 +3,7 @@
 // `file:line:col`, keys the schema does not know are warnings (docs/decisions.md#docsjson).
 import { z } from 'zod';
 import { jsonLocations, positionOf } from './json-locations.ts';
-import { MODULE_QUERY } from './layout.ts';
+import { MODULE_QUERY } from '../layout.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Values

@@ -11,7 +11,7 @@
 // and rendered pages, Folio's count of generated pages), which a code project's pages can also
 // print: they are clamped to what a site can hold, so a forged line moves only its own figures.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { MAX_OUTPUT_ENTRIES } from './tenant-limits.ts';
+import { MAX_OUTPUT_ENTRIES } from '../site/tenant-limits.ts';
 
 /** How often a progress line is written, by default. */
 export const PROGRESS_INTERVAL_MS = 5000;
@@ -23,7 +23,7 @@ const ASTRO_STAGES: Array<[RegExp, string]> = [
   [/generating static routes/i, 'rendering pages'],
   [/generating optimized images/i, 'images'],
 ];
-/** Folio's line naming the pages it generates from OpenAPI files (pages.ts), once per build. */
+/** Folio's line naming the pages it generates from OpenAPI files (src/site/pages.ts), once per build. */
 const GENERATED_PAGES = /^\[folio\] openapi: .*: (\d+) operation page\(s\)$/;
 /** A page Astro rendered: `├─ /guides/install/index.html (+12ms)`. */
 const RENDERED_PAGE = /[├└]─ \/(?!404\.html)\S*\.html\b/;

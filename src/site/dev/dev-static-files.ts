@@ -1,13 +1,13 @@
 // `astro dev` of a repository in Mintlify's layout: its static files (images next to pages, logos,
-// PDFs …) are served at their own paths, as a build copies them (build.ts). Only files the layout's
-// walk lists as static files are served (layout.ts: never dot files, docs.json, snippets/, ignored
+// PDFs …) are served at their own paths, as a build copies them (src/builder/output.ts). Only files the layout's
+// walk lists as static files are served (src/site/layout.ts: never dot files, docs.json, snippets/, ignored
 // or scriptable files), opened without following links; anything else goes on to Astro.
 import { constants as fsConstants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkRequestPath, contentTypeOf } from '../hosting/site-files.ts';
-import { listRootFilesAsync } from './layout.ts';
+import { checkRequestPath, contentTypeOf } from '../../hosting/site-files.ts';
+import { listRootFilesAsync } from '../layout.ts';
 
 /** A Connect middleware serving the static files of the Mintlify repository at `root`. */
 export function mintlifyStaticFiles(root: string) {

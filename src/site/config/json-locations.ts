@@ -7,7 +7,7 @@
 // of the text's own keys, never keyed by whole key paths (a long key repeated in every path of its
 // items costs quadratic memory, and V8 hashes strings over 16,383 characters by their length alone,
 // so such paths all collide in a Map: docs/decisions.md#tenant-sized-input-stays-linear-and-bounded).
-import { MAX_LOCATED_KEY_LENGTH } from './tenant-limits.ts';
+import { MAX_LOCATED_KEY_LENGTH } from '../tenant-limits.ts';
 
 export interface TextPosition {
   line: number;

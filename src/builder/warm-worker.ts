@@ -1,6 +1,6 @@
 // A warm build worker: one long-lived `build-worker.ts --warm` process that has loaded Astro once
 // and runs builds one at a time (Astro is not safe to run twice at once in one process). A fresh
-// `astro build` spends ~2 s starting; a warm one starts at once. Each build's settings (settings.ts)
+// `astro build` spends ~2 s starting; a warm one starts at once. Each build's settings (src/site/settings.ts)
 // go over stdin, the worker itself starts with a scrubbed one, and it is replaced after
 // `maxBuilds` builds (the heap grows a little per build), when its memory is over MAX_IDLE_RSS
 // after a build (a big site leaves a big heap behind), or when a build is stopped.
@@ -17,24 +17,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DONE_MARKER } from './build-worker.ts';
-import {
-  BUILDS_DIR,
-  buildOutDir,
-  chooseSandbox,
-  lineReader,
-  liveBuildDirs,
-  makeBuildRoot,
-  removeBuildDir,
-  sandboxInput,
-  WORKER,
-  type AstroRunner,
-  type BuildJob,
-  type BuildLimits,
-  type StartedBuild,
-  type StopReason,
-} from './build.ts';
-import { folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type BuildSandbox, type SandboxOptions } from './sandbox.ts';
-import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from './settings.ts';
+import { type AstroRunner, type BuildJob, type StartedBuild, WORKER } from './astro-step.ts';
+import { lineReader } from './build-log.ts';
+import { BUILDS_DIR, buildOutDir, liveBuildDirs, makeBuildRoot, removeBuildDir, sandboxInput } from './build-roots.ts';
+import { type BuildLimits, type StopReason } from './processes.ts';
+import { chooseSandbox, folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type BuildSandbox, type SandboxOptions } from './sandbox.ts';
+import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from '../site/settings.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
 const MAX_IDLE_RSS = 900 * 1024 * 1024;

@@ -119,7 +119,7 @@ export function listedFiles({ base, files, generateId }: ListedFilesOptions): Lo
       // astro dev: the listed files, found by absolute path in one lookup each.
       const listed = new Map(files.map((file) => [path.join(base, file), file]));
       // The folder, as the glob loader watches it, not only the listed files: a page created in a new
-      // folder must reach the preview's watcher (integration.ts syncs again when the lists change).
+      // folder must reach the preview's watcher (src/site/integration.ts syncs again when the lists change).
       watcher.add(base);
       const reload = async (changed: string) => {
         const file = listed.get(changed);
