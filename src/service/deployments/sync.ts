@@ -26,6 +26,12 @@ export const SYNC_LIMITS: SyncLimits = {
   maxTotalBytes: 500 * 1024 * 1024,
 };
 
+/** A repository's URL: FOLIO_GIT_URL with `{owner}` and `{name}` filled in from `owner/name`. */
+export function repositoryUrl(gitUrl: string, repository: string): string {
+  const [owner, name] = repository.split('/');
+  return gitUrl.replaceAll('{owner}', owner).replaceAll('{name}', name);
+}
+
 export interface SyncInput {
   /** The repository URL (FOLIO_GIT_URL with owner and name filled in). */
   url: string;
