@@ -241,7 +241,11 @@ async function pushCase(server: TestServer, host: RepoHost): Promise<string> {
   console.log(`\nConnect deployment (full) of ${pages} pages (${PUSH_CORPUS} corpus)…`);
   const started = performance.now();
   const project = (await api('POST', '/v1/projects', { body: { name: `Push ${pages}`, slug, source_repo: repo.slug } })).body;
-  await waitUntil(async () => (await api('GET', `/v1/projects/${project.id}`)).body.status !== 'building' && (await getWithHost(server.url, '/', `${slug}.localhost`)).status === 200, 3_600_000);
+  await waitUntil(async () => {
+    const connect = (await api('GET', `/v1/projects/${project.id}/deployments?limit=1`)).body.data[0];
+    if (connect?.status === 'failed') throw new Error(`the connect deployment failed: ${connect.error?.message}`);
+    return connect?.status === 'succeeded';
+  }, 3_600_000);
   const full = performance.now() - started;
   console.log(`  ${seconds(full)} (load ${load()})`);
   console.log(`\nPush-to-live latency, one page of ${pages} changed (signed POST /hooks/git/{id} → first 200 of the new text):`);

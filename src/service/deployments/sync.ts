@@ -19,7 +19,9 @@ export interface SyncLimits {
 }
 
 export const SYNC_LIMITS: SyncLimits = {
-  maxFiles: 20_000,
+  // A site of 25,000 pages, with its snippets, images and OpenAPI files (issue 28); the byte
+  // limits below bound what the files hold.
+  maxFiles: 50_000,
   maxFileBytes: 25 * 1024 * 1024,
   maxTotalBytes: 500 * 1024 * 1024,
 };
