@@ -42,6 +42,7 @@ import { linkTree } from './link-tree.ts';
 import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
 import { warningSummary } from './warning-summary.ts';
 import { startProgress } from './build-progress.ts';
+import { keepCache, takeCache } from './build-cache.ts';
 
 export interface BuildSiteOptions {
   contentRoot: string;
@@ -79,6 +80,13 @@ export interface BuildSiteOptions {
    * all in the previous build the result is the error `reuse_refused` and the output is left empty.
    */
   reuse?: { previousOutDir: string; pageFiles: string[] };
+  /**
+   * Astro's cache carried from one sandboxed build of a site to the next (docs/decisions.md, "A
+   * one-page change of a 25,000-page site"): a succeeded build keeps its cache as `keepAs` in
+   * `site`'s slot (replacing what the slot held), and a build given `from` starts with that cache,
+   * so its content sync reads only the changed pages. Names are the caller's, never a tenant's.
+   */
+  carryCache?: { site: string; from?: string; keepAs: string };
 }
 
 /** One build's inputs as the Astro step needs them. */
@@ -174,7 +182,7 @@ export interface BuildSiteResult {
  * redeploy's links to the previous build (made while Astro runs), Pagefind, and moving the site
  * into the output directory.
  */
-export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
+export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'carry cache' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
 
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 const execFileAsync = promisify(execFile);
@@ -197,6 +205,9 @@ const PAGEFIND: string[] = (() => {
 })();
 /** Where build roots live: inside the install, so Astro resolves node_modules from them. */
 export const BUILDS_DIR = path.join(repoRoot, '.folio-builds');
+
+/** Where sites' carried Astro caches wait for their next build (build-cache.ts; beside the build roots, for renames). */
+const CACHES_DIR = path.join(BUILDS_DIR, 'caches');
 
 /** Where a build writes its site: inside its own root, as Astro moves files from one to the other. */
 export const buildOutDir = (buildRoot: string) => path.join(buildRoot, 'out');
@@ -326,6 +337,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
       await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });
     }
+    const carry = sandbox && options.carryCache;
+    if (carry?.from) {
+      const carried = await timed('carry cache', () => takeCache(CACHES_DIR, carry.site, carry.from!, worker.buildRoot, worker.uid));
+      if (carried) emit('content cache: the previous build\'s, so only changed pages are read');
+    }
     worker.go();
     // A fast redeploy: the previous build's files are linked into the output while Astro renders
     // the changed pages (docs/decisions.md#fast-redeploys); awaited below, whatever Astro's outcome.
@@ -423,6 +439,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       const problems = errorProblems(log);
       return fail('build_failed', problems, problems.length ? undefined : 'the site build failed; see the log');
     }
+    if (carry) await timed('carry cache', () => keepCache(CACHES_DIR, carry.site, carry.keepAs, worker.buildRoot, removeBuildDir));
     return finish(undefined, report.pages.length);
   } catch (error) {
     worker.cancel();
@@ -651,7 +668,7 @@ async function removeStaleBuildRoots() {
   const dayAgo = Date.now() - 24 * 3600_000;
   for (const name of await fs.readdir(BUILDS_DIR).catch(() => [] as string[])) {
     const dir = path.join(BUILDS_DIR, name);
-    if (liveBuildDirs.has(dir)) continue;
+    if (liveBuildDirs.has(dir) || dir === CACHES_DIR) continue;
     const stat = await fs.lstat(dir).catch(() => undefined);
     if (stat && stat.mtimeMs < dayAgo) await removeBuildDir(dir);
   }

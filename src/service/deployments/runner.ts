@@ -284,6 +284,10 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
       pageHistory,
       allowCode,
       reuse,
+      // The next fast build of the same target starts from this build's Astro cache (a fast one
+      // from the previous build's), so its content sync reads only the changed pages. Never for
+      // code, which is always built in full (docs/decisions.md#fast-redeploys).
+      carryCache: inputs && !allowCode && builds.kind === 'disk' ? { site: `${project.id}:${label ?? ''}`, from: reuse && plan.kind === 'fast' ? plan.previous.id : undefined, keepAs: deploymentId } : undefined,
       progressIntervalMs: config.buildProgressMs,
     })).then((done) => {
       buildPhases.push(done.phases);
