@@ -5,7 +5,6 @@
 // errors name files relative to the content root only (tenant-paths.ts). Used by
 // `npm run build:site` and by the deployment runner.
 import { execFile, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -43,6 +42,8 @@ import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
 import { warningSummary } from './warning-summary.ts';
 import { startProgress } from './build-progress.ts';
 import { keepCache, takeCache } from './build-cache.ts';
+import { replaceShards, searchJobEnv, SEARCH_INDEX_WORKER } from './search-index.ts';
+import { SEARCH_SHARD_PAGES } from './search-shards.ts';
 
 export interface BuildSiteOptions {
   contentRoot: string;
@@ -87,6 +88,8 @@ export interface BuildSiteOptions {
    * so its content sync reads only the changed pages. Names are the caller's, never a tenant's.
    */
   carryCache?: { site: string; from?: string; keepAs: string };
+  /** Pages per search index shard (search-shards.ts; default SEARCH_SHARD_PAGES). */
+  searchShardPages?: number;
 }
 
 /** One build's inputs as the Astro step needs them. */
@@ -186,23 +189,6 @@ export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'carry cach
 
 export const WORKER = path.join(siteSrcDir, 'build-worker.ts');
 const execFileAsync = promisify(execFile);
-/**
- * Pagefind's native indexer, writing `<outDir>/pagefind/`: the binary of its package for this
- * platform, as its npm wrapper (pagefind/lib/runner/bin.cjs) finds it, but started directly; the
- * wrapper is a Node process that only starts it, ~0.1 s of every build. The wrapper when the binary
- * is not where it would look.
- */
-const PAGEFIND: string[] = (() => {
-  const require = createRequire(import.meta.url);
-  for (const name of ['pagefind_extended', 'pagefind']) {
-    try {
-      return [require.resolve(`@pagefind/${process.platform}-${process.arch}/bin/${name}`)];
-    } catch {
-      // not installed for this platform: the next name, then the wrapper
-    }
-  }
-  return [process.execPath, path.join(repoRoot, 'node_modules/pagefind/lib/runner/bin.cjs')];
-})();
 /** Where build roots live: inside the install, so Astro resolves node_modules from them. */
 export const BUILDS_DIR = path.join(repoRoot, '.folio-builds');
 
@@ -345,9 +331,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     worker.go();
     // A fast redeploy: the previous build's files are linked into the output while Astro renders
     // the changed pages (docs/decisions.md#fast-redeploys); awaited below, whatever Astro's outcome.
-    const linking = reuse && timed('link previous build', () => linkTree(reuse.previousOutDir, outDir, { keep: (rel) => rel !== PAGEFIND_DIR }));
+    const linking = reuse && timed('link previous build', () => linkTree(reuse.previousOutDir, outDir));
     linking?.catch(() => undefined);
     let outcome = await timed('astro', () => worker.done);
+    const shardPages = options.searchShardPages ?? SEARCH_SHARD_PAGES;
+    let changedPages: string[] = [];
     if (linking) {
       await linking.catch(async (error: unknown) => {
         await emptyDir(outDir);
@@ -370,15 +358,17 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
             await emptyDir(outDir);
             return finish({ code: 'reuse_refused', message: refused, problems: [] });
           }
+          // The pages the partial build wrote: only the search shards holding them are indexed again.
+          changedPages = (await listFiles(partial.dir)).filter((rel) => rel.endsWith('.html'));
           await timed('output', () => mergeInto(partial.dir, outDir));
         } finally {
           await removeBuildDir(partial.dir);
         }
-        // Pagefind reads the merged site read-only and writes its index into the build root.
+        // The indexing reads the merged site read-only and writes the changed shards into the build root.
         const index = path.join(worker.buildRoot, PAGEFIND_DIR);
         const site = sandbox ? SANDBOX_SITE_DIR : outDir;
-        const env = workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode);
-        const launch = buildLaunch([...PAGEFIND, '--site', site, '--output-path', index], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
+        const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode), ...searchJobEnv({ site, out: index, shardPages, changed: changedPages }) };
+        const launch = buildLaunch([process.execPath, SEARCH_INDEX_WORKER], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
         outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
         if (outcome === 0) {
           const exists = await fs.lstat(index).catch(() => undefined);
@@ -390,7 +380,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
               return fail('build_failed', [], taken.problem);
             }
             await timed('output', async () => {
-              await moveInto(taken.dir, path.join(outDir, PAGEFIND_DIR));
+              await replaceShards(taken.dir, path.join(outDir, PAGEFIND_DIR), moveInto, removeBuildDir);
               await writeRedirects(outDir, report.config);
             });
           } finally {
@@ -405,8 +395,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     } else {
       // Search indexing runs once Astro has exited, so their memory peaks never add up.
       if (outcome === 0) {
-        const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox, options.allowCode);
-        const launch = buildLaunch([...PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
+        const site = buildOutDir(worker.buildRoot);
+        const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode), ...searchJobEnv({ site, out: path.join(site, PAGEFIND_DIR), shardPages }) };
+        const launch = buildLaunch([process.execPath, SEARCH_INDEX_WORKER], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
         outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
       }
       if (outcome === 0) {

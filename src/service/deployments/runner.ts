@@ -289,6 +289,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
       // code, which is always built in full (docs/decisions.md#fast-redeploys).
       carryCache: inputs && !allowCode && builds.kind === 'disk' ? { site: `${project.id}:${label ?? ''}`, from: reuse && plan.kind === 'fast' ? plan.previous.id : undefined, keepAs: deploymentId } : undefined,
       progressIntervalMs: config.buildProgressMs,
+      searchShardPages: config.searchShardPages,
     })).then((done) => {
       buildPhases.push(done.phases);
       return done;
