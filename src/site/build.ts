@@ -177,6 +177,11 @@ export interface BuildSiteResult {
   durationMs: number;
   /** Milliseconds spent in each step that ran (the deployment log prints them). */
   phases: BuildPhases;
+  /**
+   * A fast redeploy: every file it wrote over the previous build's (relative to the output, "/"
+   * separators); all the others are the previous build's, linked. Absent for a full build.
+   */
+  written?: string[];
   error?: BuildError;
 }
 
@@ -261,6 +266,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     }
     linesLeftOut++;
   };
+  let written: string[] | undefined;
   // Its clock starts with the first phase: a build refused before it writes none.
   const progress = startProgress(emit, options.progressIntervalMs);
   const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => {
@@ -269,7 +275,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const warnings = log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l));
     // Every warning is a line of the log above; the log ends with them grouped by kind (a few lines).
     for (const line of warningSummary(warnings, 'each one is a line of this log')) keep(scrubPaths(line, view));
-    return { ok: !error, log, warnings, pageCount, durationMs: Date.now() - started, phases, error };
+    return { ok: !error, log, warnings, pageCount, durationMs: Date.now() - started, phases, error, ...(written && !error ? { written } : {}) };
   };
   const fail = (code: BuildErrorCode, problems: Problem[], message?: string) => {
     const text = scrubPaths(message ?? problems.map(formatProblem).join('\n'), view);
@@ -359,7 +365,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
             return finish({ code: 'reuse_refused', message: refused, problems: [] });
           }
           // The pages the partial build wrote: only the search shards holding them are indexed again.
-          changedPages = (await listFiles(partial.dir)).filter((rel) => rel.endsWith('.html'));
+          written = await listFiles(partial.dir);
+          changedPages = written.filter((rel) => rel.endsWith('.html'));
           await timed('output', () => mergeInto(partial.dir, outDir));
         } finally {
           await removeBuildDir(partial.dir);
@@ -380,6 +387,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
               return fail('build_failed', [], taken.problem);
             }
             await timed('output', async () => {
+              written!.push(...(await listFiles(taken.dir)).map((rel) => `${PAGEFIND_DIR}/${rel}`), REDIRECTS_FILE);
               await replaceShards(taken.dir, path.join(outDir, PAGEFIND_DIR), moveInto, removeBuildDir);
               await writeRedirects(outDir, report.config);
             });

@@ -2,7 +2,8 @@
 // (FOLIO_SEARCH_SHARD_PAGES), a five-page site's index is three Pagefind indexes the search
 // dialog merges in Chromium; a redeploy that changes one page's text indexes again only the shard
 // holding it, keeps the other shards' files (the previous build's, linked), and its index equals a
-// full build's of the same commit. Real deployments over file://, a real browser.
+// full build's of the same commit; its publish compresses only the files it wrote. Real
+// deployments over file://, a real browser.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -113,6 +114,15 @@ describe('a site whose search index is in shards', () => {
     expect(await searchFor('lanternmoss')).toEqual([]);
     expect(await searchFor('marblefern')).toEqual(['/bravo/']);
     expect(await searchFor('harborlight')).toEqual(['/']);
+  });
+
+  it('compresses at publish only the files the fast build wrote, not every file of the site', () => {
+    const compressed = (log: string) => Number(/publish: (\d+) text file\(s\) compressed/.exec(log)?.[1]);
+    const all = compressed(logs[runs.first.id]!);
+    const fast = compressed(logs[runs.fast.id]!);
+    // The changed page's files and the search index's shard files, against the whole site's.
+    expect(fast).toBeGreaterThan(0);
+    expect(fast).toBeLessThan(all / 2);
   });
 
   it('writes the same index, byte for byte, as a full build of the same commit', async () => {

@@ -337,7 +337,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   // there, so every build is full and no inputs are kept (docs/decisions.md#object-storage).
   if (inputs && builds.kind === 'disk') await writeBuildInputs(config.dataDir, project.id, deploymentId, inputs);
   // Text files' brotli and gzip copies, so serving only reads them; before `keep`, which uploads them with the build.
-  const compressed = await precompressBuild(output, partial && plan.kind === 'fast' ? plan.previousBuild : undefined).catch((error: unknown) => {
+  const compressed = await precompressBuild(output, partial && plan.kind === 'fast' ? plan.previousBuild : undefined, result.written).catch((error: unknown) => {
     if (isOutOfSpace(error)) throw error;
     throw failure('build_failed', `the build's compressed copies could not be written (${(error as Error).message}); the previous site stays live: trigger the deployment again`);
   });
