@@ -43,6 +43,7 @@ import { warningSummary } from './warning-summary.ts';
 import { startProgress } from './build-progress.ts';
 import { keepCache, takeCache } from './build-cache.ts';
 import { replaceShards, searchJobEnv, SEARCH_INDEX_WORKER } from './search-index.ts';
+import { takeReuseCopy } from './reuse-copy.ts';
 import { SEARCH_SHARD_PAGES } from './search-shards.ts';
 
 export interface BuildSiteOptions {
@@ -337,7 +338,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     worker.go();
     // A fast redeploy: the previous build's files are linked into the output while Astro renders
     // the changed pages (docs/decisions.md#fast-redeploys); awaited below, whatever Astro's outcome.
-    const linking = reuse && timed('link previous build', () => linkTree(reuse.previousOutDir, outDir));
+    const linking = reuse && timed('link previous build', async () => {
+      // Its reuse copy whole when it has one (one rename), else its files one by one.
+      if (await takeReuseCopy(reuse.previousOutDir, outDir)) return emit('previous build: its reuse copy taken whole (no file linked now)');
+      await linkTree(reuse.previousOutDir, outDir);
+    });
     linking?.catch(() => undefined);
     let outcome = await timed('astro', () => worker.done);
     const shardPages = options.searchShardPages ?? SEARCH_SHARD_PAGES;

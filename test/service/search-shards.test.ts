@@ -2,8 +2,8 @@
 // (FOLIO_SEARCH_SHARD_PAGES), a five-page site's index is three Pagefind indexes the search
 // dialog merges in Chromium; a redeploy that changes one page's text indexes again only the shard
 // holding it, keeps the other shards' files (the previous build's, linked), and its index equals a
-// full build's of the same commit; its publish compresses only the files it wrote. Real
-// deployments over file://, a real browser.
+// full build's of the same commit; it starts from the previous build's reuse copy (one rename) and
+// its publish compresses only the files it wrote. Real deployments over file://, a real browser.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -114,6 +114,19 @@ describe('a site whose search index is in shards', () => {
     expect(await searchFor('lanternmoss')).toEqual([]);
     expect(await searchFor('marblefern')).toEqual(['/bravo/']);
     expect(await searchFor('harborlight')).toEqual(['/']);
+  });
+
+  it('takes the previous build\'s reuse copy whole instead of linking its files while the reader waits', async () => {
+    // The copy is made once the first build is live, and taken by the fast redeploy by one rename.
+    expect(logs[runs.first.id]).toMatch(/reuse: this build's copy for the next fast redeploy made in [\d.]+ s \(after it went live\)/);
+    expect(logs[runs.fast.id]).toContain('previous build: its reuse copy taken whole (no file linked now)');
+    const builds = path.dirname(buildOf(runs.first.id));
+    const entries = await readdir(builds);
+    expect(entries).not.toContain(`${runs.first.id}.reuse`);
+    expect(entries).toContain(`${runs.fast.id}.reuse`);
+    // The previous build is whole still (it may be live again by a rollback).
+    expect((await indexOf(runs.first.id)).size).toBeGreaterThan(0);
+    expect(await readFile(path.join(buildOf(runs.first.id), 'delta/index.html'), 'utf8')).toContain('lanternmoss');
   });
 
   it('compresses at publish only the files the fast build wrote, not every file of the site', () => {
