@@ -15,7 +15,9 @@
 //    BENCH_PUSH_CORPUS (`plain`, the default: this file's MDX pages in Folio's layout; `mintlify`:
 //    the Mintlify-like site of bench:scale, scripts/bench-corpus.ts), its connect deployment
 //    (full, timed once) standing in for step 1; the median of each step of the `timings:` lines
-//    over the runs and the content sync's count of pages read again are printed too.
+//    over the runs and the content sync's count of pages read again are printed too, with the
+//    search index's and the reuse copy's lines; each push starts once the previous deployment has
+//    ended (its reuse copy is made after its site is live).
 //    Goal at 25,000 pages: ≤ 5 s (issue 28).
 // 1c. The same trigger-to-live runs on a second server with the store in PostgreSQL
 //    (FOLIO_DATABASE_URL, a throwaway cluster started as the tests start theirs:
@@ -219,7 +221,13 @@ async function pushLatency(server: TestServer, repo: TestRepo, projectId: string
       return answer.status === 200 && answer.text.includes(marker);
     });
     times.push(performance.now() - started);
-    const deployment = (await api('GET', `/v1/projects/${projectId}/deployments?limit=1`)).body.data[0];
+    // The deployment goes on after the site is live (its reuse copy for the next push: runner.ts),
+    // as pushes minutes apart would let it: the next push starts once it has ended.
+    let deployment = (await api('GET', `/v1/projects/${projectId}/deployments?limit=1`)).body.data[0];
+    await waitUntil(async () => {
+      deployment = (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}`)).body;
+      return ['succeeded', 'failed', 'canceled'].includes(deployment.status);
+    });
     const log = (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
     const kind = log.match(/build: (?:fast|full) \([^\n]*\)/g)?.join('; ') ?? 'no build line';
     console.log(`  push, one page of ${pages} changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()}; ${kind})`);
@@ -227,6 +235,7 @@ async function pushLatency(server: TestServer, repo: TestRepo, projectId: string
     const timings = log.match(/timings: [^\n]*/)?.[0];
     console.log(`    ${timings ?? 'timings: not in the log'}`);
     console.log(`    ${log.match(/\[folio\] content sync: [^\n]*/)?.[0] ?? 'content sync: every page read (no line)'}`);
+    for (const line of log.match(/search index: [^\n]*|previous build: [^\n]*|reuse: [^\n]*/g) ?? []) console.log(`    ${line}`);
     for (const [, step, secs] of timings?.matchAll(/(?:timings: |, )([a-z ]+) ([\d.]+) s/g) ?? []) steps.set(step!, [...(steps.get(step!) ?? []), Number(secs) * 1000]);
   }
   return { times, steps };
