@@ -6,7 +6,6 @@ import path from 'node:path';
 import { buildSite, type AstroRunner, type BuildPhases, type BuildSiteResult } from '../../site/build.ts';
 import { observeProgress, type ProgressReport } from '../../site/build-progress.ts';
 import { linkTree, removeTree } from '../../site/link-tree.ts';
-import { makeReuseCopy } from '../../site/reuse-copy.ts';
 import { repoRoot, type PageHistory } from '../../site/settings.ts';
 import { editBaseUrl, lastUpdatedDates } from './page-history.ts';
 import type { Config } from '../config.ts';
@@ -21,6 +20,7 @@ import { buildSandbox } from './build-sandbox.ts';
 import { buildFingerprint, carryOverWarnings, planRedeploy, removeBuildInputs, warningsByPage, writeBuildInputs, type BuildInputs, type RedeployPlan } from './fast-redeploy.ts';
 import type { DeploymentLog } from './log.ts';
 import { precompressBuild } from './precompress.ts';
+import { keepReuseCopy } from './reuse-copies.ts';
 import { keptBuilds } from './publish.ts';
 import { SyncError, syncRepository } from './sync.ts';
 
@@ -361,7 +361,7 @@ async function deploy(ctx: RunContext, project: ProjectRecord, deployment: Deplo
   // After the site is live: the next fast redeploy takes this copy whole (src/site/reuse-copy.ts).
   if (inputs && !allowCode && builds.kind === 'disk') {
     const started = performance.now();
-    await makeReuseCopy(output).then(
+    await keepReuseCopy(store, config.dataDir, deployment).then(
       () => log.line(`reuse: this build's copy for the next fast redeploy made in ${((performance.now() - started) / 1000).toFixed(2)} s (after it went live)`),
       () => log.line('reuse: no copy of this build for the next fast redeploy (it could not be made); that one links the files one by one'),
     );
