@@ -259,6 +259,9 @@ async function pushCase(server: TestServer, host: RepoHost): Promise<string> {
   }, 3_600_000);
   const full = performance.now() - started;
   console.log(`  ${seconds(full)} (load ${load()})`);
+  const connect = (await api('GET', `/v1/projects/${project.id}/deployments?limit=1`)).body.data[0];
+  const connectLog = (await api('GET', `/v1/projects/${project.id}/deployments/${connect.id}/log`)).text;
+  for (const line of connectLog.match(/timings: [^\n]*|search index: [^\n]*|reuse: [^\n]*/g) ?? []) console.log(`    ${line}`);
   console.log(`\nPush-to-live latency, one page of ${pages} changed (signed POST /hooks/git/{id} → first 200 of the new text):`);
   const { times, steps } = await pushLatency(server, repo, project.id, slug, page, pages);
   const pushed = median(times);
