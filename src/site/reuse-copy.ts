@@ -3,20 +3,27 @@
 // beside it (`{build}.reuse`), and the next fast redeploy that reuses that build takes the copy
 // whole, by one rename, as its output, instead of linking the previous build's files one by one
 // while the reader waits. The copy is made by the server from a published build (checked when it
-// was taken from its sandbox): linkTree takes only directories and regular files, never a link
-// or a special file, and the builds folder is never in a sandbox's reach.
+// was taken from its sandbox): like linkTree it takes only directories and regular files, never a
+// link or a special file, and the builds folder is never in a sandbox's reach.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { linkTree, removeTree } from './link-tree.ts';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { removeTree } from './link-tree.ts';
+import { siteSrcDir } from './settings.ts';
 
 /** The copy's name beside its build (removed with it: project-files.ts, buildIdOfEntry). */
 const reuseCopyOf = (build: string) => `${build}.reuse`;
 
-/** Links a published build's files into its reuse copy; a copy half made is removed, never used. */
+/** Links a published build's files into its reuse copy (in a worker thread: reuse-copy-thread.ts); a copy half made is removed, never used. */
 export async function makeReuseCopy(build: string): Promise<void> {
   const making = `${reuseCopyOf(build)}.${randomUUID()}.partial`;
   try {
-    await linkTree(build, making);
+    await new Promise<void>((resolve, reject) => {
+      new Worker(path.join(siteSrcDir, 'reuse-copy-thread.ts'), { workerData: { from: build, to: making } })
+        .once('error', reject)
+        .once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the reuse copy stopped (exit ${code})`))));
+    });
     await fs.rename(making, reuseCopyOf(build));
   } catch (error) {
     await removeTree(making);
