@@ -11,7 +11,14 @@
 //    figure of step 1 measured in the same run. Goal: ≤ 3 s median. The push is a fast redeploy
 //    (docs/decisions.md#fast-redeploys); each run's log lines `build: fast (…)`/`build: full (…)` and
 //    `timings: …` (the time of each step: sync, snapshot, check, Astro, Pagefind, publish…) are printed.
-//    BENCH_ONLY=push runs steps 1 (1,000 pages, the JSON file only) and 1b alone.
+//    BENCH_ONLY=push runs step 1b alone, at BENCH_PUSH_PAGES pages (default 1,000) of the corpus
+//    BENCH_PUSH_CORPUS (`plain`, the default: this file's MDX pages in Folio's layout; `mintlify`:
+//    the Mintlify-like site of bench:scale, scripts/bench-corpus.ts), its connect deployment
+//    (full, timed once) standing in for step 1; the median of each step of the `timings:` lines
+//    over the runs and the content sync's count of pages read again are printed too, with the
+//    search index's and the reuse copy's lines; each push starts once the previous deployment has
+//    ended (its reuse copy is made after its site is live).
+//    Goal at 25,000 pages: ≤ 5 s (issue 28).
 // 1c. The same trigger-to-live runs on a second server with the store in PostgreSQL
 //    (FOLIO_DATABASE_URL, a throwaway cluster started as the tests start theirs:
 //    test/helpers/postgres.ts), the two servers taking turns run by run; printed beside the
@@ -57,6 +64,7 @@ import { createTestDatabase, startPostgres } from '../test/helpers/postgres.ts';
 import type { RepoHost, TestRepo } from '../test/helpers/git-repos.ts';
 import { client, getWithHost, type TestServer } from '../test/helpers/server.ts';
 import { serveWithFolio } from '../test/site/helpers.ts';
+import { writeMintlifyScaleSite } from './bench-corpus.ts';
 import { REDIRECTS_FILE, RedirectTable, type RedirectsFile } from '../src/hosting/redirects.ts';
 
 interface LoadResult {
@@ -74,6 +82,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SERVING_ROUNDS = Math.max(1, Number(process.env.BENCH_SERVING_ROUNDS ?? 3));
 const GOALS_S: Record<number, number> = { 10: 2, 1000: 15 };
 const REDIRECT_ROUNDS = Math.max(1, Number(process.env.BENCH_REDIRECT_ROUNDS ?? 6));
+const PUSH_PAGES = Number(process.env.BENCH_PUSH_PAGES ?? 1000);
+const PUSH_CORPUS = process.env.BENCH_PUSH_CORPUS ?? 'plain';
+const PUSH_GOALS_S: Record<number, number> = { 1000: 3, 25000: 5 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -161,16 +172,43 @@ async function postgresServer(): Promise<{ server: TestServer; host: RepoHost; c
   }
 }
 
+/** The page a push changes: its file, its address, and its text with a marker (frontmatter and title kept: a fast redeploy). */
+interface PushedPage {
+  file: string;
+  urlPath: string;
+  text(marker: string): string;
+}
+
+/** The corpus of step 1b at `pages` pages: its files and the page a push changes. */
+async function pushCorpus(pages: number): Promise<{ files: Record<string, string>; page: PushedPage }> {
+  if (PUSH_CORPUS !== 'mintlify') {
+    return { files: pagesOf(pages), page: { file: 'content/section-05/page-125.mdx', urlPath: '/section-05/page-125', text: (marker) => `# Page 125\n\nChanged by a push, ${marker}.\n` } };
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-push-'));
+  try {
+    await writeMintlifyScaleSite(root, pages);
+    const files: Record<string, string> = {};
+    for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+      if (fs.statSync(path.join(root, rel)).isFile()) files[rel] = fs.readFileSync(path.join(root, rel), 'utf8');
+    }
+    const file = Object.keys(files).find((rel) => rel.endsWith('/page-125.mdx'))!;
+    const original = files[file]!;
+    return { files, page: { file, urlPath: `/${file.replace(/\.mdx$/, '')}`, text: (marker) => `${original}\nChanged by a push, ${marker}.\n` } };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 /** Push-to-live latencies of a one-page change: a signed push delivery, then the page polled until it has the change. */
-async function pushLatency(server: TestServer, repo: TestRepo, projectId: string, slug: string): Promise<number[]> {
+async function pushLatency(server: TestServer, repo: TestRepo, projectId: string, slug: string, pushed: PushedPage, pages: number): Promise<{ times: number[]; steps: Map<string, number[]> }> {
   const api = client(server.url, server.defaultKey);
   const { secret, url } = (await api('POST', `/v1/projects/${projectId}/webhook-secret`)).body;
   const hook = new URL(url).pathname;
-  const page = 'content/section-05/page-125.mdx';
   const times: number[] = [];
+  const steps = new Map<string, number[]>();
   for (let run = 1; run <= RUNS; run++) {
     const marker = `push-${run}-${Date.now()}`;
-    const sha = repo.commit({ [page]: `# Page 125\n\nChanged by a push, ${marker}.\n` });
+    const sha = repo.commit({ [pushed.file]: pushed.text(marker) });
     const body = JSON.stringify({ ref: 'refs/heads/main', after: sha });
     const started = performance.now();
     const res = await api('POST', hook, {
@@ -179,18 +217,58 @@ async function pushLatency(server: TestServer, repo: TestRepo, projectId: string
     });
     if (res.status !== 202 || res.body.status !== 'queued') throw new Error(`push answered ${res.status} ${res.text}`);
     await waitUntil(async () => {
-      const answer = await getWithHost(server.url, '/section-05/page-125', `${slug}.localhost`, {}, 'a site host');
+      const answer = await getWithHost(server.url, pushed.urlPath, `${slug}.localhost`, {}, 'a site host');
       return answer.status === 200 && answer.text.includes(marker);
     });
     times.push(performance.now() - started);
-    const deployment = (await api('GET', `/v1/projects/${projectId}/deployments?limit=1`)).body.data[0];
+    // The deployment goes on after the site is live (its reuse copy for the next push: runner.ts),
+    // as pushes minutes apart would let it: the next push starts once it has ended.
+    let deployment = (await api('GET', `/v1/projects/${projectId}/deployments?limit=1`)).body.data[0];
+    await waitUntil(async () => {
+      deployment = (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}`)).body;
+      return ['succeeded', 'failed', 'canceled'].includes(deployment.status);
+    });
     const log = (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
     const kind = log.match(/build: (?:fast|full) \([^\n]*\)/g)?.join('; ') ?? 'no build line';
-    console.log(`  push, one page of 1000 changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()}; ${kind})`);
+    console.log(`  push, one page of ${pages} changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()}; ${kind})`);
     // The deployment's own steps (runner.ts): where the time went.
-    console.log(`    ${log.match(/timings: [^\n]*/)?.[0] ?? 'timings: not in the log'}`);
+    const timings = log.match(/timings: [^\n]*/)?.[0];
+    console.log(`    ${timings ?? 'timings: not in the log'}`);
+    console.log(`    ${log.match(/\[folio\] content sync: [^\n]*/)?.[0] ?? 'content sync: every page read (no line)'}`);
+    for (const line of log.match(/search index: [^\n]*|previous build: [^\n]*|reuse: [^\n]*/g) ?? []) console.log(`    ${line}`);
+    for (const [, step, secs] of timings?.matchAll(/(?:timings: |, )([a-z ]+) ([\d.]+) s/g) ?? []) steps.set(step!, [...(steps.get(step!) ?? []), Number(secs) * 1000]);
   }
-  return times;
+  return { times, steps };
+}
+
+/** BENCH_ONLY=push: step 1b alone at BENCH_PUSH_PAGES pages of BENCH_PUSH_CORPUS; the summary line. */
+async function pushCase(server: TestServer, host: RepoHost): Promise<string> {
+  const pages = PUSH_PAGES;
+  const { files, page } = await pushCorpus(pages);
+  const repo = host.repo('bench', `push-${PUSH_CORPUS}-${pages}`);
+  repo.commit(files);
+  const api = client(server.url, server.defaultKey);
+  const slug = `push-${PUSH_CORPUS}-${pages}`;
+  console.log(`\nConnect deployment (full) of ${pages} pages (${PUSH_CORPUS} corpus)…`);
+  const started = performance.now();
+  const project = (await api('POST', '/v1/projects', { body: { name: `Push ${pages}`, slug, source_repo: repo.slug } })).body;
+  await waitUntil(async () => {
+    const connect = (await api('GET', `/v1/projects/${project.id}/deployments?limit=1`)).body.data[0];
+    if (connect?.status === 'failed') throw new Error(`the connect deployment failed: ${connect.error?.message}`);
+    return connect?.status === 'succeeded';
+  }, 3_600_000);
+  const full = performance.now() - started;
+  console.log(`  ${seconds(full)} (load ${load()})`);
+  const connect = (await api('GET', `/v1/projects/${project.id}/deployments?limit=1`)).body.data[0];
+  const connectLog = (await api('GET', `/v1/projects/${project.id}/deployments/${connect.id}/log`)).text;
+  for (const line of connectLog.match(/timings: [^\n]*|search index: [^\n]*|reuse: [^\n]*/g) ?? []) console.log(`    ${line}`);
+  console.log(`\nPush-to-live latency, one page of ${pages} changed (signed POST /hooks/git/{id} → first 200 of the new text):`);
+  const { times, steps } = await pushLatency(server, repo, project.id, slug, page, pages);
+  const pushed = median(times);
+  const goal = PUSH_GOALS_S[pages];
+  const medians = [...steps].map(([step, ms]) => `${step} ${seconds(median(ms))}`).join(', ');
+  return `push → live, one page of ${pages} changed (${PUSH_CORPUS}): median ${seconds(pushed)} of ${times.length}${goal ? ` (goal ≤ ${goal} s: ${pushed <= goal * 1000 ? 'met' : 'NOT met'})` : ''}; ` +
+    `connect deployment (full): ${seconds(full)}; median steps: ${medians}`;
 }
 
 /** One build variant: cold or with a warm worker, in the sandbox or not. */
@@ -560,13 +638,23 @@ async function main(): Promise<void> {
   const storeOnly = process.env.BENCH_ONLY === 'store';
   const pushOnly = process.env.BENCH_ONLY === 'push';
   let served: { liveDir: string; slug: string } | undefined;
-  const postgres = pushOnly ? undefined : await postgresServer().catch(async (err: unknown) => {
+  if (pushOnly) {
+    try {
+      summary.push(await pushCase(server, host));
+    } finally {
+      await fixture.close();
+    }
+    console.log(`\nSummary (load average ${load()}):`);
+    for (const line of summary) console.log(`- ${line}`);
+    return;
+  }
+  const postgres = await postgresServer().catch(async (err: unknown) => {
     await fixture.close();
     throw err;
   });
   try {
     console.log(`\nTrigger-to-live latency of a full rebuild (POST …/deployments → first 200 of the new content)${postgres ? ', the JSON file and PostgreSQL taking turns run by run' : ''}:`);
-    for (const pages of pushOnly ? [1000] : SIZES) {
+    for (const pages of SIZES) {
       const repo = host.repo('bench', `site-${pages}`);
       const json = await benchProject(server, repo, pages);
       const pg = postgres && (await benchProject(postgres.server, postgres.host.repo('bench', `site-${pages}`), pages));
@@ -586,7 +674,7 @@ async function main(): Promise<void> {
       if (pg) summary.push(`deploy ${pages} pages with PostgreSQL: median ${seconds(pgm)} of ${pgTimes.length}; PostgreSQL / JSON file ${(pgm / m).toFixed(2)}×`);
       if (pages === 1000 && !storeOnly) {
         console.log('\nPush-to-live latency, one page of the 1,000-page site changed (signed POST /hooks/git/{id} → first 200 of the new text):');
-        const pushed = median(await pushLatency(server, repo, json.projectId, json.slug));
+        const pushed = median((await pushLatency(server, repo, json.projectId, json.slug, (await pushCorpus(1000)).page, 1000)).times);
         summary.push(
           `push → live, one page of 1000 changed: median ${seconds(pushed)} (goal ≤ 3 s: ${pushed <= 3000 ? 'met' : 'NOT met'}); ` +
             `full rebuild of the same site in this run: ${seconds(m)} (${(m / pushed).toFixed(2)}× the push figure)`,
@@ -595,7 +683,7 @@ async function main(): Promise<void> {
     }
     await postgres?.close();
 
-    if (storeOnly || pushOnly) served = undefined;
+    if (storeOnly) served = undefined;
     else summary.push(...(await buildStep()));
 
     if (served) {

@@ -13,6 +13,9 @@ const execFileAsync = promisify(execFile);
 /** Where build roots live: inside the install, so Astro resolves node_modules from them. */
 export const BUILDS_DIR = path.join(repoRoot, '.folio-builds');
 
+/** Where sites' carried Astro caches wait for their next build (build-cache.ts; beside the build roots, for renames). */
+export const CACHES_DIR = path.join(BUILDS_DIR, 'caches');
+
 /** Where a build writes its site: inside its own root, as Astro moves files from one to the other. */
 export const buildOutDir = (buildRoot: string) => path.join(buildRoot, 'out');
 
@@ -35,7 +38,7 @@ export async function removeStaleBuildRoots() {
   const dayAgo = Date.now() - 24 * 3600_000;
   for (const name of await fs.readdir(BUILDS_DIR).catch(() => [] as string[])) {
     const dir = path.join(BUILDS_DIR, name);
-    if (liveBuildDirs.has(dir)) continue;
+    if (liveBuildDirs.has(dir) || dir === CACHES_DIR) continue;
     const stat = await fs.lstat(dir).catch(() => undefined);
     if (stat && stat.mtimeMs < dayAgo) await removeBuildDir(dir);
   }

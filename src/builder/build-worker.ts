@@ -10,11 +10,13 @@
 //   build's settings arrive as one JSON line on stdin (`{"settings": {...}}`); the worker keeps no
 //   state between builds, then writes DONE_MARKER on stdout and stderr, so the parent knows every
 //   line of that build has arrived. It exits when stdin closes.
+import path from 'node:path';
 import { build } from 'astro';
 import { nativeAstroInContentSync, roleConfig } from '../site/astro-config.ts';
 import { ContentRefusedError, type ContentGuard } from '../site/content-check/build-check.ts';
 import { formatProblem } from '../site/content-check/check-content.ts';
 import { resolveSiteSettings, siteSettings, type SiteSettings } from '../site/settings.ts';
+import { adoptCarriedStore } from './build-cache.ts';
 
 export const DONE_MARKER = '@@folio-build-done@@';
 
@@ -25,7 +27,9 @@ export async function runSiteBuild(settings: SiteSettings): Promise<void> {
     // The config is computed here from this build's settings, never loaded from a cached module.
     const config = await roleConfig(settings, guard);
     const vite = { ...config.vite, plugins: [...(config.vite?.plugins ?? []), nativeAstroInContentSync()] };
-    await build({ ...config, vite, configFile: false, mode: 'production', force: true });
+    // A store carried from the previous build of the site is kept (build-cache.ts); any other is cleared.
+    const carried = adoptCarriedStore(path.resolve(settings.buildRoot));
+    await build({ ...config, vite, configFile: false, mode: 'production', force: !carried });
   } catch (error) {
     if (!guard.problems.length) throw error;
   }

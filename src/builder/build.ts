@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkContentRoot, SITE_DIRS } from '../site/content-check/check-root.ts';
-import { redirectsSizeProblem } from '../site/redirects-file.ts';
+import { REDIRECTS_FILE, redirectsSizeProblem } from '../site/redirects-file.ts';
 import { formatProblem, type Problem } from '../site/content-check/check-content.ts';
 import { writeCheckedFile } from '../site/content-check/checked-files.ts';
 import { chooseSandbox, copyIntoSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, type BuildSandbox } from './sandbox.ts';
@@ -19,10 +19,14 @@ import { linkTree } from '../lib/link-tree.ts';
 import { warningSummary } from './warning-summary.ts';
 import { startProgress } from './build-progress.ts';
 import { coldAstro, type AstroRunner } from './astro-step.ts';
-import { BUILDS_DIR, buildOutDir, removeBuildDir, removeStaleBuildRoots } from './build-roots.ts';
-import { buildLaunch, buildLimits, PAGEFIND, startProcess, workerEnv } from './processes.ts';
+import { BUILDS_DIR, buildOutDir, CACHES_DIR, removeBuildDir, removeStaleBuildRoots } from './build-roots.ts';
+import { buildLaunch, buildLimits, startProcess, workerEnv } from './processes.ts';
+import { keepCache, takeCache } from './build-cache.ts';
+import { replaceShards, searchJobEnv, SEARCH_INDEX_WORKER } from './search-index.ts';
+import { takeReuseCopy } from './reuse-copy.ts';
+import { SEARCH_SHARD_PAGES } from './search-shards.ts';
 import { errorProblems, FOLIO_ERROR, MAX_ERRORS_PAST_BUDGET, MAX_LOG_BYTES } from './build-log.ts';
-import { copyStaticFiles, emptyDir, mergeInto, moveInto, reuseRefusal, takeOutput, writeRedirects } from './output.ts';
+import { copyStaticFiles, emptyDir, listFiles, mergeInto, moveInto, reuseRefusal, takeOutput, writeRedirects } from './output.ts';
 
 export type { AstroRunner };
 
@@ -62,6 +66,15 @@ export interface BuildSiteOptions {
    * all in the previous build the result is the error `reuse_refused` and the output is left empty.
    */
   reuse?: { previousOutDir: string; pageFiles: string[] };
+  /**
+   * Astro's cache carried from one sandboxed build of a site to the next (docs/decisions.md, "A
+   * one-page change of a 25,000-page site"): a succeeded build keeps its cache as `keepAs` in
+   * `site`'s slot (replacing what the slot held), and a build given `from` starts with that cache,
+   * so its content sync reads only the changed pages. Names are the caller's, never a tenant's.
+   */
+  carryCache?: { site: string; from?: string; keepAs: string };
+  /** Pages per search index shard (search-shards.ts; default SEARCH_SHARD_PAGES). */
+  searchShardPages?: number;
 }
 
 /** `reuse_refused`: a fast redeploy's partial build cannot be merged into the previous build (the caller builds in full). */
@@ -83,6 +96,11 @@ export interface BuildSiteResult {
   /** Milliseconds spent in each step that ran (the deployment log prints them). */
   phases: BuildPhases;
   error?: BuildError;
+  /**
+   * A fast redeploy: every file it wrote over the previous build's (relative to the output, "/"
+   * separators); all the others are the previous build's, linked. Absent for a full build.
+   */
+  written?: string[];
 }
 
 /**
@@ -90,7 +108,7 @@ export interface BuildSiteResult {
  * redeploy's links to the previous build (made while Astro runs), Pagefind, and moving the site
  * into the output directory.
  */
-export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
+export type BuildPhases = Partial<Record<'check' | 'sandbox input' | 'carry cache' | 'astro' | 'link previous build' | 'pagefind' | 'output', number>>;
 
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
   const started = Date.now();
@@ -129,6 +147,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     }
     linesLeftOut++;
   };
+  let written: string[] | undefined;
   // Its clock starts with the first phase: a build refused before it writes none.
   const progress = startProgress(emit, options.progressIntervalMs);
   const finish = (error?: BuildError, pageCount = 0): BuildSiteResult => {
@@ -137,7 +156,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const warnings = log.filter((l) => /\[folio\] warning|\[WARN\]/.test(l));
     // Every warning is a line of the log above; the log ends with them grouped by kind (a few lines).
     for (const line of warningSummary(warnings, 'each one is a line of this log')) keep(scrubPaths(line, view));
-    return { ok: !error, log, warnings, pageCount, durationMs: Date.now() - started, phases, error };
+    return { ok: !error, log, warnings, pageCount, durationMs: Date.now() - started, phases, error, ...(written && !error ? { written } : {}) };
   };
   const fail = (code: BuildErrorCode, problems: Problem[], message?: string) => {
     const text = scrubPaths(message ?? problems.map(formatProblem).join('\n'), view);
@@ -191,12 +210,23 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
       await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });
     }
+    const carry = sandbox && options.carryCache;
+    if (carry?.from) {
+      const carried = await timed('carry cache', () => takeCache(CACHES_DIR, carry.site, carry.from!, worker.buildRoot, worker.uid));
+      if (carried) emit('content cache: the previous build\'s, so only changed pages are read');
+    }
     worker.go();
     // A fast redeploy: the previous build's files are linked into the output while Astro renders
     // the changed pages (docs/decisions.md#fast-redeploys); awaited below, whatever Astro's outcome.
-    const linking = reuse && timed('link previous build', () => linkTree(reuse.previousOutDir, outDir, { keep: (rel) => rel !== PAGEFIND_DIR }));
+    const linking = reuse && timed('link previous build', async () => {
+      // Its reuse copy whole when it has one (one rename), else its files one by one.
+      if (await takeReuseCopy(reuse.previousOutDir, outDir)) return emit('previous build: its reuse copy taken whole (no file linked now)');
+      await linkTree(reuse.previousOutDir, outDir);
+    });
     linking?.catch(() => undefined);
     let outcome = await timed('astro', () => worker.done);
+    const shardPages = options.searchShardPages ?? SEARCH_SHARD_PAGES;
+    let changedPages: string[] = [];
     if (linking) {
       await linking.catch(async (error: unknown) => {
         await emptyDir(outDir);
@@ -219,15 +249,18 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
             await emptyDir(outDir);
             return finish({ code: 'reuse_refused', message: refused, problems: [] });
           }
+          // The pages the partial build wrote: only the search shards holding them are indexed again.
+          written = await listFiles(partial.dir);
+          changedPages = written.filter((rel) => rel.endsWith('.html'));
           await timed('output', () => mergeInto(partial.dir, outDir));
         } finally {
           await removeBuildDir(partial.dir);
         }
-        // Pagefind reads the merged site read-only and writes its index into the build root.
+        // The indexing reads the merged site read-only and writes the changed shards into the build root.
         const index = path.join(worker.buildRoot, PAGEFIND_DIR);
         const site = sandbox ? SANDBOX_SITE_DIR : outDir;
-        const env = workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode);
-        const launch = buildLaunch([...PAGEFIND, '--site', site, '--output-path', index], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
+        const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode), ...searchJobEnv({ site, out: index, shardPages, changed: changedPages }) };
+        const launch = buildLaunch([process.execPath, SEARCH_INDEX_WORKER], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
         outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
         if (outcome === 0) {
           const exists = await fs.lstat(index).catch(() => undefined);
@@ -239,7 +272,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
               return fail('build_failed', [], taken.problem);
             }
             await timed('output', async () => {
-              await moveInto(taken.dir, path.join(outDir, PAGEFIND_DIR));
+              written!.push(...(await listFiles(taken.dir)).map((rel) => `${PAGEFIND_DIR}/${rel}`), REDIRECTS_FILE);
+              await replaceShards(taken.dir, path.join(outDir, PAGEFIND_DIR), moveInto, removeBuildDir);
               await writeRedirects(outDir, report.config);
             });
           } finally {
@@ -254,8 +288,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     } else {
       // Search indexing runs once Astro has exited, so their memory peaks never add up.
       if (outcome === 0) {
-        const env = workerEnv(worker.buildRoot, worker.contentRoot, buildOutDir(worker.buildRoot), options.siteUrl, !!sandbox, options.allowCode);
-        const launch = buildLaunch([...PAGEFIND, '--site', buildOutDir(worker.buildRoot)], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
+        const site = buildOutDir(worker.buildRoot);
+        const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode), ...searchJobEnv({ site, out: path.join(site, PAGEFIND_DIR), shardPages }) };
+        const launch = buildLaunch([process.execPath, SEARCH_INDEX_WORKER], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }], worker.uid);
         outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
       }
       if (outcome === 0) {
@@ -288,6 +323,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       const problems = errorProblems(log);
       return fail('build_failed', problems, problems.length ? undefined : 'the site build failed; see the log');
     }
+    if (carry) await timed('carry cache', () => keepCache(CACHES_DIR, carry.site, carry.keepAs, worker.buildRoot, removeBuildDir));
     return finish(undefined, report.pages.length);
   } catch (error) {
     worker.cancel();

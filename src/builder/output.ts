@@ -154,7 +154,7 @@ export async function reuseRefusal(partial: string, previous: string): Promise<s
 }
 
 /** Every regular file under `dir`, relative to it with "/" separators. */
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await fs.readdir(path.join(dir, prefix), { withFileTypes: true })) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;

@@ -1,30 +1,11 @@
-// The processes of a build (the Astro worker, Pagefind): their whole environment (nothing of the
+// The processes of a build (the Astro worker, the search indexing): their whole environment (nothing of the
 // server's secrets), how they are launched (in the sandbox or as plain children), one time limit
 // and one cancel signal for all of them, and how they are stopped, helpers included.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { folioMounts, SANDBOX_PATH, sandboxLaunch, type Launch, type Mount, type SandboxOptions } from './sandbox.ts';
-import { LAST_UPDATED_FILE, repoRoot, type PageHistory } from '../site/settings.ts';
+import { LAST_UPDATED_FILE, type PageHistory } from '../site/settings.ts';
 import { lineReader } from './build-log.ts';
-
-/**
- * Pagefind's native indexer, writing `<outDir>/pagefind/`: the binary of its package for this
- * platform, as its npm wrapper (pagefind/lib/runner/bin.cjs) finds it, but started directly; the
- * wrapper is a Node process that only starts it, ~0.1 s of every build. The wrapper when the binary
- * is not where it would look.
- */
-export const PAGEFIND: string[] = (() => {
-  const require = createRequire(import.meta.url);
-  for (const name of ['pagefind_extended', 'pagefind']) {
-    try {
-      return [require.resolve(`@pagefind/${process.platform}-${process.arch}/bin/${name}`)];
-    } catch {
-      // not installed for this platform: the next name, then the wrapper
-    }
-  }
-  return [process.execPath, path.join(repoRoot, 'node_modules/pagefind/lib/runner/bin.cjs')];
-})();
 
 /** The child's whole environment: the build inputs and nothing of the parent's secrets. */
 export function workerEnv(buildRoot: string, contentRoot: string, outDir: string, siteUrl?: string, sandboxed = false, allowCode = false, pageHistory?: PageHistory): Record<string, string> {

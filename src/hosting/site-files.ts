@@ -108,7 +108,8 @@ export const REVALIDATE = 'no-cache';
 
 /** Content-hashed names (Astro's `_astro/`, Pagefind's index chunks) never change: cache for a year. */
 function cacheControlOf(rel: string): string {
-  if (rel.startsWith('_astro/') || /^pagefind\/(fragment|index|filter)\//.test(rel) || /^pagefind\/[^/]+\.pf_meta$/.test(rel)) return IMMUTABLE;
+  // A search shard's index (search-shards.ts) is at pagefind/ or pagefind/<k>/.
+  if (rel.startsWith('_astro/') || /^pagefind\/(?:[1-9]\d*\/)?(?:fragment|index|filter)\//.test(rel) || /^pagefind\/(?:[1-9]\d*\/)?[^/]+\.pf_meta$/.test(rel)) return IMMUTABLE;
   return REVALIDATE;
 }
 

@@ -18,6 +18,8 @@ const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 /** Pagefind's entry file lists a site's languages: a few hundred bytes. */
 const MAX_ENTRY_BYTES = 64 * 1024;
+/** Search index shards whose languages are read (a site of 1,000,000 pages at the default 1,000 a shard). */
+const MAX_SEARCH_SHARDS = 1000;
 const MAX_RESULTS = 10;
 /** Sites whose search index stays in memory (the most recently used). */
 const MAX_KEPT_INDEXES = 8;
@@ -269,20 +271,30 @@ async function readIndex(source: SiteSource, build: string): Promise<SiteIndex> 
 
 /**
  * Each page's language, as the site's search has it: Pagefind keeps an index per `<html lang>`,
- * listed in its `pagefind-entry.json`. A page under a folder named for one of those languages
+ * listed in its `pagefind-entry.json` (each shard's, for a site in shards). A page under a folder named for one of those languages
  * (`es/…`) is in it; any other page is in the site's main language (the one of most pages).
  */
 async function pageLanguages(source: SiteSource, build: string, pages: IndexedPage[]): Promise<string[]> {
-  let languages: Record<string, { page_count?: unknown }> = {};
-  try {
-    const entry = JSON.parse((await source.readSmall(build, 'pagefind/pagefind-entry.json', MAX_ENTRY_BYTES))?.toString('utf8') ?? '{}') as { languages?: unknown };
-    if (entry.languages && typeof entry.languages === 'object') languages = entry.languages as typeof languages;
-  } catch {
-    // No readable entry: every page in the default language.
+  const readJson = async (file: string): Promise<Record<string, unknown>> => {
+    try {
+      const value: unknown = JSON.parse((await source.readSmall(build, file, MAX_ENTRY_BYTES))?.toString('utf8') ?? '{}');
+      return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    } catch {
+      return {}; // not readable: no languages from it
+    }
+  };
+  // A large site's index is in shards, each with its own entry (src/builder/search-shards.ts): their counts add up.
+  const listed = (await readJson('pagefind/shards.json')).indexes;
+  const shards = Array.isArray(listed) ? listed.filter((dir): dir is string => typeof dir === 'string' && /^[1-9]\d{0,5}\/$/.test(dir)).slice(0, MAX_SEARCH_SHARDS) : [];
+  const counts = new Map<string, number>();
+  for (const dir of ['', ...shards]) {
+    const languages = (await readJson(`pagefind/${dir}pagefind-entry.json`)).languages as Record<string, { page_count?: unknown }> | undefined;
+    for (const [code, value] of Object.entries(languages && typeof languages === 'object' ? languages : {})) {
+      counts.set(code.toLowerCase(), (counts.get(code.toLowerCase()) ?? 0) + (typeof value?.page_count === 'number' ? value.page_count : 0));
+    }
   }
-  const counts = Object.entries(languages).map(([code, value]) => [code.toLowerCase(), typeof value?.page_count === 'number' ? value.page_count : 0] as const);
-  const main = counts.sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'en';
-  const known = new Set(counts.map(([code]) => code));
+  const main = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'en';
+  const known = new Set(counts.keys());
   return pages.map((page) => {
     const first = page.path.split('/')[0]!.toLowerCase();
     return page.path.includes('/') && known.has(first) ? first : main;

@@ -7,6 +7,7 @@ import { HOSTNAME } from './project-rules.ts';
 import { buildLimitsOf, buildLimitsShape, type BuildLimits } from '../builder/build-limits.ts';
 import { ConfigError, readSettings, wholeNumber as integer } from '../lib/env-settings.ts';
 import { PROGRESS_INTERVAL_MS } from '../builder/build-progress.ts';
+import { SEARCH_SHARD_PAGES } from '../builder/search-shards.ts';
 
 export { ConfigError };
 
@@ -113,6 +114,8 @@ export const settingsShape = {
   FOLIO_BUILD_LEASE_S: integer(2, 3600).default(60),
   // How often a build reports its progress to its log and its deployment (src/builder/build-progress.ts).
   FOLIO_BUILD_PROGRESS_MS: integer(100, 600_000).default(PROGRESS_INTERVAL_MS),
+  // Pages per search index shard (docs/decisions.md, "Search index in shards").
+  FOLIO_SEARCH_SHARD_PAGES: integer(1, 1_000_000).default(SEARCH_SHARD_PAGES),
   // Rate limits counted in Redis or Valkey instead of the store (docs/decisions.md#rate-limits-in-redis).
   FOLIO_REDIS_URL: z
     .string()
@@ -181,6 +184,8 @@ export interface Config extends BuildLimits {
   buildLeaseS: number;
   /** Milliseconds between two progress reports of a build (FOLIO_BUILD_PROGRESS_MS). */
   buildProgressMs: number;
+  /** Pages per search index shard (FOLIO_SEARCH_SHARD_PAGES): a fast redeploy indexes again only the shards of its changed pages. */
+  searchShardPages: number;
   /** Where rate limits are counted (FOLIO_REDIS_URL): Redis or Valkey at this URL, or (absent) the store. */
   redisUrl?: string;
   /** Object storage (FOLIO_STORAGE_URL); absent: builds, logs and content stay in the data dir. */
@@ -259,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     roles,
     buildLeaseS: e.FOLIO_BUILD_LEASE_S,
     buildProgressMs: e.FOLIO_BUILD_PROGRESS_MS,
+    searchShardPages: e.FOLIO_SEARCH_SHARD_PAGES,
     redisUrl: e.FOLIO_REDIS_URL,
     objectStorage,
     cacheMb: e.FOLIO_CACHE_MB,

@@ -45,15 +45,20 @@ export function buildDir(dataDir: string, projectId: string, deploymentId: strin
 }
 
 const INPUTS_SUFFIX = '.inputs.json';
+const REUSE_SUFFIX = '.reuse';
 
 /** The file beside a build's directory that records what it was made from (deployments/fast-redeploy.ts). */
 export function buildInputsFile(dataDir: string, projectId: string, deploymentId: string): string {
   return `${buildDir(dataDir, projectId, deploymentId)}${INPUTS_SUFFIX}`;
 }
 
-/** The build id an entry of a project's builds folder belongs to (a build dir or its inputs file). */
+/**
+ * The build id an entry of a project's builds folder belongs to (a build dir, its inputs file, its
+ * reuse copy: src/builder/reuse-copy.ts). A reuse copy still being made is nobody's: a prune removes it.
+ */
 export function buildIdOfEntry(name: string): string {
-  return name.endsWith(INPUTS_SUFFIX) ? name.slice(0, -INPUTS_SUFFIX.length) : name;
+  for (const suffix of [INPUTS_SUFFIX, REUSE_SUFFIX]) if (name.endsWith(suffix)) return name.slice(0, -suffix.length);
+  return name;
 }
 
 export function liveLink(dataDir: string, projectId: string): string {

@@ -39,6 +39,15 @@ function renderOnly(loader: Loader, only: ReadonlySet<string>): Loader {
       );
       const store: LoaderContext['store'] = {
         ...context.store,
+        // A store carried from the previous build (build.ts, `carryCache`) may hold an entry the
+        // wrong way for this build: a page to render without its rendered content (the previous
+        // build did not render it), or another one with a content module Vite would compile. Such
+        // an entry is read again, as if not stored; every other unchanged entry is kept.
+        get: <TData extends Record<string, unknown>>(id: string) => {
+          const stored = context.store.get<TData>(id);
+          const rendered = !!stored?.rendered || !!stored?.deferredRender;
+          return stored && (only.has(id) ? rendered : !stored.deferredRender) ? stored : undefined;
+        },
         set: (entry) => context.store.set(only.has(entry.id) ? entry : { ...entry, deferredRender: undefined, rendered: undefined }),
       };
       return loader.load({ ...context, store, entryTypes: renderingOnly } as LoaderContext);

@@ -51,6 +51,8 @@ export interface SiteSettings {
 /** What the code inside one Astro build sees (`virtual:folio/site-build`): settings and the validated docs.json. */
 export interface SiteBuild {
   contentRoot: string;
+  /** The build's own Astro root (its cache, ASTRO_CACHE_DIR, is under it). */
+  buildRoot: string;
   siteUrl: string | undefined;
   allowCode: boolean;
   /** The content root's docs.json, validated (an empty config when there is none). */
@@ -88,6 +90,12 @@ export interface PageHistory {
 
 /** Where a build finds the last-updated dates, in its own build root. */
 export const LAST_UPDATED_FILE = 'last-updated.json';
+
+/**
+ * Astro's cache folder in a build root: the content store and each page's rendered file
+ * (rendered-files.ts). A fast redeploy's build gets the previous build's (build.ts, `carryCache`).
+ */
+export const ASTRO_CACHE_DIR = '.cache/astro';
 
 /**
  * Settings from `FOLIO_*` variables: only at a process's entry (a cold build process started with
@@ -131,6 +139,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
   const custom = customFiles(files);
   return {
     contentRoot: settings.contentRoot,
+    buildRoot: settings.buildRoot,
     siteUrl: settings.siteUrl,
     allowCode: settings.allowCode,
     docsConfig: loadDocsConfig(settings.contentRoot),

@@ -104,6 +104,15 @@ describe('a redeploy whose commit changes one page', () => {
     expect(servedAfterFast.search).toBe(200);
   });
 
+  it('reads only the changed page in its content sync: the others come from the previous build', () => {
+    const fast = logs[runs.fast.id]!;
+    expect(fast).toContain("content cache: the previous build's, so only changed pages are read");
+    expect(fast).toMatch(/\[folio\] content sync: 1 of 3 pages read again \(the others unchanged since the previous build\)/);
+    // A full build reads every page, from no cache.
+    expect(logs[runs.full.id]).not.toContain('content sync:');
+    expect(logs[runs.full.id]).not.toContain('content cache:');
+  });
+
   it('writes the same files, with the same bytes, as a full build of the same commit', async () => {
     expect(runs.full.commit_sha).toBe(runs.fast.commit_sha);
     expect(logs[runs.full.id]).toContain('build: full (a full build was asked for)');

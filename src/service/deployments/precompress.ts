@@ -139,11 +139,13 @@ async function sameFile(a: string, b: string): Promise<boolean> {
  * linked its unchanged files from. A file still linked to that build's, whose copy is still linked
  * to that build's copy, keeps it unread: Folio checked or made it when that build was published,
  * and a published build is never written again. That saves reading and decompressing every
- * unchanged page of a one-page change.
+ * unchanged page of a one-page change. `written` (with `previousBuild`): the only files the fast
+ * redeploy wrote over that build's (BuildSiteResult.written); every other file and compressed copy
+ * is that build's, linked, so only these are looked at: no walk of the whole site.
  */
-export async function precompressBuild(buildDir: string, previousBuild?: string): Promise<PrecompressResult> {
+export async function precompressBuild(buildDir: string, previousBuild?: string, written?: string[]): Promise<PrecompressResult> {
   const result: PrecompressResult = { files: 0, made: 0 };
-  const sources = await textFiles(buildDir);
+  const sources = previousBuild && written ? [...new Set(written)].filter((rel) => compressible(rel) && !rel.startsWith(`${COMPRESSED_DIR}/`)).sort() : await textFiles(buildDir);
   const realDirectory = realDirectories(buildDir);
   await inParallel(sources, PARALLEL, async (rel) => {
     const sourceAbs = path.join(buildDir, rel);

@@ -16,6 +16,7 @@ interface PagefindData {
 }
 interface Pagefind {
   options(options: Record<string, unknown>): Promise<void>;
+  mergeIndex(url: string, options?: Record<string, unknown>): Promise<void>;
   debouncedSearch(query: string, options?: { filters?: Record<string, string> }, ms?: number): Promise<{ results: { data(): Promise<PagefindData> }[] } | null>;
 }
 
@@ -32,10 +33,20 @@ let pagefind: Promise<Pagefind> | undefined;
 let active = -1;
 let latest = 0;
 
+const SEARCH_OPTIONS = { excerptLength: 18 };
+
+/**
+ * The site's index is in shards (docs/decisions.md, "Search index in shards"): shard 0 at
+ * /pagefind/, the others in the folders /pagefind/shards.json lists, merged into one search.
+ * A build without the list (older builds) has one index.
+ */
 function loadPagefind(): Promise<Pagefind> {
   const url = '/pagefind/pagefind.js';
   pagefind ??= (import(/* @vite-ignore */ url) as Promise<Pagefind>).then(async (p) => {
-    await p.options({ excerptLength: 18 });
+    await p.options(SEARCH_OPTIONS);
+    const listed: { indexes?: unknown } = await fetch('/pagefind/shards.json').then((r) => (r.ok ? r.json() : {}), () => ({}));
+    const shards = Array.isArray(listed.indexes) ? listed.indexes.filter((dir): dir is string => typeof dir === 'string' && /^[1-9]\d*\/$/.test(dir)) : [];
+    for (const dir of shards) await p.mergeIndex(`/pagefind/${dir}`, SEARCH_OPTIONS);
     return p;
   });
   return pagefind;

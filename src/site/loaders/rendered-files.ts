@@ -19,31 +19,40 @@ export const renderedDir = (cacheDir: URL, collection: string) => path.join(file
 /**
  * `loader`, with the rendered content of every entry it stores written to a file of its own (named
  * by a hash of the entry's id, never by the id: ids come from the tenant's file names), and the
- * entry stored with the file's path in its place.
+ * entry stored with the file's path, relative to the build root, in its place: a fast redeploy's
+ * build carries the previous build's cache into a build root of its own (build.ts, `carryCache`).
+ * Logs how many entries were read again: the loaders keep an entry whose file is unchanged since
+ * the store was written without storing it again.
  */
 export function renderedInFiles(loader: Loader): Loader {
   return {
     ...loader,
-    load: (context: LoaderContext) => {
+    load: async (context: LoaderContext) => {
+      const root = fileURLToPath(context.config.root);
       const dir = renderedDir(context.config.cacheDir, context.collection);
       fs.mkdirSync(dir, { recursive: true });
+      const carried = context.store.keys().length;
+      let stored = 0;
       const store: LoaderContext['store'] = {
         ...context.store,
         set: (entry) => {
+          stored++;
           if (!entry.rendered) return context.store.set(entry);
           const file = path.join(dir, `${createHash('sha256').update(entry.id).digest('hex').slice(0, 40)}.json`);
           fs.writeFileSync(file, JSON.stringify(entry.rendered));
-          return context.store.set({ ...entry, rendered: { html: '', metadata: { [RENDERED_FILE]: file } } });
+          return context.store.set({ ...entry, rendered: { html: '', metadata: { [RENDERED_FILE]: path.relative(root, file) } } });
         },
       };
-      return loader.load({ ...context, store });
+      await loader.load({ ...context, store });
+      // Read by bench:deploy and test/service/fast-redeploy.test.ts.
+      if (carried) context.logger.info(`[folio] content sync: ${stored} of ${context.store.keys().length} ${context.collection} read again (the others unchanged since the previous build)`);
     },
   };
 }
 
-/** `entry` as Astro's `render()` and static-mdx-render.ts expect it: its rendered content read back from its file. */
-export function withRenderedContent<T extends { rendered?: { metadata?: Record<string, unknown> } }>(entry: T): T {
+/** `entry` as Astro's `render()` and static-mdx-render.ts expect it: its rendered content read back from its file under `buildRoot`. */
+export function withRenderedContent<T extends { rendered?: { metadata?: Record<string, unknown> } }>(entry: T, buildRoot: string): T {
   const file = entry.rendered?.metadata?.[RENDERED_FILE];
   if (typeof file !== 'string') return entry;
-  return { ...entry, rendered: JSON.parse(fs.readFileSync(file, 'utf8')) as T['rendered'] };
+  return { ...entry, rendered: JSON.parse(fs.readFileSync(path.resolve(buildRoot, file), 'utf8')) as T['rendered'] };
 }

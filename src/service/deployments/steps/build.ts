@@ -20,10 +20,12 @@ export interface Built extends Planned {
   partial: boolean;
   /** The build's own steps, timed: one entry per build run (a partial build and the full one after it). */
   phases: BuildPhases[];
+  /** A fast redeploy's files written over the previous build (BuildSiteResult.written): only these are compressed again. */
+  written?: string[];
 }
 
 export async function build(run: Run, planned: Planned): Promise<Built> {
-  const { ctx: { config, store }, log, signal } = run;
+  const { ctx: { config, store, builds }, log, signal } = run;
   const { plan, contentRoot } = planned;
   let ranOutOfSpace = false;
   const phases: BuildPhases[] = [];
@@ -45,6 +47,11 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
       pageHistory: planned.pageHistory,
       allowCode: planned.allowCode,
       reuse,
+      // The next fast build of the same target starts from this build's Astro cache (a fast one
+      // from the previous build's), so its content sync reads only the changed pages. Never for
+      // code, which is always built in full (docs/decisions.md#fast-redeploys).
+      carryCache: planned.inputs && !planned.allowCode && builds.kind === 'disk' ? { site: `${run.project.id}:${run.label ?? ''}`, from: reuse && plan.kind === 'fast' ? plan.previous.id : undefined, keepAs: run.deployment.id } : undefined,
+      searchShardPages: config.searchShardPages,
       progressIntervalMs: config.buildProgressMs,
     })).then((done) => {
       phases.push(done.phases);
@@ -89,7 +96,7 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
     throw failure(error.code === 'content_invalid' || error.code === 'reuse_refused' ? 'build_failed' : error.code, error.message);
   }
   log.line(`build: ${result.pageCount} page(s) in ${(result.durationMs / 1000).toFixed(1)} s`);
-  return { ...planned, inputs, pageCount: result.pageCount, warnings, partial, phases };
+  return { ...planned, inputs, pageCount: result.pageCount, warnings, partial, phases, written: result.written };
 }
 
 /**

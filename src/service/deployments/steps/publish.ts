@@ -19,7 +19,7 @@ export async function publish(run: Run, built: Built): Promise<Published> {
   if (built.inputs && builds.kind === 'disk') await writeBuildInputs(config.dataDir, project.id, deployment.id, built.inputs);
   // Text files' brotli and gzip copies, so serving only reads them; before `keep`, which uploads them with the build.
   const previousBuild = built.partial && built.plan.kind === 'fast' ? built.plan.previousBuild : undefined;
-  const compressed = await precompressBuild(run.output, previousBuild).catch(writeFailed("the build's compressed copies could not be written"));
+  const compressed = await precompressBuild(run.output, previousBuild, built.written).catch(writeFailed("the build's compressed copies could not be written"));
   log.line(`publish: ${compressed.files} text file(s) compressed (brotli, gzip), ${compressed.made} cop${compressed.made === 1 ? 'y' : 'ies'} made`);
   await builds.keep(project.id, deployment.id).catch(writeFailed('the build could not be stored'));
   if (!(await ctx.holdsClaim(deployment.id))) throw failure('interrupted', 'this worker no longer holds the deployment');

@@ -1,0 +1,106 @@
+// Astro's cache (the content store and each page's rendered file) carried from one sandboxed build
+// of a site to the next (docs/decisions.md, "A one-page change of a 25,000-page site"), so that a
+// fast redeploy's content sync reads only the pages that changed: the loaders keep an entry whose
+// file has the stored digest (listed-files-loader.ts, Astro's glob loader).
+//
+// The cache is a tenant build's output: the server never reads a file of it. It only renames the
+// folder (a rename moves a link itself, never what it points to) out of the finished build root into
+// a slot no sandbox can write, and into the next build root of the same site, whose sandbox alone
+// reads it.
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { giveToSandbox, takeFromSandbox } from './sandbox.ts';
+import { ASTRO_CACHE_DIR } from '../site/settings.ts';
+
+/** A slot left untouched this long belongs to a site no longer built here (deleted, or moved away). */
+const STALE_MS = 24 * 3600_000;
+
+/** A caller's name as a file name: never a path, whatever it holds. */
+const fileName = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);
+
+/** The top folder of ASTRO_CACHE_DIR in a build root (`.cache`). */
+const CACHE_TOP = ASTRO_CACHE_DIR.split('/')[0]!;
+
+/**
+ * Moves the cache kept as `name` for `site` into `buildRoot` (before its build starts), made the
+ * sandbox uid's; answers whether there was one. A cache that is gone (removed as stale, or never
+ * kept) is no error: the build then reads every page.
+ */
+export async function takeCache(cachesDir: string, site: string, name: string, buildRoot: string, uid: number): Promise<boolean> {
+  const kept = path.join(cachesDir, fileName(site), fileName(name));
+  const stat = await fs.lstat(kept).catch(() => undefined);
+  const madeIn = await fs.readFile(`${kept}${MADE_IN}`, 'utf8').catch(() => undefined);
+  if (!stat?.isDirectory() || madeIn === undefined) return false;
+  const top = path.join(buildRoot, CACHE_TOP);
+  await fs.mkdir(top);
+  await fs.rename(kept, path.join(buildRoot, ASTRO_CACHE_DIR));
+  await fs.writeFile(path.join(buildRoot, CARRIED_FROM_FILE), madeIn, { mode: 0o644 });
+  // Owned by the uid of the build that wrote it; this build's sandbox has another one.
+  await giveToSandbox(top, uid);
+  return true;
+}
+
+/** Beside a kept cache (`<name>.made-in`): the build root it was made in, written by the server. */
+const MADE_IN = '.made-in';
+
+/** In a build root given a carried cache: the build root that cache was made in (read by adoptCarriedStore). */
+export const CARRIED_FROM_FILE = 'carried-cache-from.txt';
+
+/** Astro's content store in its cache folder (astro's `DATA_STORE_FILE`). */
+const DATA_STORE_FILE = 'data-store.json';
+
+/**
+ * In the build (the sandbox: the store is the tenant build's output), before Astro starts: makes a
+ * carried content store this build root's, and answers whether there is one (Astro must then not
+ * clear it). Astro clears a store whose recorded config differs from the build's (content-layer.js,
+ * "Astro config changed"), and the config holds the build root's path (root, outDir, cacheDir); the
+ * store is otherwise independent of it (entries name their files relative to the root, and the
+ * rendered files likewise: rendered-files.ts). So the old root's path becomes this one's, one pass
+ * over the file's text. Where it does not match (a path Astro wrote escaped), Astro clears the
+ * store and every page is read, as without a cache.
+ */
+export function adoptCarriedStore(buildRoot: string): boolean {
+  const from = path.join(buildRoot, CARRIED_FROM_FILE);
+  const store = path.join(buildRoot, ASTRO_CACHE_DIR, DATA_STORE_FILE);
+  if (!existsSync(from) || !existsSync(store)) return false;
+  const previousRoot = readFileSync(from, 'utf8');
+  if (previousRoot && previousRoot !== buildRoot) writeFileSync(store, readFileSync(store, 'utf8').replaceAll(previousRoot, buildRoot));
+  return true;
+}
+
+/**
+ * Keeps the cache of the finished build in `buildRoot` as `name` in `site`'s slot, replacing what
+ * the slot held (removed in the background), and removes stale slots of other sites.
+ */
+export async function keepCache(cachesDir: string, site: string, name: string, buildRoot: string, removeDir: (dir: string) => Promise<void>): Promise<void> {
+  await fs.mkdir(cachesDir, { recursive: true });
+  // The build could write its root: `.cache` may be a link. Taken out first, by a rename of the
+  // name itself, and checked where no sandbox can write (as build.ts takes the site's output).
+  const taken = path.join(cachesDir, `${randomUUID()}.taking`);
+  const moved = await fs.rename(path.join(buildRoot, CACHE_TOP), taken).then(() => true, () => false);
+  if (!moved) return;
+  const slot = path.join(cachesDir, fileName(site));
+  const others: string[] = [taken];
+  try {
+    if (!(await fs.lstat(taken)).isDirectory()) return;
+    await takeFromSandbox(taken);
+    await fs.mkdir(slot, { recursive: true });
+    const dest = path.join(slot, fileName(name));
+    others.push(...(await fs.readdir(slot)).map((entry) => path.join(slot, entry)));
+    if (!(await fs.rename(path.join(taken, path.basename(ASTRO_CACHE_DIR)), dest).then(() => true, () => false))) return;
+    if (!(await fs.lstat(dest)).isDirectory()) others.push(dest);
+    else await fs.writeFile(`${dest}${MADE_IN}`, buildRoot);
+  } finally {
+    const now = Date.now();
+    for (const entry of await fs.readdir(cachesDir).catch(() => [] as string[])) {
+      const dir = path.join(cachesDir, entry);
+      if (dir === slot || dir === taken) continue;
+      const stat = await fs.lstat(dir).catch(() => undefined);
+      if (stat && now - stat.mtimeMs > STALE_MS) others.push(dir);
+    }
+    // Nobody waits for the removals (a file per page).
+    void Promise.all(others.map((dir) => removeDir(dir).catch(() => undefined)));
+  }
+}

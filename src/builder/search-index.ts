@@ -1,0 +1,32 @@
+// The server's side of the search index in shards (search-shards.ts; docs/decisions.md, "Search
+// index in shards"): how build.ts starts the indexing process, and how a fast redeploy's new shards
+// replace the previous build's in the output.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { isShardFolder } from './search-shards.ts';
+
+/** The indexing process (run with Node, in the sandbox like the Astro worker). */
+export const SEARCH_INDEX_WORKER = path.join(import.meta.dirname, 'search-index-worker.ts');
+
+/** The job the indexing process reads (search-index-worker.ts): in its environment, never a file in the sandbox's reach. */
+export function searchJobEnv(job: { site: string; out: string; shardPages: number; changed?: string[] }): Record<string, string> {
+  return { FOLIO_SEARCH_JOB: JSON.stringify(job) };
+}
+
+/**
+ * Puts a fast redeploy's index (`from`, taken and checked) over the previous build's, linked at
+ * `to`: each shard it wrote replaces that shard's files (shard 0: the files at the top, the other
+ * shards' folders staying), the shards it did not write stay the previous build's. Only links made
+ * by the server are removed (the previous build's files stay as they are).
+ */
+export async function replaceShards(from: string, to: string, move: (from: string, to: string) => Promise<void>, remove: (dir: string) => Promise<void>): Promise<void> {
+  await fs.mkdir(to, { recursive: true });
+  const written = await fs.readdir(from);
+  if (written.includes('pagefind-entry.json')) {
+    for (const name of await fs.readdir(to)) if (!isShardFolder(name)) await remove(path.join(to, name));
+  }
+  for (const name of written) {
+    await remove(path.join(to, name));
+    await move(path.join(from, name), path.join(to, name));
+  }
+}
