@@ -77,7 +77,7 @@ describe('connecting a repository', () => {
     expect(res.text).toContain(`main is at commit ${deployment.commit_sha}`);
     expect(res.text).toContain(`publish: live at ${project.url}`);
     // Each step's seconds, named in order (docs/architecture.md#a-deployment), just before the publish line.
-    expect(res.text).toMatch(/Z timings: sync [\d.]+ s, snapshot [\d.]+ s, plan [\d.]+ s, check [\d.]+ s, (.+, )?astro [\d.]+ s, (.+, )?pagefind [\d.]+ s, output [\d.]+ s, build other [\d.]+ s, publish [\d.]+ s\n\S+ publish: live at /);
+    expect(res.text).toMatch(/Z timings: sync [\d.]+ s, snapshot [\d.]+ s, plan [\d.]+ s, check [\d.]+ s, (.+, )?astro [\d.]+ s, (.+, )?pagefind [\d.]+ s, output [\d.]+ s, (.+, )?build other [\d.]+ s, publish [\d.]+ s\n\S+ publish: live at /);
     expect(res.text).not.toContain(server.dataDir); // no server paths
   });
 
