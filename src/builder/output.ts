@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DocsConfig } from '../site/config/docs-config.ts';
 import { REDIRECTS_FILE, type RedirectsFile } from '../site/redirects-file.ts';
-import { MAX_OUTPUT_ENTRIES } from '../site/tenant-limits.ts';
+import { MAX_OUTPUT_ENTRIES, MAX_OUTPUT_PATH } from '../site/tenant-limits.ts';
 import { BUILD_FILE_FLAGS } from '../hosting/site-files.ts';
 import { takeFromSandbox } from './sandbox.ts';
 import { BUILDS_DIR } from './build-roots.ts';
@@ -48,8 +48,6 @@ export async function takeOutput(from: string): Promise<{ dir: string; problem?:
   return { dir, problem: await outputProblem(dir) };
 }
 
-/** Longest path (in characters, relative to the output) a site's file may have: no real site comes near. */
-export const MAX_OUTPUT_PATH = 1024;
 
 /** Entries the walk of an output reads between two turns of the event loop (it runs in the server). */
 const OUTPUT_WALK_SLICE = 2000;

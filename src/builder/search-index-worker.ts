@@ -10,6 +10,7 @@
 import { readdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
+import { MAX_OUTPUT_PATH } from '../site/tenant-limits.ts';
 import { batchShards, isSearchable, parseShardPages, shardDir, shardsToReindex, SHARD_PAGES_FILE, SHARDS_FILE, type ShardPagesFile, type ShardsFile } from './search-shards.ts';
 
 interface Job {
@@ -24,11 +25,21 @@ const PARALLEL_SHARDS = 2;
 
 const job = JSON.parse(process.env.FOLIO_SEARCH_JOB ?? '') as Job;
 
-/** Every HTML file of the site (Pagefind's own `**\/*.html`), sorted. */
+/**
+ * Every HTML file of the site (Pagefind's own `**\/*.html`), sorted. A folder whose path is past the
+ * output's limit is not entered: the server refuses such an output with its own message (output.ts),
+ * and a tree nested that deep would pass the system's path limit on the way down (ENAMETOOLONG).
+ */
 async function htmlFiles(site: string): Promise<string[]> {
   const files: string[] = [];
-  for (const entry of await readdir(site, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('.html')) files.push(path.relative(site, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+  const folders = [''];
+  while (folders.length) {
+    const folder = folders.pop()!;
+    for (const entry of await readdir(path.join(site, folder), { withFileTypes: true })) {
+      const rel = folder ? `${folder}/${entry.name}` : entry.name;
+      if (entry.isDirectory() && rel.length <= MAX_OUTPUT_PATH) folders.push(rel);
+      else if (entry.isFile() && entry.name.endsWith('.html')) files.push(rel);
+    }
   }
   return files.sort();
 }

@@ -35,3 +35,6 @@ export const MAX_CACHED_MISS_PATH = 256;
 
 /** Most files and folders a site's output may hold: far beyond any real site, and bounded memory for the steps after. */
 export const MAX_OUTPUT_ENTRIES = 200_000;
+
+/** Longest path (in characters, relative to the output) a site's file may have: no real site comes near. */
+export const MAX_OUTPUT_PATH = 1024;

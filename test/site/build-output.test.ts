@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/builder/build.ts';
 import { BUILDS_DIR } from '../../src/builder/build-roots.ts';
-import { MAX_OUTPUT_PATH } from '../../src/builder/output.ts';
+import { MAX_OUTPUT_PATH } from '../../src/site/tenant-limits.ts';
 import { makeContentRoot } from './helpers.ts';
 
 /** A content root whose page imports code that runs `hook` at the build's exit (`out`: the output directory). */
