@@ -6,7 +6,8 @@
 // The cache is a tenant build's output: the server never reads a file of it. It only renames the
 // folder (a rename moves a link itself, never what it points to) out of the finished build root into
 // a slot no sandbox can write, and into the next build root of the same site, whose sandbox alone
-// reads it.
+// reads it; before that last rename, where no sandbox reaches, it makes it that sandbox's uid's by a
+// walk that follows nothing and refuses any link or special file in it (giveCacheToSandbox).
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, lchownSync, lstatSync, opendirSync, readFileSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
