@@ -82,14 +82,19 @@ describe('a carried cache given to the next build\'s sandbox uid (src/builder/bu
     return { dir: victimDir, file };
   }
 
-  it('never gives what a link the previous build put in its cache points to, and the cache is not carried', async () => {
-    const target = victim();
+  /** Keeps a build's cache after `plant` put something in it (as that build could), then gives it to the next build: whether it was carried. */
+  async function carriedAfter(plant: (cache: string) => void): Promise<{ carried: boolean; next: string }> {
     const first = buildRoot('first');
-    fs.symlinkSync(target.dir, path.join(first, '.cache/astro/folio-rendered/elsewhere'));
+    plant(path.join(first, '.cache/astro'));
     await keepCache(caches, 'site:', 'd1', first, removeBuildDir);
     const next = path.join(dir, 'next');
     fs.mkdirSync(next);
-    const carried = await takeCache(caches, 'site:', 'd1', next, sandboxUid);
+    return { carried: await takeCache(caches, 'site:', 'd1', next, sandboxUid), next };
+  }
+
+  it('never gives what a link the previous build put in its cache points to, and the cache is not carried', async () => {
+    const target = victim();
+    const { carried, next } = await carriedAfter((cache) => fs.symlinkSync(target.dir, path.join(cache, 'folio-rendered/elsewhere')));
     expect(fs.lstatSync(target.file).uid).toBe(uid);
     expect(fs.lstatSync(target.dir).uid).toBe(uid);
     expect(carried).toBe(false);
@@ -98,12 +103,7 @@ describe('a carried cache given to the next build\'s sandbox uid (src/builder/bu
 
   it('never gives a file the previous build linked into its cache under a second name (a hard link)', async () => {
     const target = victim();
-    const first = buildRoot('first');
-    fs.linkSync(target.file, path.join(first, '.cache/astro/folio-rendered/pages/b.json'));
-    await keepCache(caches, 'site:', 'd1', first, removeBuildDir);
-    const next = path.join(dir, 'next');
-    fs.mkdirSync(next);
-    const carried = await takeCache(caches, 'site:', 'd1', next, sandboxUid);
+    const { carried } = await carriedAfter((cache) => fs.linkSync(target.file, path.join(cache, 'folio-rendered/pages/b.json')));
     expect(fs.lstatSync(target.file).uid).toBe(uid);
     expect(carried).toBe(false);
   });
