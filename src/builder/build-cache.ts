@@ -6,12 +6,15 @@
 // The cache is a tenant build's output: the server never reads a file of it. It only renames the
 // folder (a rename moves a link itself, never what it points to) out of the finished build root into
 // a slot no sandbox can write, and into the next build root of the same site, whose sandbox alone
-// reads it.
+// reads it; before that last rename, where no sandbox reaches, it makes it that sandbox's uid's by a
+// walk that follows nothing and refuses any link or special file in it (giveCacheToSandbox).
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lchownSync, lstatSync, opendirSync, readFileSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { giveToSandbox, takeFromSandbox } from './sandbox.ts';
+import { takeFromSandbox } from './sandbox.ts';
+import { outputProblem } from './output.ts';
+import { removeBuildDir } from './build-roots.ts';
 import { ASTRO_CACHE_DIR } from '../site/settings.ts';
 
 /** A slot left untouched this long belongs to a site no longer built here (deleted, or moved away). */
@@ -33,14 +36,64 @@ export async function takeCache(cachesDir: string, site: string, name: string, b
   const stat = await fs.lstat(kept).catch(() => undefined);
   const madeIn = await fs.readFile(`${kept}${MADE_IN}`, 'utf8').catch(() => undefined);
   if (!stat?.isDirectory() || madeIn === undefined) return false;
-  const top = path.join(buildRoot, CACHE_TOP);
-  await fs.mkdir(top);
-  await fs.rename(kept, path.join(buildRoot, ASTRO_CACHE_DIR));
-  await fs.writeFile(path.join(buildRoot, CARRIED_FROM_FILE), madeIn, { mode: 0o644 });
-  // Owned by the uid of the build that wrote it; this build's sandbox has another one.
-  await giveToSandbox(top, uid);
+  // Made the sandbox's where no sandbox reaches, then moved into the build root by one rename: a
+  // process of the sandbox still running there (a warm worker's) may put a link at any name of it.
+  const giving = path.join(cachesDir, `${randomUUID()}.giving`);
+  await fs.mkdir(giving);
+  const from = path.join(buildRoot, CARRIED_FROM_FILE);
+  try {
+    if (!(await fs.rename(kept, path.join(giving, path.basename(ASTRO_CACHE_DIR))).then(() => true, () => false))) return false;
+    if (!(await giveCacheToSandbox(giving, uid))) return false;
+    // `wx`: a link at that name is refused, never followed.
+    await fs.writeFile(from, madeIn, { mode: 0o644, flag: 'wx' });
+    // A rename replaces no link: a name the build root already holds (a link, a folder) keeps the cache out.
+    if (await fs.rename(giving, path.join(buildRoot, CACHE_TOP)).then(() => true, () => false)) return true;
+    await fs.rm(from, { force: true });
+    return false;
+  } catch {
+    return false;
+  } finally {
+    void removeBuildDir(giving).catch(() => undefined);
+  }
+}
+
+/**
+ * Makes a carried cache (in `dir`, where no sandbox reaches) the uid's, when the sandbox has a uid
+ * of its own (the server runs as root). The cache is a tenant build's output: first checked and taken from its sandbox as any
+ * output (outputProblem: each folder made the server's before it is read, only files and folders,
+ * bounded), then each entry given by a walk that follows nothing, folders last; false (the cache is not carried)
+ * for a file with another name elsewhere (a hard link: giving it would give that file).
+ */
+async function giveCacheToSandbox(dir: string, uid: number): Promise<boolean> {
+  if (await outputProblem(dir)) return false;
+  // Without a uid of its own the sandbox has the server's: nothing to give, the same cache carried.
+  const give = process.getuid?.() === 0 ? (p: string) => lchownSync(p, uid, uid) : () => undefined;
+  const folders = [''];
+  const seen: string[] = [];
+  let count = 0;
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    seen.push(folder);
+    const handle = opendirSync(path.join(dir, folder));
+    try {
+      for (let entry = handle.readSync(); entry; entry = handle.readSync()) {
+        const rel = path.join(folder, entry.name);
+        if (entry.isDirectory()) folders.push(rel);
+        else if (!entry.isFile() || lstatSync(path.join(dir, rel)).nlink !== 1) return false;
+        else give(path.join(dir, rel));
+        if (++count % GIVE_SLICE === 0) await new Promise(setImmediate);
+      }
+    } finally {
+      handle.closeSync();
+    }
+  }
+  // The folders last, each after everything in it: until then no process of that uid (a warm
+  // worker's, holding a descriptor of one) can change a name the walk goes through.
+  for (const folder of seen.reverse()) give(path.join(dir, folder));
   return true;
 }
+
+/** Entries given between two turns of the event loop (as output.ts's walk of an output). */
+const GIVE_SLICE = 2000;
 
 /** Beside a kept cache (`<name>.made-in`): the build root it was made in, written by the server. */
 const MADE_IN = '.made-in';

@@ -208,7 +208,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     if (!options.allowCode) await writeCheckedFile(worker.buildRoot, report.checked);
     if (options.pageHistory?.lastUpdated) {
       // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
-      await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644 });
+      // `wx`, as the checked file: a link a process of the sandbox put at this name is never followed.
+      await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644, flag: 'wx' });
     }
     const carry = sandbox && options.carryCache;
     if (carry?.from) {

@@ -173,7 +173,11 @@ export function sandboxLaunch(cmd: SandboxedCommand, options: SandboxOptions): L
   return { file: file!, args, env: { PATH: HOST_PATH }, cwd: '/' };
 }
 
-/** Makes `dir` (and everything in it) writable by the sandbox's uid, when it has one of its own. */
+/**
+ * Makes `dir` (and everything in it) writable by the sandbox's uid, when it has one of its own.
+ * Only for a directory the server made and no sandbox wrote: Node's recursive readdir enters a link
+ * to a directory (a tenant's tree is given by build-cache.ts's giveCacheToSandbox instead).
+ */
 export async function giveToSandbox(dir: string, uid: number): Promise<void> {
   if (!runsAsRoot()) return;
   const entries = await fs.promises.readdir(dir, { recursive: true });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adoptCarriedStore, keepCache, takeCache } from '../../src/builder/build-cache.ts';
+import { adoptCarriedStore, CARRIED_FROM_FILE, keepCache, takeCache } from '../../src/builder/build-cache.ts';
 import { removeBuildDir } from '../../src/builder/build-roots.ts';
 
 let dir: string;
@@ -65,5 +65,78 @@ describe('a carried Astro cache', () => {
       fs.mkdirSync(next);
       expect(await takeCache(caches, 'site:', name, next, uid)).toBe(false);
     }
+  });
+});
+
+describe('a carried cache given to the next build\'s sandbox uid (src/builder/build-cache.ts, takeCache)', () => {
+  /** Another uid than the server's: what a sandbox of its own gets (sandbox.ts, sandboxUid). */
+  const sandboxUid = 234_567;
+  const asRoot = uid === 0;
+
+  /** A victim folder with one file, outside every build root and cache. */
+  function victim(): { dir: string; file: string } {
+    const victimDir = path.join(dir, 'victim');
+    fs.mkdirSync(victimDir);
+    const file = path.join(victimDir, 'server-file.txt');
+    fs.writeFileSync(file, 'the server\'s\n');
+    return { dir: victimDir, file };
+  }
+
+  /** Keeps a build's cache after `plant` put something in it (as that build could), then gives it to the next build: whether it was carried. */
+  async function carriedAfter(plant: (cache: string) => void): Promise<{ carried: boolean; next: string }> {
+    const first = buildRoot('first');
+    plant(path.join(first, '.cache/astro'));
+    await keepCache(caches, 'site:', 'd1', first, removeBuildDir);
+    const next = path.join(dir, 'next');
+    fs.mkdirSync(next);
+    return { carried: await takeCache(caches, 'site:', 'd1', next, sandboxUid), next };
+  }
+
+  it('never gives what a link the previous build put in its cache points to, and the cache is not carried', async () => {
+    const target = victim();
+    const { carried, next } = await carriedAfter((cache) => fs.symlinkSync(target.dir, path.join(cache, 'folio-rendered/elsewhere')));
+    expect(fs.lstatSync(target.file).uid).toBe(uid);
+    expect(fs.lstatSync(target.dir).uid).toBe(uid);
+    expect(carried).toBe(false);
+    expect(fs.existsSync(path.join(next, '.cache'))).toBe(false);
+  });
+
+  it('never gives a file the previous build linked into its cache under a second name (a hard link)', async () => {
+    const target = victim();
+    const { carried } = await carriedAfter((cache) => fs.linkSync(target.file, path.join(cache, 'folio-rendered/pages/b.json')));
+    expect(fs.lstatSync(target.file).uid).toBe(uid);
+    expect(carried).toBe(false);
+  });
+
+  it('is the new uid\'s (the server running as root), folders and files, when it holds only folders and files', async () => {
+    await keepCache(caches, 'site:', 'd1', buildRoot('first'), removeBuildDir);
+    const next = path.join(dir, 'next');
+    fs.mkdirSync(next);
+    expect(await takeCache(caches, 'site:', 'd1', next, sandboxUid)).toBe(true);
+    for (const rel of ['.cache/astro', '.cache/astro/folio-rendered/pages', '.cache/astro/folio-rendered/pages/a.json']) expect(fs.lstatSync(path.join(next, rel)).uid).toBe(asRoot ? sandboxUid : uid);
+  });
+
+  it('writes through no link a process still running in the sandbox put in the build root, and the build goes on without the cache', async () => {
+    const target = victim();
+    await keepCache(caches, 'site:', 'd1', buildRoot('first'), removeBuildDir);
+    // A warm worker's process sees every build root it builds in, and may have put this there.
+    const next = path.join(dir, 'next');
+    fs.mkdirSync(next);
+    fs.symlinkSync(target.file, path.join(next, CARRIED_FROM_FILE));
+    const carried = await takeCache(caches, 'site:', 'd1', next, sandboxUid);
+    expect(fs.readFileSync(target.file, 'utf8')).toBe('the server\'s\n');
+    expect(carried).toBe(false);
+    expect(adoptCarriedStore(next)).toBe(false);
+  });
+
+  it('carries no cache through a link at the cache\'s own name in the build root', async () => {
+    const target = victim();
+    await keepCache(caches, 'site:', 'd1', buildRoot('first'), removeBuildDir);
+    const next = path.join(dir, 'next');
+    fs.mkdirSync(next);
+    fs.symlinkSync(target.dir, path.join(next, '.cache'));
+    expect(await takeCache(caches, 'site:', 'd1', next, sandboxUid)).toBe(false);
+    expect(fs.readdirSync(target.dir)).toEqual(['server-file.txt']);
+    expect(fs.lstatSync(path.join(next, '.cache')).isSymbolicLink()).toBe(true);
   });
 });

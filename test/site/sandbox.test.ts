@@ -19,8 +19,9 @@ import {
   type Mount,
   type SandboxLimits,
 } from '../../src/builder/sandbox.ts';
-import { buildSite } from '../../src/builder/build.ts';
-import { repoRoot } from '../../src/site/settings.ts';
+import { buildSite, type AstroRunner } from '../../src/builder/build.ts';
+import { CHECKED_FILE } from '../../src/site/content-check/checked-files.ts';
+import { LAST_UPDATED_FILE, repoRoot } from '../../src/site/settings.ts';
 import { WarmWorker } from '../../src/builder/warm-worker.ts';
 import { makeContentRoot } from './helpers.ts';
 
@@ -259,6 +260,31 @@ describe('site builds in the sandbox', () => {
       expect(worker.pid).toBeUndefined(); // a fresh process of its own built it
     } finally {
       await worker.close();
+    }
+  });
+
+  it('the server writes no file of a build root through a link a warm worker\'s process put there first', async () => {
+    // The build root is the worker uid's from the start (warm-worker.ts): a process the worker left
+    // running may put links at the names of the files the server writes into it before Astro runs.
+    const victims = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-victims-'));
+    const worker = new WarmWorker({ sandbox: { mode: 'required' } });
+    const planting: AstroRunner = {
+      async start(job, limits, emit) {
+        const started = await worker.start(job, limits, emit);
+        for (const name of [CHECKED_FILE, LAST_UPDATED_FILE]) {
+          fs.writeFileSync(path.join(victims, name), 'the server\'s\n');
+          fs.symlinkSync(path.join(victims, name), path.join(started.buildRoot, name));
+        }
+        return started;
+      },
+    };
+    try {
+      const pageHistory = { lastUpdated: { 'content/index.mdx': '2025-03-05T12:30:00+00:00' } };
+      await buildWith({ sandbox: { mode: 'required' }, astro: planting, pageHistory }).catch(() => undefined);
+      for (const name of [CHECKED_FILE, LAST_UPDATED_FILE]) expect(fs.readFileSync(path.join(victims, name), 'utf8'), name).toBe('the server\'s\n');
+    } finally {
+      await worker.close();
+      fs.rmSync(victims, { recursive: true, force: true });
     }
   });
 

@@ -32,7 +32,8 @@ export function checkedDigest(text: string, options: Pick<CheckOptions, 'file' |
 
 /** Writes the digests into the build root `buildRoot`. */
 export async function writeCheckedFile(buildRoot: string, digests: string[]): Promise<void> {
-  await fs.promises.writeFile(path.join(buildRoot, CHECKED_FILE), JSON.stringify(digests), { mode: 0o644 });
+  // `wx`: the build root is the sandbox uid's, and a process of it (a warm worker's) may have put a link at this name: never followed.
+  await fs.promises.writeFile(path.join(buildRoot, CHECKED_FILE), JSON.stringify(digests), { mode: 0o644, flag: 'wx' });
 }
 
 /** The digests the parent wrote into `buildRoot`; empty when there are none (every file is then walked). */
