@@ -1,7 +1,7 @@
 // Writes a site's search index in shards (search-shards.ts; docs/decisions.md, "Search index in
 // shards") with Pagefind's Node API. Runs in the build's sandbox, as the build's uid, after Astro
 // has exited: it reads the built site and writes only into its output folder, which the server
-// takes and checks (build.ts, takeOutput) like any build output.
+// takes and checks (output.ts, takeOutput) like any build output.
 //
 // FOLIO_SEARCH_JOB (JSON): `site` (the built site, read only), `out` (the index folder to write),
 // `shardPages`, and for a fast redeploy `changed`: the HTML files the partial build wrote. With

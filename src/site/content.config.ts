@@ -39,7 +39,7 @@ function renderOnly(loader: Loader, only: ReadonlySet<string>): Loader {
       );
       const store: LoaderContext['store'] = {
         ...context.store,
-        // A store carried from the previous build (build.ts, `carryCache`) may hold an entry the
+        // A store carried from the previous build (src/builder/build.ts, `carryCache`) may hold an entry the
         // wrong way for this build: a page to render without its rendered content (the previous
         // build did not render it), or another one with a content module Vite would compile. Such
         // an entry is read again, as if not stored; every other unchanged entry is kept.

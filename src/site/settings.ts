@@ -93,7 +93,7 @@ export const LAST_UPDATED_FILE = 'last-updated.json';
 
 /**
  * Astro's cache folder in a build root: the content store and each page's rendered file
- * (rendered-files.ts). A fast redeploy's build gets the previous build's (build.ts, `carryCache`).
+ * (rendered-files.ts). A fast redeploy's build gets the previous build's (src/builder/build.ts, `carryCache`).
  */
 export const ASTRO_CACHE_DIR = '.cache/astro';
 

@@ -20,7 +20,7 @@ export const renderedDir = (cacheDir: URL, collection: string) => path.join(file
  * `loader`, with the rendered content of every entry it stores written to a file of its own (named
  * by a hash of the entry's id, never by the id: ids come from the tenant's file names), and the
  * entry stored with the file's path, relative to the build root, in its place: a fast redeploy's
- * build carries the previous build's cache into a build root of its own (build.ts, `carryCache`).
+ * build carries the previous build's cache into a build root of its own (src/builder/build.ts, `carryCache`).
  * Logs how many entries were read again: the loaders keep an entry whose file is unchanged since
  * the store was written without storing it again.
  */
