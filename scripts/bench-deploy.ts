@@ -17,7 +17,10 @@
 //    (full, timed once) standing in for step 1; the median of each step of the `timings:` lines
 //    over the runs and the content sync's count of pages read again are printed too, with the
 //    search index's and the reuse copy's lines; each push starts once the previous deployment has
-//    ended (its reuse copy is made after its site is live).
+//    ended (its reuse copy is made after its site is live). BENCH_LOG_DIR=dir keeps each of these
+//    deployments' whole logs there, the bench's own clock added (push sent and answered, the
+//    deployment's record, the new text's first 200, its snapshot gone): a push's time broken down
+//    past `timings:` (docs/decisions.md, "Where a one-page push at 25,000 pages spends its 18 s").
 //    Goal at 25,000 pages: ≤ 5 s (issue 28).
 // 1c. The same trigger-to-live runs on a second server with the store in PostgreSQL
 //    (FOLIO_DATABASE_URL, a throwaway cluster started as the tests start theirs:
@@ -66,6 +69,7 @@ import { client, getWithHost, type TestServer } from '../test/helpers/server.ts'
 import { serveWithFolio } from '../test/site/helpers.ts';
 import { writeMintlifyScaleSite } from './bench-corpus.ts';
 import { REDIRECTS_FILE, RedirectTable, type RedirectsFile } from '../src/hosting/redirects.ts';
+import { snapshotDir } from '../src/service/project-files.ts';
 
 interface LoadResult {
   requests: { average: number };
@@ -199,6 +203,31 @@ async function pushCorpus(pages: number): Promise<{ files: Record<string, string
   }
 }
 
+/**
+ * BENCH_LOG_DIR (opt-in): each deployment's whole log of step 1b is written there as `{name}.log`
+ * (its lines timestamped by the server), to break a push's time down past the `timings:` line; the
+ * server's data dir is removed at the end of the bench.
+ */
+function keepLog(name: string, log: string): void {
+  const dir = process.env.BENCH_LOG_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.log`), log);
+  console.log(`    full log: ${path.join(dir, `${name}.log`)}`);
+}
+
+/**
+ * With BENCH_LOG_DIR: when the deployment's content snapshot is gone (runner.ts removes it after
+ * recording the end, before its build slot takes the next deployment), a line at the end of its
+ * kept log. Watched beside the next push, which does not wait for it; from once the log was read, so
+ * a snapshot already gone then gets that time (an upper bound).
+ */
+async function noteSnapshotRemoved(server: TestServer, projectId: string, deploymentId: string, name: string): Promise<void> {
+  const dir = snapshotDir(server.dataDir, projectId, deploymentId);
+  await waitUntil(async () => !fs.existsSync(dir), 120_000).catch(() => undefined);
+  fs.appendFileSync(path.join(process.env.BENCH_LOG_DIR!, `${name}.log`), `${new Date().toISOString()} bench: its snapshot removed\n`);
+}
+
 /** Push-to-live latencies of a one-page change: a signed push delivery, then the page polled until it has the change. */
 async function pushLatency(server: TestServer, repo: TestRepo, projectId: string, slug: string, pushed: PushedPage, pages: number): Promise<{ times: number[]; steps: Map<string, number[]> }> {
   const api = client(server.url, server.defaultKey);
@@ -211,16 +240,19 @@ async function pushLatency(server: TestServer, repo: TestRepo, projectId: string
     const sha = repo.commit({ [pushed.file]: pushed.text(marker) });
     const body = JSON.stringify({ ref: 'refs/heads/main', after: sha });
     const started = performance.now();
+    const sent = new Date().toISOString();
     const res = await api('POST', hook, {
       body,
       headers: { 'x-github-event': 'push', 'x-github-delivery': marker, 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` },
     });
+    const answered = new Date().toISOString();
     if (res.status !== 202 || res.body.status !== 'queued') throw new Error(`push answered ${res.status} ${res.text}`);
     await waitUntil(async () => {
       const answer = await getWithHost(server.url, pushed.urlPath, `${slug}.localhost`, {}, 'a site host');
       return answer.status === 200 && answer.text.includes(marker);
     });
     times.push(performance.now() - started);
+    const live = new Date().toISOString();
     // The deployment goes on after the site is live (its reuse copy for the next push: runner.ts),
     // as pushes minutes apart would let it: the next push starts once it has ended.
     let deployment = (await api('GET', `/v1/projects/${projectId}/deployments?limit=1`)).body.data[0];
@@ -229,6 +261,10 @@ async function pushLatency(server: TestServer, repo: TestRepo, projectId: string
       return ['succeeded', 'failed', 'canceled'].includes(deployment.status);
     });
     const log = (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text;
+    // The bench's own clock around the server's lines: the push sent, the deployment's record, the new text's first 200.
+    const record = `${sent} bench: push sent\n${deployment.created_at} bench: deployment created\n${answered} bench: push answered 202\n${deployment.started_at} bench: deployment started\n`;
+    keepLog(`push-${pages}-run-${run}`, `${record}${log}${live} bench: first 200 of the new text\n`);
+    if (process.env.BENCH_LOG_DIR) void noteSnapshotRemoved(server, projectId, deployment.id, `push-${pages}-run-${run}`);
     const kind = log.match(/build: (?:fast|full) \([^\n]*\)/g)?.join('; ') ?? 'no build line';
     console.log(`  push, one page of ${pages} changed, run ${run}: ${seconds(times.at(-1)!)} (load ${load()}; ${kind})`);
     // The deployment's own steps (runner.ts): where the time went.
@@ -261,6 +297,7 @@ async function pushCase(server: TestServer, host: RepoHost): Promise<string> {
   console.log(`  ${seconds(full)} (load ${load()})`);
   const connect = (await api('GET', `/v1/projects/${project.id}/deployments?limit=1`)).body.data[0];
   const connectLog = (await api('GET', `/v1/projects/${project.id}/deployments/${connect.id}/log`)).text;
+  keepLog(`connect-${pages}`, connectLog);
   for (const line of connectLog.match(/timings: [^\n]*|search index: [^\n]*|reuse: [^\n]*/g) ?? []) console.log(`    ${line}`);
   console.log(`\nPush-to-live latency, one page of ${pages} changed (signed POST /hooks/git/{id} → first 200 of the new text):`);
   const { times, steps } = await pushLatency(server, repo, project.id, slug, page, pages);
