@@ -9,6 +9,7 @@ import { satteri } from '@astrojs/markdown-satteri';
 import { ASTRO_CACHE_DIR, siteSettings, siteSrcDir, type SiteSettings } from './settings.ts';
 import { contentLayout } from './layout.ts';
 import { folioSite } from './integration.ts';
+import { devDataStoreFile } from './dev/dev-reload.ts';
 import { snippetHastPlugin, snippetMdastPlugin } from './markdown/snippet-placeholders.ts';
 import { MARKDOWN_FEATURES } from './markdown/features.ts';
 import { snippetImportsPlugin } from './markdown/snippet-imports.ts';
@@ -72,7 +73,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
           // watcher's event for that write as its echo only within a second: with the wait above, on a
           // busy machine the echo came later and reloaded the pages once more, after the reader had
           // clicked on (docs/decisions.md#a-preview-save-is-a-module-reload). Only this process writes the store.
-          ignored: [path.join(settings.buildRoot, '.astro', 'data-store.json')],
+          ignored: [devDataStoreFile(settings.buildRoot)],
         },
       },
       logLevel: 'warn',

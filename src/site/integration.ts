@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { contentLayout } from './layout.ts';
 import { mintlifyStaticFiles } from './dev/dev-static-files.ts';
 import { devRedirects } from './dev/dev-redirects.ts';
-import { errorOverlay, invalidateWithImporters, reloadPages } from './dev/dev-reload.ts';
+import { dataStoreWritten, errorOverlay, invalidateWithImporters, reloadPages } from './dev/dev-reload.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -132,15 +132,21 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
           // The content collections were made from the lists (content.config.ts): synced again with the
           // new ones. A sync drops the loaders' own watchers until they load again: a page saved
           // meanwhile is read by one more sync.
+          // A sync that writes the content store makes Astro reload the open pages itself, after the
+          // settings module above was renewed: a second reload from here came later, and took a reader
+          // who had already clicked on back to the page they were leaving.
+          let astroReloaded = false;
           if (listsChanged && refreshContent) {
+            const before = await dataStoreWritten(settings.buildRoot);
             do {
               savedWhileSyncing = false;
               syncing = true;
               const synced = await syncLists(refreshContent, site).finally(() => (syncing = false));
               if (!synced) logger.error(`${names}: the pages could not be synced again; stop the preview and start it again`);
             } while (savedWhileSyncing);
+            astroReloaded = (await dataStoreWritten(settings.buildRoot)) !== before;
           }
-          reloadPages(server);
+          if (!astroReloaded) reloadPages(server);
           logger.info(`${names} changed: reloaded`);
         };
         const isContentFile = (file: string) => /\.mdx?$/.test(file) && file.startsWith(`${settings.contentRoot}${path.sep}`);

@@ -4,6 +4,8 @@
 // evaluated again at the next request (routes, layouts, pages.ts, which list the pages and build the
 // navigation per request in dev), and the open pages reload. A restart would list and sync every page
 // again: seconds on a large repository.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ViteDevServer } from 'vite';
 
 /**
@@ -70,3 +72,14 @@ interface ErrorPayload {
   type: 'error';
   err: { message: string; stack: string };
 }
+
+/**
+ * The content store Astro writes in the preview's build root. Astro reloads the open pages itself
+ * each time it writes it (its data-store invalidation), so the preview's watcher ignores the file
+ * (astro-config.ts) and a reload after a sync that wrote it is not sent twice (integration.ts).
+ */
+export const devDataStoreFile = (buildRoot: string) => path.join(buildRoot, '.astro', 'data-store.json');
+
+/** When the content store was last written (undefined before its first write). */
+export const dataStoreWritten = (buildRoot: string): Promise<number | undefined> =>
+  fs.promises.stat(devDataStoreFile(buildRoot)).then((stat) => stat.mtimeMs, () => undefined);
