@@ -21,7 +21,7 @@
 //    deployments' whole logs there, the bench's own clock added (push sent and answered, the
 //    deployment's record, the new text's first 200, its snapshot gone): a push's time broken down
 //    past `timings:` (docs/decisions.md, "Where a one-page push at 25,000 pages spends its 18 s").
-//    Goal at 25,000 pages: ≤ 5 s (issue 28).
+//    Goal at 25,000 pages: ≤ 5 s (docs/benchmarks.md).
 // 1c. The same trigger-to-live runs on a second server with the store in PostgreSQL
 //    (FOLIO_DATABASE_URL, a throwaway cluster started as the tests start theirs:
 //    test/helpers/postgres.ts), the two servers taking turns run by run; printed beside the

@@ -26,7 +26,7 @@ import { replaceShards, searchJobEnv, SEARCH_INDEX_WORKER } from './search-index
 import { takeReuseCopy } from './reuse-copy.ts';
 import { SEARCH_SHARD_PAGES } from './search-shards.ts';
 import { errorProblems, FOLIO_ERROR, MAX_ERRORS_PAST_BUDGET, MAX_LOG_BYTES } from './build-log.ts';
-import { copyStaticFiles, emptyDir, listFiles, mergeInto, moveInto, reuseRefusal, takeOutput, writeRedirects } from './output.ts';
+import { copyStaticFiles, emptyDir, listFiles, mergeInto, reuseRefusal, takeOutput, writeRedirects } from './output.ts';
 
 export type { AstroRunner };
 
@@ -274,7 +274,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
             }
             await timed('output', async () => {
               written!.push(...(await listFiles(taken.dir)).map((rel) => `${PAGEFIND_DIR}/${rel}`), REDIRECTS_FILE);
-              await replaceShards(taken.dir, path.join(outDir, PAGEFIND_DIR), moveInto, removeBuildDir);
+              await replaceShards(taken.dir, path.join(outDir, PAGEFIND_DIR));
               await writeRedirects(outDir, report.config);
             });
           } finally {

@@ -3,6 +3,8 @@
 // replace the previous build's in the output.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { removeBuildDir } from './build-roots.ts';
+import { moveInto } from './output.ts';
 import { isShardFolder } from './search-shards.ts';
 
 /** The indexing process (run with Node, in the sandbox like the Astro worker). */
@@ -19,14 +21,14 @@ export function searchJobEnv(job: { site: string; out: string; shardPages: numbe
  * shards' folders staying), the shards it did not write stay the previous build's. Only links made
  * by the server are removed (the previous build's files stay as they are).
  */
-export async function replaceShards(from: string, to: string, move: (from: string, to: string) => Promise<void>, remove: (dir: string) => Promise<void>): Promise<void> {
+export async function replaceShards(from: string, to: string): Promise<void> {
   await fs.mkdir(to, { recursive: true });
   const written = await fs.readdir(from);
   if (written.includes('pagefind-entry.json')) {
-    for (const name of await fs.readdir(to)) if (!isShardFolder(name)) await remove(path.join(to, name));
+    for (const name of await fs.readdir(to)) if (!isShardFolder(name)) await removeBuildDir(path.join(to, name));
   }
   for (const name of written) {
-    await remove(path.join(to, name));
-    await move(path.join(from, name), path.join(to, name));
+    await removeBuildDir(path.join(to, name));
+    await moveInto(path.join(from, name), path.join(to, name));
   }
 }
