@@ -7,10 +7,10 @@
 // converted and the file is still right. Real deployments over file://, sandboxed builds.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import { deployWithLog, fileHashes, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { TestRepo } from '../helpers/git-repos.ts';
 import { uniqueSlug, type Json } from '../helpers/server.ts';
 import { CACHES_DIR } from '../../src/builder/build-roots.ts';
@@ -33,23 +33,9 @@ const keptLlmsFull = (deploymentId: string) => {
 };
 
 async function trigger(body: unknown = {}): Promise<Json> {
-  const res = await fixture.api('POST', `/v1/projects/${projectId}/deployments`, { body });
-  expect(res.status).toBe(202);
-  const done = await waitForDeployment(fixture.api, projectId, res.body.id);
-  expect(done.status).toBe('succeeded');
-  logs[done.id] = (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${done.id}/log`)).text;
-  return done;
-}
-
-/** Every file of a build, by path, with a hash of its bytes. */
-async function filesOf(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    files.set(path.relative(dir, abs), createHash('sha256').update(await readFile(abs)).digest('hex'));
-  }
-  return files;
+  const { deployment, log } = await deployWithLog(fixture.api, projectId, body);
+  logs[deployment.id] = log;
+  return deployment;
 }
 
 beforeAll(async () => {
@@ -102,8 +88,8 @@ describe('a fast redeploy of a Mintlify-layout site', () => {
 
   it('writes the same files, with the same bytes, as a full build of the same commit', async () => {
     expect(runs.full.commit_sha).toBe(runs.fast.commit_sha);
-    const fast = await filesOf(buildOf(runs.fast.id));
-    const full = await filesOf(buildOf(runs.full.id));
+    const fast = await fileHashes(buildOf(runs.fast.id));
+    const full = await fileHashes(buildOf(runs.full.id));
     expect([...fast.keys()].sort()).toEqual([...full.keys()].sort());
     expect([...full].filter(([file, hash]) => fast.get(file) !== hash).map(([file]) => file)).toEqual([]);
     expect([...full.keys()]).toEqual(expect.arrayContaining(['guide/index.html', 'llms-full.txt', 'guide.md']));
