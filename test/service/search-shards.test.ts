@@ -100,6 +100,30 @@ describe('a site whose search index is in shards', () => {
     expect(await searchFor('harborlight')).toEqual(['/']);
   });
 
+  it('asks for every shard\'s index at once on the first search, not one shard after the other', async () => {
+    // Each shard's entry is held until the other shard's entry is asked for too: merged one after
+    // the other, the second is never asked for and the search never ends.
+    const tab = await browser.newPage();
+    try {
+      const held: Array<() => void> = [];
+      await tab.route(/\/pagefind\/[1-9]\d*\/pagefind-entry\.json(\?|$)/, async (route) => {
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          if (held.length === 2) for (const release of held) release();
+        });
+        await route.continue();
+      });
+      await tab.goto(`${fixture.server.url.replace('://127.0.0.1', `://${slug}.localhost`)}/`);
+      await tab.click('.search-button');
+      await tab.fill('.search-input', 'copperbough');
+      await tab.locator('.search-status').filter({ hasText: /found|No results/ }).waitFor({ timeout: 20_000 });
+      expect(held).toHaveLength(2);
+      expect(await tab.locator('.search-results a.search-page').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname))).toEqual(['/charlie/']);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('on a one-page change indexes again only the shard holding the page, and search finds the new text', async () => {
     expect(logs[runs.fast.id]).toContain('build: fast (1 page changed)');
     expect(logs[runs.fast.id]).toContain('search index: 1 of 3 shards indexed again (shard 2); 2 kept from the previous build');
