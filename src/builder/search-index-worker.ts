@@ -7,7 +7,7 @@
 // `shardPages`, and for a fast redeploy `changed`: the HTML files the partial build wrote. With
 // `changed`, the previous build's `pagefind/shard-pages.json` in `site` says which shards hold
 // them; only those are written, the server keeps the others' files. `launchedAt` (the server's
-// clock when it started this process) lets the timings line say what the start itself cost.
+// clock when it started this process) lets the `time spent` line say what the start itself cost.
 import { readdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
@@ -34,7 +34,7 @@ const PARALLEL_SHARDS = 2;
  */
 const PAGES_AHEAD = 16;
 
-/** Where the time goes, summed over the shards written (two at a time in a full build): the timings line. */
+/** Where the time goes, summed over the shards written (two at a time in a full build): the `time spent` line. */
 const spent = { plan: 0, read: 0, added: 0, written: 0, bytes: 0, pages: 0 };
 const since = (start: number) => performance.now() - start;
 
@@ -110,11 +110,11 @@ async function plan(): Promise<{ manifest: ShardPagesFile; again: number[]; why?
   return again ? { manifest: previous, again } : fresh('the previous build\'s shards do not fit this one');
 }
 
-/** The timings line: how the indexing's time splits (docs/decisions.md, "The search shard of a fast redeploy"). */
-function timings(shards: number): string {
+/** The `time spent` line: how the indexing's time splits (docs/decisions.md, "The search shard of a fast redeploy"). */
+function timeSpent(shards: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const started = job.launchedAt === undefined ? '' : `process start ${s(Math.max(0, startedAt - job.launchedAt))}, `;
-  return `search index: timings: ${started}plan ${s(spent.plan)}, ${spent.pages} page${spent.pages === 1 ? '' : 's'} ` +
+  return `search index: time spent: ${started}plan ${s(spent.plan)}, ${spent.pages} page${spent.pages === 1 ? '' : 's'} ` +
     `(${(spent.bytes / 2 ** 20).toFixed(1)} MiB) read in ${s(spent.read)} and added in ${s(spent.added)}, index written in ${s(spent.written)}` +
     (shards > 1 ? ` (summed over ${shards} shards, ${PARALLEL_SHARDS} at a time)` : '');
 }
@@ -145,7 +145,7 @@ async function main() {
   } else {
     console.log(`search index: ${pages} page${pages === 1 ? '' : 's'} in ${total} shard${total === 1 ? '' : 's'} of up to ${job.shardPages}${why ? ` (all indexed again: ${why})` : ''}`);
   }
-  console.log(timings(again.length));
+  console.log(timeSpent(again.length));
 }
 
 main().catch((error: unknown) => {

@@ -94,7 +94,7 @@ afterAll(async () => {
 describe('a site whose search index is in shards', () => {
   it('is indexed in shards of the configured size, and the search dialog finds pages of every shard', async () => {
     expect(logs[runs.first.id]).toContain('search index: 5 pages in 3 shards of up to 2');
-    expect(logs[runs.first.id]).toMatch(/search index: timings: process start [\d.]+ s, plan [\d.]+ s, 5 pages \([\d.]+ MiB\) read in [\d.]+ s and added in [\d.]+ s, index written in [\d.]+ s \(summed over 3 shards, 2 at a time\)/);
+    expect(logs[runs.first.id]).toMatch(/search index: time spent: process start [\d.]+ s, plan [\d.]+ s, 5 pages \([\d.]+ MiB\) read in [\d.]+ s and added in [\d.]+ s, index written in [\d.]+ s \(summed over 3 shards, 2 at a time\)/);
     expect(await searchFor('quillwhistle')).toEqual(['/alpha/']);
     expect(await searchFor('copperbough')).toEqual(['/charlie/']);
     expect(await searchFor('harborlight')).toEqual(['/']);
@@ -128,7 +128,7 @@ describe('a site whose search index is in shards', () => {
     expect(logs[runs.fast.id]).toContain('build: fast (1 page changed)');
     expect(logs[runs.fast.id]).toContain('search index: 1 of 3 shards indexed again (shard 2); 2 kept from the previous build');
     // Where the shard's time went, for the one shard written: the process's start, its two pages.
-    expect(logs[runs.fast.id]).toMatch(/search index: timings: process start \d+\.\d\d s, plan \d+\.\d\d s, 2 pages \([\d.]+ MiB\) read in \d+\.\d\d s and added in \d+\.\d\d s, index written in \d+\.\d\d s\n/);
+    expect(logs[runs.fast.id]).toMatch(/search index: time spent: process start \d+\.\d\d s, plan \d+\.\d\d s, 2 pages \([\d.]+ MiB\) read in \d+\.\d\d s and added in \d+\.\d\d s, index written in \d+\.\d\d s\n/);
     // The kept shards are the previous build's files (the same inodes); the changed one is new.
     const before = await indexOf(runs.first.id);
     const after = await indexOf(runs.fast.id);
