@@ -79,8 +79,11 @@ async function writeShard(files: string[], outputPath: string): Promise<void> {
     const content = await readFile(path.join(job.site, file), 'utf8');
     spent.read += since(reading);
     spent.bytes += Buffer.byteLength(content);
+    // Never a rejection left waiting in `sent`: the first failure is kept and thrown below.
     sent.push(index.addHTMLFile({ sourcePath: file, content }).then((added) => {
       if (added.errors.length) failed ??= new Error(`search index: ${file}: ${added.errors.join('; ')}`);
+    }, (error: unknown) => {
+      failed ??= error as Error;
     }));
     if (sent.length >= PAGES_AHEAD) await sent.shift();
     if (failed) break;
