@@ -37,9 +37,6 @@ export async function removeLater(dir: string, trashDir = path.dirname(dir)): Pr
   void removal.finally(() => pending.delete(removal));
 }
 
-/** Whether `name` is a folder removeLater moved aside. */
-export const isTrash = (name: string) => name.endsWith('.trash');
-
 /** Resolves once every removal removeLater started in this process (by now) has ended. */
 export async function removalsSettled(): Promise<void> {
   await Promise.all(pending);
