@@ -217,8 +217,8 @@ function keepLog(name: string, log: string): void {
 }
 
 /**
- * With BENCH_LOG_DIR: when the deployment's content snapshot is gone (runner.ts removes it after
- * recording the end, before its build slot takes the next deployment), a line at the end of its
+ * With BENCH_LOG_DIR: when the deployment's content snapshot is gone (runner.ts moves it aside after
+ * recording the end, then its build slot takes the next deployment), a line at the end of its
  * kept log. Watched beside the next push, which does not wait for it; from once the log was read, so
  * a snapshot already gone then gets that time (an upper bound).
  */

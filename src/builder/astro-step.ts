@@ -5,7 +5,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, sandboxUid, type SandboxOptions } from './sandbox.ts';
 import { type PageHistory } from '../site/settings.ts';
-import { BUILDS_DIR, buildOutDir, makeBuildRoot, removeBuildDir, sandboxInput } from './build-roots.ts';
+import { BUILDS_DIR, buildOutDir, makeBuildRoot, sandboxInput } from './build-roots.ts';
+import { removeLater } from '../lib/remove-later.ts';
 import { buildLaunch, startProcess, workerEnv, type BuildLimits, type Child } from './processes.ts';
 
 /** One build's inputs as the Astro step needs them. */
@@ -36,7 +37,7 @@ export interface StartedBuild extends Child {
   input: string;
   /** The uid the build runs as in the sandbox (Pagefind then writes into its output as the same). */
   uid: number;
-  /** Removes the build's directories once it is over. */
+  /** Once the build is over: moves its directories aside at once and removes them in the background (src/lib/remove-later.ts). */
   cleanup(): Promise<void>;
 }
 
@@ -71,8 +72,8 @@ export const coldAstro: AstroRunner = {
       input: job.sandbox ? sandboxInput(inputDir) : job.contentRoot,
       uid,
       cleanup: async () => {
-        await removeBuildDir(buildRoot);
-        await removeBuildDir(inputDir);
+        await removeLater(buildRoot);
+        await removeLater(inputDir);
       },
     };
   },

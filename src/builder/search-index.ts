@@ -10,9 +10,12 @@ import { isShardFolder } from './search-shards.ts';
 /** The indexing process (run with Node, in the sandbox like the Astro worker). */
 export const SEARCH_INDEX_WORKER = path.join(import.meta.dirname, 'search-index-worker.ts');
 
-/** The job the indexing process reads (search-index-worker.ts): in its environment, never a file in the sandbox's reach. */
+/**
+ * The job the indexing process reads (search-index-worker.ts): in its environment, never a file in
+ * the sandbox's reach. Made just before the process starts: its clock says what the start cost.
+ */
 export function searchJobEnv(job: { site: string; out: string; shardPages: number; changed?: string[] }): Record<string, string> {
-  return { FOLIO_SEARCH_JOB: JSON.stringify(job) };
+  return { FOLIO_SEARCH_JOB: JSON.stringify({ ...job, launchedAt: Date.now() }) };
 }
 
 /**

@@ -6,8 +6,12 @@
 // indexes again only the shards holding a changed page and keeps the others' files.
 // Shared by the indexing process (search-index-worker.ts, in the sandbox) and the server (build.ts).
 
-/** Pages per shard unless the server says otherwise (FOLIO_SEARCH_SHARD_PAGES). */
-export const SEARCH_SHARD_PAGES = 1000;
+/**
+ * Pages per shard unless the server says otherwise (FOLIO_SEARCH_SHARD_PAGES). 500: a fast
+ * redeploy's shard takes about half the time of 1,000 pages' (its work is per page), for twice
+ * the shards a first search merges (docs/decisions.md, "The search shard of a fast redeploy").
+ */
+export const SEARCH_SHARD_PAGES = 500;
 
 /** The browser's list: the index folders under `/pagefind/` to load, shard 0 (`''`) first. */
 export const SHARDS_FILE = 'shards.json';

@@ -23,6 +23,7 @@ import { BUILDS_DIR, buildOutDir, liveBuildDirs, makeBuildRoot, removeBuildDir, 
 import { type BuildLimits, type StopReason } from './processes.ts';
 import { chooseSandbox, folioMounts, giveToSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, SANDBOX_PATH, sandboxLaunch, sandboxUid, type BuildSandbox, type SandboxOptions } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, type SiteSettings } from '../site/settings.ts';
+import { removeLater } from '../lib/remove-later.ts';
 
 /** Memory a worker may keep between builds (a warm worker idles at about 550 MB: Astro, Vite, Rolldown). */
 const MAX_IDLE_RSS = 900 * 1024 * 1024;
@@ -107,8 +108,10 @@ export class WarmWorker implements AstroRunner {
     };
     const cleanup = async () => {
       try {
-        await removeBuildDir(buildRoot);
-        if (input !== job.contentRoot) await removeBuildDir(input);
+        // Moved out of the work dir and the input dir (which the worker's sandbox still sees) and
+        // removed in the background: the input's path is free for the next build at once.
+        await removeLater(buildRoot, BUILDS_DIR);
+        if (input !== job.contentRoot) await removeLater(input, BUILDS_DIR);
       } finally {
         proc?.inUse.delete(inUse);
         released();

@@ -2,7 +2,6 @@
 import path from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { joinSections, keepSections, keptSections } from './llms-full-sections.ts';
-import { ASTRO_CACHE_DIR } from './settings.ts';
 import { pageBodyMarkdown } from './llms-markdown.ts';
 import { operationToMarkdown } from './openapi/index.ts';
 import { inSearch, siteModel, type SitePage } from './pages.ts';
@@ -55,7 +54,7 @@ export async function llmsTxt(): Promise<string> {
 }
 
 /** Where a build keeps its llms-full.txt for the next fast redeploy of the site (llms-full-sections.ts). */
-const keptLlmsFull = () => path.join(siteBuild.buildRoot, ASTRO_CACHE_DIR, 'folio-llms');
+const keptLlmsFull = () => path.join(siteBuild.cacheDir, 'folio-llms');
 
 /**
  * llms-full.txt: every page's Markdown (as its .md file has it), in reading order. A fast

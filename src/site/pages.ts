@@ -27,6 +27,7 @@ import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, ty
 import { resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
 import { navigationErrorMessage } from './navigation-errors.ts';
 import { pageFileOf } from './layout.ts';
+import { writeValidatedSpecs } from './content-check/checked-files.ts';
 
 export type { NavGroup, NavItem, NavLink } from './navigation.ts';
 
@@ -133,6 +134,9 @@ export function siteModel(): Promise<SiteModel> {
 async function buildModel(): Promise<SiteModel> {
   openApi = undefined;
   const results = await Promise.all(pageSources.map((source) => source()));
+  // Set by the sources just awaited (TypeScript cannot see it).
+  const state = openApi as OpenApiState | undefined;
+  if (state && !import.meta.env.DEV) rememberValidatedSpecs(state.loaded);
   const pages = writtenPagesFirst(results.flatMap((r) => r.pages));
   refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
@@ -152,6 +156,18 @@ async function buildModel(): Promise<SiteModel> {
   });
   const sequence = navigation.readingOrder().map((p) => byPath.get(p)!);
   return { pages, byPath, nav: navigation.defaultSidebar, sequence, navigation, redirects: legacyRedirects(pages) };
+}
+
+/**
+ * Leaves in this build's Astro cache the digests of the OpenAPI documents it validated, or found
+ * validated, for the next fast build of the site (checked-files.ts, VALIDATED_SPECS_FILE), and says
+ * in a fast build's log which ones it did not validate again.
+ */
+function rememberValidatedSpecs(loaded: Set<LoadedDocument>): void {
+  const documents = [...loaded];
+  writeValidatedSpecs(siteBuild.cacheDir, documents.flatMap((document) => document.digest ?? []));
+  if (!siteBuild.onlyPages) return;
+  for (const document of documents) if (document.validatedBefore) console.log(`[folio] openapi: ${document.file}: unchanged since the previous build, not validated again`);
 }
 
 /** Old `/api-reference/<operationId>/` addresses of docs.json-attached operations, where no page is now. */
@@ -231,6 +247,8 @@ interface OpenApiState {
   attached: WeakMap<object, { byKey: Map<string, OpenApiPage>; groups: NavItem[] }>;
   /** Addresses already given to generated pages. */
   taken: Set<string>;
+  /** Every document loaded (for `rememberValidatedSpecs`). */
+  loaded: Set<LoadedDocument>;
 }
 let openApi: OpenApiState | undefined;
 
@@ -238,8 +256,11 @@ function openApiState(contentRoot: string, config: DocsConfig): OpenApiState {
   if (openApi) return openApi;
   let discovered: Promise<string[]> | undefined;
   const named = [...docsJsonSources(config), ...navigationSources(config).map((n) => n.source)].flatMap((source) => source.files);
+  const load = specLoader(contentRoot, { checked: new Set(siteBuild.checkedSpecs) });
+  const loaded = new Set<LoadedDocument>();
   openApi = {
-    load: specLoader(contentRoot, { checked: new Set(siteBuild.checkedSpecs) }),
+    load: (file) => load(file).then((document) => (loaded.add(document), document)),
+    loaded,
     candidates: () => (discovered ??= discoverSpecFiles(contentRoot).then((found) => [...new Set([...named, ...found])])),
     attached: new WeakMap(),
     taken: new Set(),

@@ -25,6 +25,15 @@ const page = (title: string, text: string) => `---\ntitle: ${title}\ndescription
 const guide = (text: string) =>
   page('Guide', `Intro to the guide.\n\n<Note>Keep your key secret.</Note>\n\n## Steps\n\n${text}\n\n\`\`\`text\nretries = 3\n\`\`\`\n\n<Snippet file="shared.mdx" />`);
 
+/** A small OpenAPI file of our own: its operation's generated page is part of every build compared. */
+const spec = JSON.stringify({
+  openapi: '3.1.0',
+  info: { title: 'Widgets', version: '1.0.0' },
+  servers: [{ url: 'https://api.example.test' }],
+  paths: { '/widgets': { get: { summary: 'List widgets', tags: ['Widgets'], parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'The widgets.' } } } } },
+});
+const docsJson = (name: string) => JSON.stringify({ name, customSetting: true, openapi: 'api/openapi.json', navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } });
+
 const site = (urlPath: string) => getWithHost(fixture.server.url, urlPath, `${slug}.localhost`);
 const buildOf = (deploymentId: string) => path.join(fixture.server.dataDir, 'projects', projectId, 'builds', deploymentId);
 
@@ -39,7 +48,8 @@ beforeAll(async () => {
   repo = fixture.host.repo('acme', 'fast');
   repo.commit({
     // Warnings: a docs.json key and a frontmatter key Folio does not use, an image that is not there.
-    'docs.json': JSON.stringify({ name: 'Fast Docs', customSetting: true, navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }),
+    'docs.json': docsJson('Fast Docs'),
+    'api/openapi.json': spec,
     'content/index.mdx': page('Home', 'Welcome to the docs. See the [guide](/guide).'),
     'content/guide.mdx': guide('First version of the steps.'),
     'content/reference.mdx': page('Reference', 'Every option, listed.\n\n| Option | Default |\n| --- | --- |\n| retries | 3 |\n\n![Diagram](./diagram.png)').replace('---\n\n', 'customThing: 1\n---\n\n'),
@@ -67,7 +77,7 @@ beforeAll(async () => {
   runs.full = await trigger({ full_build: true });
 
   // D: docs.json changes: full.
-  repo.commit({ 'docs.json': JSON.stringify({ name: 'Faster Docs', customSetting: true, navigation: { groups: [{ group: 'Start', pages: ['index', 'guide', 'reference'] }] } }) });
+  repo.commit({ 'docs.json': docsJson('Faster Docs') });
   runs.config = await trigger();
 
   // E: the page's text starts using a component with a script of its own: the partial build's
@@ -108,8 +118,16 @@ describe('a redeploy whose commit changes one page', () => {
     const differing = [...full].filter(([file, hash]) => fast.get(file) !== hash).map(([file]) => file);
     expect(differing).toEqual([]);
     // The comparison covers what a page change reaches: the page, the search index, the llms files, the sitemap.
-    expect([...full.keys()]).toEqual(expect.arrayContaining(['guide/index.html', 'llms.txt', 'llms-full.txt', 'sitemap.xml', 'pagefind/pagefind-entry.json', 'logo.txt']));
+    expect([...full.keys()]).toEqual(expect.arrayContaining(['guide/index.html', 'api-reference/widgets/list-widgets/index.html', 'llms.txt', 'llms-full.txt', 'sitemap.xml', 'pagefind/pagefind-entry.json', 'logo.txt']));
     expect(await readFile(path.join(buildOf(runs.fast.id), 'llms-full.txt'), 'utf8')).toContain('Second version of the steps');
+  });
+
+  it('does not validate again the OpenAPI file the previous build validated (it has not changed), and says so', () => {
+    const line = '[folio] openapi: api/openapi.json: unchanged since the previous build, not validated again';
+    expect(logs[runs.fast.id]).toContain(line);
+    // A full build validates it (its check does), whatever a cache holds.
+    expect(logs[runs.first.id]).not.toContain(line);
+    expect(logs[runs.full.id]).not.toContain(line);
   });
 
   it('repeats in its log the warnings of the pages it did not check again, as a full build of the same commit prints them', () => {

@@ -94,14 +94,41 @@ afterAll(async () => {
 describe('a site whose search index is in shards', () => {
   it('is indexed in shards of the configured size, and the search dialog finds pages of every shard', async () => {
     expect(logs[runs.first.id]).toContain('search index: 5 pages in 3 shards of up to 2');
+    expect(logs[runs.first.id]).toMatch(/search index: time spent: process start [\d.]+ s, plan [\d.]+ s, 5 pages \([\d.]+ MiB\) read in [\d.]+ s and added in [\d.]+ s, index written in [\d.]+ s \(summed over 3 shards, 2 at a time\)/);
     expect(await searchFor('quillwhistle')).toEqual(['/alpha/']);
     expect(await searchFor('copperbough')).toEqual(['/charlie/']);
     expect(await searchFor('harborlight')).toEqual(['/']);
   });
 
+  it('asks for every shard\'s index at once on the first search, not one shard after the other', async () => {
+    // Each shard's entry is held until the other shard's entry is asked for too: merged one after
+    // the other, the second is never asked for and the search never ends.
+    const tab = await browser.newPage();
+    try {
+      const held: Array<() => void> = [];
+      await tab.route(/\/pagefind\/[1-9]\d*\/pagefind-entry\.json(\?|$)/, async (route) => {
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          if (held.length === 2) for (const release of held) release();
+        });
+        await route.continue();
+      });
+      await tab.goto(`${fixture.server.url.replace('://127.0.0.1', `://${slug}.localhost`)}/`);
+      await tab.click('.search-button');
+      await tab.fill('.search-input', 'copperbough');
+      await tab.locator('.search-status').filter({ hasText: /found|No results/ }).waitFor({ timeout: 20_000 });
+      expect(held).toHaveLength(2);
+      expect(await tab.locator('.search-results a.search-page').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname))).toEqual(['/charlie/']);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('on a one-page change indexes again only the shard holding the page, and search finds the new text', async () => {
     expect(logs[runs.fast.id]).toContain('build: fast (1 page changed)');
     expect(logs[runs.fast.id]).toContain('search index: 1 of 3 shards indexed again (shard 2); 2 kept from the previous build');
+    // Where the shard's time went, for the one shard written: the process's start, its two pages.
+    expect(logs[runs.fast.id]).toMatch(/search index: time spent: process start \d+\.\d\d s, plan \d+\.\d\d s, 2 pages \([\d.]+ MiB\) read in \d+\.\d\d s and added in \d+\.\d\d s, index written in \d+\.\d\d s\n/);
     // The kept shards are the previous build's files (the same inodes); the changed one is new.
     const before = await indexOf(runs.first.id);
     const after = await indexOf(runs.fast.id);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/builder/build.ts';
 import { BUILDS_DIR } from '../../src/builder/build-roots.ts';
+import { removalsSettled } from '../../src/lib/remove-later.ts';
 import { MAX_OUTPUT_PATH } from '../../src/site/tenant-limits.ts';
 import { makeContentRoot } from './helpers.ts';
 
@@ -58,7 +59,8 @@ describe('build output made to trouble the server', () => {
     expect(result.error?.code).toBe('build_failed');
     expect(result.error?.message).toMatch(new RegExp(`^the build's output has a path longer than ${MAX_OUTPUT_PATH} characters \\("deep/d{60}/`));
     expect(fs.readdirSync(out)).toEqual([]);
-    // Neither tree is left among the builds' directories.
+    // Neither tree is left among the builds' directories, once their removal in the background has ended.
+    await removalsSettled();
     expect(fs.readdirSync(BUILDS_DIR).filter((name) => fs.existsSync(path.join(BUILDS_DIR, name, 'deep')))).toEqual([]);
   }, 240_000);
 

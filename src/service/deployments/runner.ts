@@ -5,7 +5,7 @@
 // step. Any failure leaves the previous site live.
 import { rm } from 'node:fs/promises';
 import type { AstroRunner } from '../../builder/build.ts';
-import { removeTree } from '../../lib/link-tree.ts';
+import { removeLater } from '../../lib/remove-later.ts';
 import { repoRoot } from '../../site/settings.ts';
 import { isFolioError, isOutOfSpace, type DeploymentErrorCode } from '../errors.ts';
 import { buildDir, contentRootDir, previewRootDir, snapshotDir } from '../project-files.ts';
@@ -111,7 +111,10 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     if (!isFolioError(error) || error.code !== 'not_found') throw error;
   } finally {
     await log.close();
-    await removeTree(snapshot);
+    // Moved aside at once and removed in the background, so the build slot takes the next
+    // deployment now, not after one unlink per file of the site; a trash a crash leaves behind is
+    // removed at the next start (crash-leftovers.ts removes everything under snapshots/).
+    await removeLater(snapshot);
   }
 }
 

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Config } from '../config.ts';
+import { removalsSettled } from '../../lib/remove-later.ts';
 import { FolioError } from '../errors.ts';
 import type { BuildStorage } from '../builds/storage.ts';
 import { localContent, type ProjectContent } from '../project-content.ts';
@@ -286,6 +287,8 @@ export function createDeploymentsService(
       for (const timer of timers) clearTimeout(timer);
       continuous.close();
       await queue?.close();
+      // The snapshots and build roots still being removed in the background (src/lib/remove-later.ts).
+      await removalsSettled();
     },
   };
 }

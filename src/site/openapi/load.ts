@@ -25,9 +25,12 @@ export interface LoadedDocument {
   /**
    * The digest of the files this document was read from, when it passed validation as written
    * (not in the lenient reading): the check before a build hands it to the build, which then
-   * resolves that exact text without validating it again (checked-files.ts).
+   * resolves that exact text without validating it again (checked-files.ts). A build's loads give
+   * it too, for the next fast build of the site (pages.ts, `rememberValidatedSpecs`).
    */
   digest?: string;
+  /** Resolved without validation: its digest was among `checked` (LoadOptions). */
+  validatedBefore?: true;
 }
 
 export interface LoadOptions {
@@ -72,7 +75,8 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
     // Validating a large document costs more than resolving it: text the check before this build
     // validated (the same files, byte for byte) is only resolved. Anything else is validated below.
     early = await resolved().catch(() => undefined);
-    if (early && checked.has(readsDigest(reads))) return { document: early, refNames, file, warnings: [] };
+    const digest = early && readsDigest(reads);
+    if (early && digest && checked.has(digest)) return { document: early, refNames, file, warnings: [], digest, validatedBefore: true };
     reads.clear();
     refErrors.length = 0;
   }
@@ -102,7 +106,7 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
 
   if (validateOnly) return { document: source.raw as Record<string, unknown>, refNames, file, warnings, ...(digest ? { digest } : {}) };
   // Resolved before validation with the same options: the same document.
-  return { document: early && !warnings.length ? early : await resolved(), refNames, file, warnings };
+  return { document: early && !warnings.length ? early : await resolved(), refNames, file, warnings, ...(digest ? { digest } : {}) };
 }
 
 /** One digest of the files a parse read (paths relative to the content root, and their bytes). */

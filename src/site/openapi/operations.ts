@@ -174,22 +174,40 @@ function xMint(operation: Schema): { metadata: Schema; content?: string; href?: 
   };
 }
 
-function operationPage(
-  document: Schema,
-  refNames: RefNames,
-  { method, apiPath, pathItem, operation, webhook }: FoundOperation,
-  where: { path: string; slug: string; untagged: string },
-  options: BuildOptions,
-): OperationPageModel {
+/** What the page of an operation shows wherever it is (operationParts). */
+interface OperationParts {
+  parameters: OperationPageModel['parameters'];
+  requestBody?: RequestBodyModel;
+  security: SecurityModel[];
+  serverUrl?: string;
+  responses: ResponseModel[];
+  scopes: OperationPageModel['scopes'];
+  curl: string;
+  codeSamples: OperationPageModel['codeSamples'];
+  playground?: PlaygroundModel;
+}
+
+/** Per operation object of a loaded document: its parts, by the options they were made with. */
+const partsMade = new WeakMap<Schema, Map<string, OperationParts>>();
+
+/**
+ * The parts of an operation's page that do not depend on the page's address, made once per
+ * operation and options: a site of many languages and versions points each section's API tab at
+ * the same file, so a 25,000-page site generates 4,000 pages from its 40 operations
+ * (docs/decisions.md, "Astro's own time in a one-page build"). The pages share them: nothing
+ * changes a page model once made.
+ */
+function operationParts(document: Schema, refNames: RefNames, { method, apiPath, pathItem, operation, webhook }: FoundOperation, options: BuildOptions): OperationParts {
+  const key = JSON.stringify([method, apiPath, webhook ?? null, options.playground ?? null, options.languages ?? null, options.exampleParameters ?? null, options.prefill ?? null]);
+  const made = partsMade.get(operation) ?? new Map<string, OperationParts>();
+  partsMade.set(operation, made);
+  const known = made.get(key);
+  if (known) return known;
   const parameters = groupParameters(mergedParameters(pathItem, operation), refNames);
   const requestBody = isSchema(operation.requestBody) ? requestBodyModel(operation.requestBody, refNames) : undefined;
   const security = securityOf(document, operation);
   const servers = serverUrlsOf(document, pathItem, operation);
   const serverUrl = servers[0];
-  const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
-  const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
-  const mint = xMint(operation);
-  const summary = text(operation.summary);
   const request: CurlInput = {
     method,
     serverUrl,
@@ -199,6 +217,38 @@ function operationPage(
     body: requestBodySample(operation.requestBody),
     ...(options.exampleParameters === 'all' ? { allParameters: true } : {}),
   };
+  const parts: OperationParts = {
+    parameters,
+    security,
+    responses: responsesOf(operation, refNames),
+    scopes: scopesOf(operation, security),
+    curl: curlCommand(request),
+    codeSamples: webhook !== undefined ? [] : codeSamples(request, operation, options.languages),
+  };
+  if (requestBody) parts.requestBody = requestBody;
+  if (serverUrl) parts.serverUrl = serverUrl;
+  const display = displayOf(xMint(operation).metadata.playground) ?? options.playground ?? 'interactive';
+  // Without a server there is nowhere to send a request: the panel only shows it (as Mintlify does).
+  if (webhook === undefined && display !== 'none') {
+    parts.playground = playgroundOf(document, operation, mergedParameters(pathItem, operation), servers, display === 'interactive' && servers.length > 0 ? 'interactive' : 'simple', options.prefill === true);
+  }
+  made.set(key, parts);
+  return parts;
+}
+
+function operationPage(
+  document: Schema,
+  refNames: RefNames,
+  found: FoundOperation,
+  where: { path: string; slug: string; untagged: string },
+  options: BuildOptions,
+): OperationPageModel {
+  const { method, apiPath, operation, webhook } = found;
+  const { parameters, requestBody, security, serverUrl, responses, scopes, curl, codeSamples, playground } = operationParts(document, refNames, found, options);
+  const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
+  const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
+  const mint = xMint(operation);
+  const summary = text(operation.summary);
   const page: OperationPageModel = {
     kind: 'openapi',
     path: where.path,
@@ -211,28 +261,24 @@ function operationPage(
     group: tags[0] ?? where.untagged,
     tags,
     parameters,
-    responses: responsesOf(operation, refNames),
+    responses,
     security,
-    scopes: scopesOf(operation, security),
-    curl: curlCommand(request),
-    codeSamples: webhook !== undefined ? [] : codeSamples(request, operation, options.languages),
+    scopes,
+    curl,
+    codeSamples,
   };
   if (webhook !== undefined) page.webhook = webhook;
   if (operation['x-hidden'] === true || mint.metadata.hidden === true) page.hidden = true;
   if (mint.content) page.content = mint.content;
   if (options.file) page.file = options.file;
-  page.legacySlug = legacySlug({ method, apiPath, pathItem, operation });
+  page.legacySlug = legacySlug(found);
   if (operationId) page.operationId = operationId;
   if (summary) page.summary = summary;
   const description = text(mint.metadata.description) ?? text(operation.description);
   if (description) page.description = description;
   if (requestBody) page.requestBody = requestBody;
   if (serverUrl) page.serverUrl = serverUrl;
-  const display = displayOf(mint.metadata.playground) ?? options.playground ?? 'interactive';
-  // Without a server there is nowhere to send a request: the panel only shows it (as Mintlify does).
-  if (webhook === undefined && display !== 'none') {
-    page.playground = playgroundOf(document, operation, mergedParameters(pathItem, operation), servers, display === 'interactive' && servers.length > 0 ? 'interactive' : 'simple', options.prefill === true);
-  }
+  if (playground) page.playground = playground;
   return page;
 }
 
