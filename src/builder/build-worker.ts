@@ -24,11 +24,11 @@ export const DONE_MARKER = '@@folio-build-done@@';
 export async function runSiteBuild(settings: SiteSettings): Promise<void> {
   const guard: ContentGuard = { problems: [] };
   try {
-    // The config is computed here from this build's settings, never loaded from a cached module.
-    const config = await roleConfig(settings, guard);
-    const vite = { ...config.vite, plugins: [...(config.vite?.plugins ?? []), nativeAstroInContentSync()] };
     // A store carried from the previous build of the site is kept (build-cache.ts); any other is cleared.
     const carried = adoptCarriedStore(path.resolve(settings.buildRoot));
+    // The config is computed here from this build's settings, never loaded from a cached module.
+    const config = await roleConfig({ ...settings, carriedCache: carried }, guard);
+    const vite = { ...config.vite, plugins: [...(config.vite?.plugins ?? []), nativeAstroInContentSync()] };
     await build({ ...config, vite, configFile: false, mode: 'production', force: !carried });
   } catch (error) {
     if (!guard.problems.length) throw error;

@@ -11,7 +11,7 @@ import { z } from 'astro/zod';
 import { siteBuild } from './build-settings.ts';
 import { staticMdxPages } from './markdown/static-mdx.ts';
 
-const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles, onlyPages, staticMdx } = siteBuild;
+const { contentRoot, snippetsDir, layout, pageFiles, snippetFiles, onlyPages, staticMdx, carriedCache } = siteBuild;
 
 /** Files of the content root's list, relative to their folder `dir` (`''`: the root itself). */
 const under = (dir: string, list: string[]) => list.map((f) => (dir ? f.slice(dir.length + 1) : f));
@@ -77,13 +77,27 @@ function listed(key: 'pageFiles' | 'snippetFiles', files: string[], make: (files
 
 // The page path is the file path without extension (docs/decisions.md#pages), not a slugified id.
 const pageId = (file: string) => file.replace(/\.mdx?$/, '');
+
+/**
+ * A fast redeploy's build over the previous build's store (docs/decisions.md, "A fast redeploy's
+ * content sync reads only the changed pages"): which entries are kept without reading their file.
+ * Safe because the store is that previous build's (the server carried it, build-cache.ts) and the
+ * plan (src/service/deployments/fast-redeploy.ts, planRedeploy) compared that build's commit with
+ * this one by `git diff`: only the bodies of existing pages changed, and those pages are all in
+ * `onlyPages` (with any page whose last-updated date moved); any added, removed or renamed file,
+ * any snippet, docs.json or other file changed, made it a full build. So every other listed file
+ * has the bytes the stored entry was made from. Anything else (a full build, astro dev, a cache
+ * not carried or refused) reads every file.
+ */
+const only = onlyPages && new Set(onlyPages);
+const unchanged = only && carriedCache ? (id: string) => !only.has(id) : undefined;
 // Folio's layout: everything under content/ (one pattern; `astro dev` picks up new pages). Mintlify's:
 // exactly the listed page files, read by name (a glob pattern per page matched files × pages).
 const pagesBase = path.join(contentRoot, layout.pagesDir);
 const listedLoader = listed('pageFiles', pageFiles, (files) => layout.kind === 'folio'
   ? glob({ pattern: '**/*.{md,mdx}', base: pagesBase, generateId: ({ entry }) => pageId(entry) })
-  : listedFiles({ base: pagesBase, files: under('', files), generateId: pageId }));
-const pageLoader = onlyPages ? renderOnly(listedLoader, new Set(onlyPages)) : listedLoader;
+  : listedFiles({ base: pagesBase, files: under('', files), generateId: pageId, unchanged }));
+const pageLoader = only ? renderOnly(listedLoader, only) : listedLoader;
 
 const pages = defineCollection({
   // MDX pages without code are compiled at sync time into data, not into a module each
@@ -105,7 +119,8 @@ const snippets = defineCollection({
     ? { name: 'no-snippets', load: async (context) => context.store.clear() }
     : layout.kind === 'folio'
       ? glob({ pattern: '**/*.{md,mdx}', base: snippetsDir ?? path.join(contentRoot, layout.snippetsDir), generateId: ({ entry }) => entry })
-      : listedFiles({ base: snippetsDir ?? path.join(contentRoot, layout.snippetsDir), files: under(layout.snippetsDir, files), generateId: (file) => file })),
+      // No snippet changes in a fast redeploy (planRedeploy): all of them are kept as stored.
+      : listedFiles({ base: snippetsDir ?? path.join(contentRoot, layout.snippetsDir), files: under(layout.snippetsDir, files), generateId: (file) => file, unchanged: unchanged && (() => true) })),
 });
 
 export const collections = { pages, snippets };

@@ -1,5 +1,7 @@
 // The machine-readable files of a site: sitemap.xml, robots.txt, llms.txt, llms-full.txt and a .md file per page.
+import path from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
+import { joinSections, keepSections, keptSections } from './llms-full-sections.ts';
 import { pageBodyMarkdown } from './llms-markdown.ts';
 import { operationToMarkdown } from './openapi/index.ts';
 import { inSearch, siteModel, type SitePage } from './pages.ts';
@@ -51,13 +53,30 @@ export async function llmsTxt(): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
-/** llms-full.txt: every page's Markdown (as its .md file has it), in reading order. */
+/** Where a build keeps its llms-full.txt for the next fast redeploy of the site (llms-full-sections.ts). */
+const keptLlmsFull = () => path.join(siteBuild.cacheDir, 'folio-llms');
+
+/**
+ * llms-full.txt: every page's Markdown (as its .md file has it), in reading order. A fast
+ * redeploy's build over the previous build's cache converts only its pages (onlyPages) and takes
+ * the others' sections from the previous build's text: the plan (fast-redeploy.ts) lets through
+ * only body changes of those pages, so no other page's Markdown, title, order or the site's name
+ * can differ from that build's. Without a usable kept text, every page is converted.
+ */
 export async function llmsFullTxt(): Promise<string> {
   const listed = await readingOrder();
-  const snippets = await snippetSources(listed);
-  const parts = [`# ${siteName()}`];
-  for (const page of listed) parts.push(pageMarkdown(page, snippets).trim());
-  return `${parts.join('\n\n---\n\n')}\n`;
+  const title = `# ${siteName()}`;
+  const keys = listed.map((page) => page.path);
+  const only = siteBuild.onlyPages && new Set(siteBuild.onlyPages);
+  const kept = !import.meta.env.DEV && only && siteBuild.carriedCache ? keptSections(keptLlmsFull(), title, keys) : undefined;
+  const again = (page: SitePage) => !kept || (page.kind === 'content' && !!only?.has(page.path));
+  const snippets = await snippetSources(listed.filter(again));
+  const sections = listed.map((page, i) => (again(page) ? pageMarkdown(page, snippets).trim() : kept![i]!));
+  // Read by bench:deploy and test/service/fast-redeploy-mintlify.test.ts.
+  if (only && siteBuild.carriedCache) console.log(kept ? `[folio] llms-full.txt: ${listed.filter(again).length} of ${listed.length} pages converted again (the others from the previous build's)` : '[folio] llms-full.txt: every page converted again (the previous build\'s could not be used)');
+  const { text, index } = joinSections(title, keys, sections);
+  if (!import.meta.env.DEV) keepSections(keptLlmsFull(), text, index);
+  return text;
 }
 
 /** Where a page's Markdown is served: `/guides/setup.md` for `/guides/setup/`, `/index.md` for the home page. */

@@ -46,6 +46,11 @@ export interface SiteSettings {
    * Deployments never set it: it is how test/site/static-mdx.test.ts builds the same pages both ways.
    */
   staticMdx?: boolean;
+  /**
+   * The build root holds the previous build's cache of the same site, carried by the server
+   * (src/builder/build-cache.ts, `adoptCarriedStore`); set by the build entry, never from a variable.
+   */
+  carriedCache?: boolean;
 }
 
 /** What the code inside one Astro build sees (`virtual:folio/site-build`): settings and the validated docs.json. */
@@ -72,6 +77,8 @@ export interface SiteBuild {
   snippetFiles: string[];
   /** A fast redeploy's partial build: the only pages rendered (SiteSettings.onlyPages); undefined renders all. */
   onlyPages: string[] | undefined;
+  /** The build's Astro cache is the previous build's of the site (SiteSettings.carriedCache). */
+  carriedCache: boolean;
   /** Digests of the OpenAPI documents the check before this build, or a fast build's previous build, validated (none with code): not validated again. */
   checkedSpecs: string[];
   /** MDX pages without code are kept as data (SiteSettings.staticMdx, never with code). */
@@ -130,6 +137,7 @@ export function resolveSiteSettings(settings: SiteSettings): SiteSettings {
     lastUpdatedFile: settings.lastUpdatedFile ? path.resolve(settings.lastUpdatedFile) : undefined,
     onlyPages: Array.isArray(settings.onlyPages) ? settings.onlyPages.filter((p) => typeof p === 'string') : undefined,
     staticMdx: settings.staticMdx !== false,
+    carriedCache: settings.carriedCache === true,
   };
 }
 
@@ -153,6 +161,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     pageFiles: files.pages,
     snippetFiles: files.snippets,
     onlyPages: settings.onlyPages,
+    carriedCache: settings.carriedCache === true,
     checkedSpecs: settings.allowCode ? [] : checkedSpecs(settings),
     staticMdx: settings.staticMdx !== false && !settings.allowCode,
     customStyles: custom.styles,

@@ -1,5 +1,8 @@
 // Helpers of the deployment and hosting tests: servers that sync local repositories, waiting for
 // a deployment to end, reading a site page.
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'vitest';
 import { repoHost, type RepoHost } from './git-repos.ts';
 import { client, removeDir, startServer, tempDataDir, type Json, type TestServer } from './server.ts';
@@ -84,4 +87,24 @@ export async function deploy(api: Api, projectId: string): Promise<Json> {
 export function articleOf(html: string): string {
   const start = html.indexOf('<article');
   return start < 0 ? '' : html.slice(start, html.indexOf('</article>', start));
+}
+
+/** Triggers a deployment with `body` (`full_build`), waits for it to succeed; returns it and its log. */
+export async function deployWithLog(api: Api, projectId: string, body: unknown = {}): Promise<{ deployment: Json; log: string }> {
+  const res = await api('POST', `/v1/projects/${projectId}/deployments`, { body });
+  expect(res.status).toBe(202);
+  const deployment = await waitForDeployment(api, projectId, res.body.id);
+  expect(deployment.status).toBe('succeeded');
+  return { deployment, log: (await api('GET', `/v1/projects/${projectId}/deployments/${deployment.id}/log`)).text };
+}
+
+/** Every file of a build's folder, by path, with a hash of its bytes (fast and full builds compared). */
+export async function fileHashes(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const abs = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(dir, abs), createHash('sha256').update(await readFile(abs)).digest('hex'));
+  }
+  return files;
 }

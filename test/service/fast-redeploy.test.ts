@@ -4,11 +4,10 @@
 // `full_build: true`, builds in full. One repository, one sequence of real deployments over file://.
 // The code block is `text`: Shiki's highlighting of a language can stop at its per-line time limit on
 // a loaded machine, which would make two builds of the same page differ (docs/decisions.md#fast-redeploys).
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleOf, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
+import { articleOf, deployWithLog, fileHashes, latestDeployment, startDeployingServer, waitForDeployment, type DeployingServer } from '../helpers/deployments.ts';
 import type { TestRepo } from '../helpers/git-repos.ts';
 import { getWithHost, uniqueSlug, type Json } from '../helpers/server.ts';
 
@@ -39,23 +38,9 @@ const site = (urlPath: string) => getWithHost(fixture.server.url, urlPath, `${sl
 const buildOf = (deploymentId: string) => path.join(fixture.server.dataDir, 'projects', projectId, 'builds', deploymentId);
 
 async function trigger(body?: unknown): Promise<Json> {
-  const res = await fixture.api('POST', `/v1/projects/${projectId}/deployments`, body === undefined ? {} : { body });
-  expect(res.status).toBe(202);
-  const done = await waitForDeployment(fixture.api, projectId, res.body.id);
-  expect(done.status).toBe('succeeded');
-  logs[done.id] = (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${done.id}/log`)).text;
-  return done;
-}
-
-/** Every file of a build, by path, with a hash of its bytes. */
-async function filesOf(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    files.set(path.relative(dir, abs), createHash('sha256').update(await readFile(abs)).digest('hex'));
-  }
-  return files;
+  const { deployment, log } = await deployWithLog(fixture.api, projectId, body);
+  logs[deployment.id] = log;
+  return deployment;
 }
 
 beforeAll(async () => {
@@ -126,8 +111,8 @@ describe('a redeploy whose commit changes one page', () => {
   it('writes the same files, with the same bytes, as a full build of the same commit', async () => {
     expect(runs.full.commit_sha).toBe(runs.fast.commit_sha);
     expect(logs[runs.full.id]).toContain('build: full (a full build was asked for)');
-    const fast = await filesOf(buildOf(runs.fast.id));
-    const full = await filesOf(buildOf(runs.full.id));
+    const fast = await fileHashes(buildOf(runs.fast.id));
+    const full = await fileHashes(buildOf(runs.full.id));
     // Nothing is left out of the comparison: a build writes no timestamps (the pages' dates come from git).
     expect([...fast.keys()].sort()).toEqual([...full.keys()].sort());
     const differing = [...full].filter(([file, hash]) => fast.get(file) !== hash).map(([file]) => file);

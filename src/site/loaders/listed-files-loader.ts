@@ -32,19 +32,32 @@ export interface ListedFilesOptions {
   files: readonly string[];
   /** The entry id of a file (relative to `base`). */
   generateId: (file: string) => string;
+  /**
+   * A fast redeploy's build over the previous build's carried store (content.config.ts says when
+   * and why that is safe): answers true for an entry id whose file git says did not change. Such a
+   * file whose entry the store holds (same id and file) is not read at all; its entry is kept.
+   */
+  unchanged?: (id: string) => boolean;
 }
 
 /**
- * Loads exactly `files`, as Astro's glob loader loads the files it matches: each entry keeps its
- * file's digest, and a file whose digest is the stored one is not parsed or rendered again. In
- * `astro dev` the listed files are watched (a change or a re-created file is loaded again, a
- * removed one leaves the collection); a file that is not listed never becomes an entry.
+ * The loader's context, as a loader around it may extend it: `fileLoaded` is told of every listed
+ * file whether it was read (rendered-files.ts logs how many were).
  */
-export function listedFiles({ base, files, generateId }: ListedFilesOptions): Loader {
+export type ListedFilesContext = ContextWithEntryTypes & { fileLoaded?: (read: boolean) => void };
+
+/**
+ * Loads exactly `files`, as Astro's glob loader loads the files it matches: each entry keeps its
+ * file's digest, and a file whose digest is the stored one is not parsed or rendered again; a file
+ * `unchanged` names, with a stored entry, is not even read. Entries of files no longer listed are
+ * deleted. In `astro dev` the listed files are watched (a change or a re-created file is loaded
+ * again, a removed one leaves the collection); a file that is not listed never becomes an entry.
+ */
+export function listedFiles({ base, files, generateId, unchanged }: ListedFilesOptions): Loader {
   return {
     name: 'folio-listed-files',
     load: async (context) => {
-      const { config, logger, parseData, generateDigest, watcher, entryTypes } = context as ContextWithEntryTypes;
+      const { config, logger, parseData, generateDigest, watcher, entryTypes, fileLoaded } = context as ListedFilesContext;
       // Astro's store for one collection has addAssetImports too (mutable-data-store.js), undeclared.
       const store = context.store as LoaderContext['store'] & { addAssetImports?: (assets: string[], filePath: string) => void };
       const renderers = new Map<EntryType, Awaited<ReturnType<NonNullable<EntryType['getRenderFunction']>>>>();
@@ -52,13 +65,30 @@ export function listedFiles({ base, files, generateId }: ListedFilesOptions): Lo
       /** Entry id of each loaded file, to tell a second file with the same id. */
       const loadedFrom = new Map<string, string>();
 
-      async function load(file: string): Promise<void> {
+      /** An entry of `filePath` unchanged since the store was written: only what the bundle must still import. */
+      const keep = (stored: NonNullable<ReturnType<typeof store.get>>, filePath: string) => {
+        if (stored.deferredRender) store.addModuleImport(filePath);
+        if (stored.assetImports?.length) store.addAssetImports?.(stored.assetImports, filePath);
+      };
+
+      /** `trust`: the file may be taken as unchanged without reading it (`unchanged`; never in astro dev's reloads). */
+      async function load(file: string, trust: boolean): Promise<void> {
         const entryType = entryTypes.get(path.extname(file));
         if (!entryType) {
           logger.warn(`No entry type found for ${file}`);
           return;
         }
         const filePath = path.join(base, file);
+        const id = generateId(file);
+        const relativePath = path.relative(root, filePath).split(path.sep).join('/');
+        const other = loadedFrom.get(id);
+        if (other !== undefined && other !== file) logger.warn(`${file} and ${other} are both the page ${id}: the last one read is kept`);
+        loadedFrom.set(id, file);
+        const stored = store.get(id);
+        if (trust && stored && stored.filePath === relativePath && unchanged?.(id)) {
+          fileLoaded?.(false);
+          return keep(stored, relativePath);
+        }
         let contents: string;
         try {
           contents = await fs.promises.readFile(filePath, 'utf8');
@@ -66,19 +96,9 @@ export function listedFiles({ base, files, generateId }: ListedFilesOptions): Lo
           logger.error(`Error reading ${file}: ${(error as Error).message}`);
           return;
         }
-        const id = generateId(file);
-        const other = loadedFrom.get(id);
-        if (other !== undefined && other !== file) logger.warn(`${file} and ${other} are both the page ${id}: the last one read is kept`);
-        loadedFrom.set(id, file);
+        fileLoaded?.(true);
         const digest = generateDigest(contents);
-        const stored = store.get(id);
-        const relativePath = path.relative(root, filePath).split(path.sep).join('/');
-        if (stored && stored.digest === digest && stored.filePath === relativePath) {
-          // Unchanged since the store was written: only what the bundle must still import.
-          if (stored.deferredRender) store.addModuleImport(stored.filePath);
-          if (stored.assetImports?.length) store.addAssetImports?.(stored.assetImports, stored.filePath);
-          return;
-        }
+        if (stored && stored.digest === digest && stored.filePath === relativePath) return keep(stored, relativePath);
         const fileUrl = pathToFileURL(filePath);
         const { body, data } = await entryType.getEntryInfo({ contents, fileUrl });
         const parsed = await parseData({ id, data, filePath });
@@ -109,7 +129,7 @@ export function listedFiles({ base, files, generateId }: ListedFilesOptions): Lo
         while (next < files.length) {
           const file = files[next++]!;
           untouched.delete(generateId(file));
-          await load(file);
+          await load(file, true);
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, files.length) }, worker));
@@ -125,7 +145,7 @@ export function listedFiles({ base, files, generateId }: ListedFilesOptions): Lo
         const file = listed.get(changed);
         if (file === undefined) return;
         try {
-          await load(file);
+          await load(file, false);
           logger.info(`Reloaded data from ${file}`);
         } catch (error) {
           logger.error(`Failed to reload ${file}: ${(error as Error).message}`);

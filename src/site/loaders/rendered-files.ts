@@ -21,8 +21,9 @@ export const renderedDir = (cacheDir: URL, collection: string) => path.join(file
  * by a hash of the entry's id, never by the id: ids come from the tenant's file names), and the
  * entry stored with the file's path, relative to the build root, in its place: a fast redeploy's
  * build carries the previous build's cache into a build root of its own (src/builder/build.ts, `carryCache`).
- * Logs how many entries were read again: the loaders keep an entry whose file is unchanged since
- * the store was written without storing it again.
+ * Logs how many pages were read again: the files listed-files-loader.ts read (it keeps an entry
+ * git says is unchanged without reading its file), or with Astro's glob loader, which reads every
+ * file, the entries stored again (it keeps an entry whose file has the stored digest).
  */
 export function renderedInFiles(loader: Loader): Loader {
   return {
@@ -33,6 +34,8 @@ export function renderedInFiles(loader: Loader): Loader {
       fs.mkdirSync(dir, { recursive: true });
       const carried = context.store.keys().length;
       let stored = 0;
+      let read: number | undefined;
+      const fileLoaded = (wasRead: boolean) => (read = (read ?? 0) + (wasRead ? 1 : 0));
       const store: LoaderContext['store'] = {
         ...context.store,
         set: (entry) => {
@@ -43,9 +46,9 @@ export function renderedInFiles(loader: Loader): Loader {
           return context.store.set({ ...entry, rendered: { html: '', metadata: { [RENDERED_FILE]: path.relative(root, file) } } });
         },
       };
-      await loader.load({ ...context, store });
-      // Read by bench:deploy and test/service/fast-redeploy.test.ts.
-      if (carried) context.logger.info(`[folio] content sync: ${stored} of ${context.store.keys().length} ${context.collection} read again (the others unchanged since the previous build)`);
+      await loader.load({ ...context, store, fileLoaded } as LoaderContext);
+      // Read by bench:deploy and test/service/fast-redeploy*.test.ts.
+      if (carried) context.logger.info(`[folio] content sync: ${read ?? stored} of ${context.store.keys().length} ${context.collection} read again (the others unchanged since the previous build)`);
     },
   };
 }
