@@ -10,7 +10,7 @@ import path from 'node:path';
 import { checkContentRoot, SITE_DIRS } from '../site/content-check/check-root.ts';
 import { REDIRECTS_FILE, redirectsSizeProblem } from '../site/redirects-file.ts';
 import { formatProblem, type Problem } from '../site/content-check/check-content.ts';
-import { writeCheckedFile } from '../site/content-check/checked-files.ts';
+import { OPENAPI_DIGEST_PREFIX, writeCheckedFile } from '../site/content-check/checked-files.ts';
 import { chooseSandbox, copyIntoSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, type BuildSandbox } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, type PageHistory } from '../site/settings.ts';
 import { contentLayout, type ContentLayout } from '../site/layout.ts';
@@ -64,8 +64,10 @@ export interface BuildSiteOptions {
    * to the previous build's output (never changed: it may be live; a file replaced in the new
    * output is replaced by a rename, never written into). When the partial build's assets are not
    * all in the previous build the result is the error `reuse_refused` and the output is left empty.
+   * `validatedSpecs`: the OpenAPI digests the previous build's record holds (BuildSiteResult), not
+   * validated again (its files are the previous build's, and a fast build's check validates none).
    */
-  reuse?: { previousOutDir: string; pageFiles: string[] };
+  reuse?: { previousOutDir: string; pageFiles: string[]; validatedSpecs?: string[] };
   /**
    * Astro's cache carried from one sandboxed build of a site to the next (docs/decisions.md, "A
    * one-page change of a 25,000-page site"): a succeeded build keeps its cache as `keepAs` in
@@ -101,6 +103,14 @@ export interface BuildSiteResult {
    * separators); all the others are the previous build's, linked. Absent for a full build.
    */
   written?: string[];
+  /**
+   * The digests of the OpenAPI documents this build did not validate again because a check of the
+   * server's passed them (this build's, or for a fast redeploy the previous build's record): for the
+   * record of this build, so that the next fast redeploy need not validate them either. Only from
+   * the server's checks, never from a build's output: the sandbox could write any list there
+   * (docs/decisions.md, "Validated OpenAPI files are the server's record, not the build's").
+   */
+  validatedSpecs?: string[];
 }
 
 /**
@@ -205,7 +215,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       await timed('sandbox input', () => copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]));
     }
     // What the check passed: the build's own check skips the walk of exactly that text (checked-files.ts).
-    if (!options.allowCode) await writeCheckedFile(worker.buildRoot, report.checked);
+    // A fast build's check validates no OpenAPI file: those the previous build's checks passed are listed as they did.
+    const validatedSpecs = options.allowCode ? [] : [...new Set([...report.checked, ...(reuse?.validatedSpecs ?? [])].filter((d) => d.startsWith(OPENAPI_DIGEST_PREFIX)))];
+    if (!options.allowCode) await writeCheckedFile(worker.buildRoot, [...new Set([...report.checked, ...validatedSpecs])]);
     if (options.pageHistory?.lastUpdated) {
       // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
       // `wx`, as the checked file: a link a process of the sandbox put at this name is never followed.
@@ -325,7 +337,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return fail('build_failed', problems, problems.length ? undefined : 'the site build failed; see the log');
     }
     if (carry) await timed('carry cache', () => keepCache(CACHES_DIR, carry.site, carry.keepAs, worker.buildRoot, removeBuildDir));
-    return finish(undefined, report.pages.length);
+    return { ...finish(undefined, report.pages.length), validatedSpecs };
   } catch (error) {
     worker.cancel();
     await worker.done;

@@ -27,7 +27,6 @@ import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, ty
 import { resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
 import { navigationErrorMessage } from './navigation-errors.ts';
 import { pageFileOf } from './layout.ts';
-import { writeValidatedSpecs } from './content-check/checked-files.ts';
 
 export type { NavGroup, NavItem, NavLink } from './navigation.ts';
 
@@ -136,7 +135,7 @@ async function buildModel(): Promise<SiteModel> {
   const results = await Promise.all(pageSources.map((source) => source()));
   // Set by the sources just awaited (TypeScript cannot see it).
   const state = openApi as OpenApiState | undefined;
-  if (state && !import.meta.env.DEV) rememberValidatedSpecs(state.loaded);
+  if (state && siteBuild.onlyPages) sayNotValidatedAgain(state.loaded);
   const pages = writtenPagesFirst(results.flatMap((r) => r.pages));
   refuseSameAddress(pages);
   const byPath = new Map(pages.map((p) => [p.path, p]));
@@ -159,15 +158,11 @@ async function buildModel(): Promise<SiteModel> {
 }
 
 /**
- * Leaves in this build's Astro cache the digests of the OpenAPI documents it validated, or found
- * validated, for the next fast build of the site (checked-files.ts, VALIDATED_SPECS_FILE), and says
- * in a fast build's log which ones it did not validate again.
+ * Says in a fast build's log which OpenAPI documents it did not validate again: those the previous
+ * build's record lists (src/builder/build.ts, `validatedSpecs`), its files unchanged since.
  */
-function rememberValidatedSpecs(loaded: Set<LoadedDocument>): void {
-  const documents = [...loaded];
-  writeValidatedSpecs(siteBuild.cacheDir, documents.flatMap((document) => document.digest ?? []));
-  if (!siteBuild.onlyPages) return;
-  for (const document of documents) if (document.validatedBefore) console.log(`[folio] openapi: ${document.file}: unchanged since the previous build, not validated again`);
+function sayNotValidatedAgain(loaded: Set<LoadedDocument>): void {
+  for (const document of loaded) if (document.validatedBefore) console.log(`[folio] openapi: ${document.file}: unchanged since the previous build, not validated again`);
 }
 
 /** Old `/api-reference/<operationId>/` addresses of docs.json-attached operations, where no page is now. */
@@ -247,7 +242,7 @@ interface OpenApiState {
   attached: WeakMap<object, { byKey: Map<string, OpenApiPage>; groups: NavItem[] }>;
   /** Addresses already given to generated pages. */
   taken: Set<string>;
-  /** Every document loaded (for `rememberValidatedSpecs`). */
+  /** Every document loaded (for `sayNotValidatedAgain`). */
   loaded: Set<LoadedDocument>;
 }
 let openApi: OpenApiState | undefined;

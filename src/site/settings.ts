@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OPENAPI_DIGEST_PREFIX, readCheckedFile, readValidatedSpecs } from './content-check/checked-files.ts';
+import { OPENAPI_DIGEST_PREFIX, readCheckedFile } from './content-check/checked-files.ts';
 import { type DocsConfig } from './config/docs-config.ts';
 import { loadDocsConfig } from './config/site-config-file.ts';
 import { listRootFiles, type ContentLayout } from './layout.ts';
@@ -79,7 +79,11 @@ export interface SiteBuild {
   onlyPages: string[] | undefined;
   /** The build's Astro cache is the previous build's of the site (SiteSettings.carriedCache). */
   carriedCache: boolean;
-  /** Digests of the OpenAPI documents the check before this build, or a fast build's previous build, validated (none with code): not validated again. */
+  /**
+   * Digests of the OpenAPI documents the server's checks validated (none with code): not validated
+   * again. Those of the check before this build, or for a fast build those of the previous build's
+   * record (src/builder/build.ts, `validatedSpecs`); the server writes them, never the carried cache.
+   */
   checkedSpecs: string[];
   /** MDX pages without code are kept as data (SiteSettings.staticMdx, never with code). */
   staticMdx: boolean;
@@ -162,22 +166,11 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
     snippetFiles: files.snippets,
     onlyPages: settings.onlyPages,
     carriedCache: settings.carriedCache === true,
-    checkedSpecs: settings.allowCode ? [] : checkedSpecs(settings),
+    checkedSpecs: settings.allowCode ? [] : [...readCheckedFile(settings.buildRoot)].filter((digest) => digest.startsWith(OPENAPI_DIGEST_PREFIX)),
     staticMdx: settings.staticMdx !== false && !settings.allowCode,
     customStyles: custom.styles,
     customScripts: settings.allowCode ? custom.scripts : [],
   };
-}
-
-/**
- * The OpenAPI documents this build need not validate: those the check before it validated, and in
- * a fast build (whose check validates none) those the previous build validated, listed in the
- * cache it carried (checked-files.ts, VALIDATED_SPECS_FILE). Only a fast build takes a carried
- * cache; a full one may follow a Folio upgrade whose validation differs.
- */
-function checkedSpecs(settings: SiteSettings): string[] {
-  const checked = [...readCheckedFile(settings.buildRoot)].filter((digest) => digest.startsWith(OPENAPI_DIGEST_PREFIX));
-  return settings.onlyPages ? [...checked, ...readValidatedSpecs(path.join(settings.buildRoot, ASTRO_CACHE_DIR))] : checked;
 }
 
 /** The dates file the deployment wrote (a JSON object of path → ISO date); none when absent or bad. */

@@ -30,6 +30,13 @@ export interface BuildInputs {
    * repeats the others' from here (carryOverWarnings).
    */
   warnings: PageWarnings;
+  /**
+   * The digests of the OpenAPI documents the server's checks passed for this build
+   * (BuildSiteResult.validatedSpecs): a fast build over it does not validate them again. Kept here,
+   * where no sandbox writes, never in the carried cache (docs/decisions.md, "Validated OpenAPI files
+   * are the server's record, not the build's").
+   */
+  validatedSpecs?: string[];
 }
 
 export type PageWarnings = Record<string, string[]>;
@@ -43,7 +50,7 @@ export interface BuildSettingsKey {
 
 export type RedeployPlan =
   | { kind: 'full'; reason: string }
-  | { kind: 'fast'; previousBuild: string; pageFiles: string[]; changed: number; previous: { id: string; warnings: PageWarnings } };
+  | { kind: 'fast'; previousBuild: string; pageFiles: string[]; changed: number; previous: { id: string; warnings: PageWarnings; validatedSpecs: string[] } };
 
 export async function writeBuildInputs(dataDir: string, projectId: string, deploymentId: string, inputs: BuildInputs): Promise<void> {
   await writeFile(buildInputsFile(dataDir, projectId, deploymentId), JSON.stringify(inputs));
@@ -59,6 +66,8 @@ async function readBuildInputs(dataDir: string, projectId: string, deploymentId:
     if (typeof parsed.commit !== 'string' || typeof parsed.fingerprint !== 'string' || !parsed.lastUpdated || typeof parsed.lastUpdated !== 'object') return undefined;
     // Without its warnings a fast build's log would miss those of the pages it does not check.
     if (!parsed.warnings || typeof parsed.warnings !== 'object' || !Object.values(parsed.warnings).every((lines) => Array.isArray(lines))) return undefined;
+    // An older record has none: the fast build then validates its OpenAPI files.
+    if (parsed.validatedSpecs !== undefined && !(Array.isArray(parsed.validatedSpecs) && parsed.validatedSpecs.every((d) => typeof d === 'string'))) return undefined;
     return parsed as BuildInputs;
   } catch {
     return undefined;
@@ -172,7 +181,7 @@ export async function planRedeploy(input: {
   const render = new Set(changed);
   for (const file of pages) if (inputs.lastUpdated[file] !== before.lastUpdated[file]) render.add(file);
   if (render.size > MAX_FAST_PAGES) return full(`${render.size} pages changed`);
-  return { kind: 'fast', previousBuild, pageFiles: [...render].sort(), changed: changed.length, previous: { id: previous.id, warnings: before.warnings } };
+  return { kind: 'fast', previousBuild, pageFiles: [...render].sort(), changed: changed.length, previous: { id: previous.id, warnings: before.warnings, validatedSpecs: before.validatedSpecs ?? [] } };
 }
 
 /** A page file's path in the site (`guide/intro` for `content/guide/intro.mdx`). */

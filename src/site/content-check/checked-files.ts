@@ -38,41 +38,10 @@ export async function writeCheckedFile(buildRoot: string, digests: string[]): Pr
 
 /** The digests the parent wrote into `buildRoot`; empty when there are none (every file is then walked). */
 export function readCheckedFile(buildRoot: string): ReadonlySet<string> {
-  return readDigests(path.join(buildRoot, CHECKED_FILE));
-}
-
-/** A JSON array of digests; empty when the file is absent or not such an array. */
-function readDigests(file: string): ReadonlySet<string> {
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const parsed: unknown = JSON.parse(fs.readFileSync(path.join(buildRoot, CHECKED_FILE), 'utf8'));
     return new Set(Array.isArray(parsed) ? parsed.filter((d): d is string => typeof d === 'string') : []);
   } catch {
     return new Set();
   }
-}
-
-/**
- * In a build's Astro cache folder (ASTRO_CACHE_DIR): the digests of the OpenAPI documents that build
- * validated as written. The cache is carried to the next fast build of the same site
- * (src/builder/build-cache.ts), whose check validates no OpenAPI file (check-root.ts: a fast plan
- * changed none); that build then resolves those exact bytes without validating them again, as it
- * does with the check's digests (docs/decisions.md, "Astro's own time in a one-page build").
- */
-export const VALIDATED_SPECS_FILE = 'folio-validated-specs.json';
-
-/** Writes the digests into `cacheDir`, replacing the previous build's list; a failure only costs the next build a validation. */
-export function writeValidatedSpecs(cacheDir: string, digests: Iterable<string>): void {
-  const file = path.join(cacheDir, VALIDATED_SPECS_FILE);
-  try {
-    fs.rmSync(file, { force: true });
-    // `wx`: whatever was at that name is gone, and a link put there since is not followed.
-    fs.writeFileSync(file, JSON.stringify([...digests].filter((d) => d.startsWith(OPENAPI_DIGEST_PREFIX))), { mode: 0o644, flag: 'wx' });
-  } catch {
-    // No cache folder (a build that carries none still has one: Astro's store is in it), or no room.
-  }
-}
-
-/** The digests a previous build of the site left in `cacheDir`; none when absent or unreadable. */
-export function readValidatedSpecs(cacheDir: string): string[] {
-  return [...readDigests(path.join(cacheDir, VALIDATED_SPECS_FILE))].filter((d) => d.startsWith(OPENAPI_DIGEST_PREFIX));
 }

@@ -25,8 +25,7 @@ export interface LoadedDocument {
   /**
    * The digest of the files this document was read from, when it passed validation as written
    * (not in the lenient reading): the check before a build hands it to the build, which then
-   * resolves that exact text without validating it again (checked-files.ts). A build's loads give
-   * it too, for the next fast build of the site (pages.ts, `rememberValidatedSpecs`).
+   * resolves that exact text without validating it again (checked-files.ts).
    */
   digest?: string;
   /** Resolved without validation: its digest was among `checked` (LoadOptions). */
@@ -106,7 +105,7 @@ export async function loadOpenApiDocument(contentRoot: string, openapiPath: stri
 
   if (validateOnly) return { document: source.raw as Record<string, unknown>, refNames, file, warnings, ...(digest ? { digest } : {}) };
   // Resolved before validation with the same options: the same document.
-  return { document: early && !warnings.length ? early : await resolved(), refNames, file, warnings, ...(digest ? { digest } : {}) };
+  return { document: early && !warnings.length ? early : await resolved(), refNames, file, warnings };
 }
 
 /** One digest of the files a parse read (paths relative to the content root, and their bytes). */

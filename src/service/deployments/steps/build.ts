@@ -30,7 +30,7 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
   let ranOutOfSpace = false;
   const phases: BuildPhases[] = [];
   const progress = progressKeeper(store, run.deployment.id);
-  const runBuild = (reuse?: { previousOutDir: string; pageFiles: string[] }) =>
+  const runBuild = (reuse?: { previousOutDir: string; pageFiles: string[]; validatedSpecs: string[] }) =>
     observeProgress(progress.report, () => buildSite({
       contentRoot,
       outDir: run.output,
@@ -57,7 +57,7 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
       phases.push(done.phases);
       return done;
     });
-  let result: BuildSiteResult = await runBuild(plan.kind === 'fast' ? { previousOutDir: plan.previousBuild, pageFiles: plan.pageFiles } : undefined);
+  let result: BuildSiteResult = await runBuild(plan.kind === 'fast' ? { previousOutDir: plan.previousBuild, pageFiles: plan.pageFiles, validatedSpecs: plan.previous.validatedSpecs } : undefined);
   let partial = plan.kind === 'fast';
   if (result.error?.code === 'reuse_refused') {
     log.line(`build: full (the partial build cannot be reused: ${result.error.message})`);
@@ -78,7 +78,7 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
     // The latest log names every warning of the site, as a full build's would: a partial build
     // checked and rendered only some pages, so the others' come from the previous build's record.
     const fresh = warningsByPage(result.warnings, contentRoot);
-    inputs = { ...inputs, warnings: fresh };
+    inputs = { ...inputs, warnings: fresh, validatedSpecs: result.validatedSpecs ?? [] };
     if (partial && plan.kind === 'fast') {
       const { carried, all } = carryOverWarnings(plan.previous.warnings, plan.pageFiles, fresh);
       for (const line of carried) log.line(`build: ${line} (carried over from the build of deployment ${plan.previous.id}: not checked again)`);
