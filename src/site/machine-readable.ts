@@ -3,6 +3,7 @@ import path from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { joinSections, keepSections, keptSections } from './llms-full-sections.ts';
 import { pageBodyMarkdown } from './llms-markdown.ts';
+import { bodyFacts, entryBody } from './loaders/rendered-files.ts';
 import { operationToMarkdown } from './openapi/index.ts';
 import { inSearch, siteModel, type SitePage } from './pages.ts';
 import { pageHref, pageSlug } from './page-rules.ts';
@@ -106,7 +107,7 @@ export async function pageMarkdownFile(page: SitePage): Promise<string> {
 let snippetsLoaded: Promise<Map<string, string>> | undefined;
 /** The site's snippets by key, read once per build, and only when a page uses one (Astro warns when asked for an empty collection). */
 function snippetSources(pages: SitePage[]): Promise<ReadonlyMap<string, string>> {
-  if (!pages.some((p) => p.kind === 'content' && p.entry.body?.includes('<Snippet'))) return Promise.resolve(new Map());
+  if (!pages.some((p) => p.kind === 'content' && bodyFacts(p.entry).usesSnippets)) return Promise.resolve(new Map());
   return (snippetsLoaded ??= getCollection('snippets').then((entries: CollectionEntry<'snippets'>[]) => new Map(entries.map((s): [string, string] => [s.id, s.body ?? '']))));
 }
 
@@ -125,7 +126,7 @@ function toPageMarkdown(page: SitePage, snippets: ReadonlyMap<string, string>): 
   const source = `Source: ${absolute(pageHref(page.path))}`;
   // Generated pages: the operation's heading first, then where it lives, then the rest.
   if (page.kind === 'openapi') return operationToMarkdown(page.operation).trim().replace('\n\n', `\n\n${source}\n\n`);
-  const text = (page.entry.body ?? '').trim();
+  const text = entryBody(page.entry, siteBuild.cacheDir).trim();
   const isMdx = !page.entry.filePath?.endsWith('.md');
   const body = pageBodyMarkdown(text, snippets, isMdx).trim();
   // An `openapi:` frontmatter page: the operation's reference, then the page's own text.

@@ -19,8 +19,17 @@ export function pageSlug(path: string): string | undefined {
  * else the file name (the folder's name for an `index` page).
  */
 export function pageTitle(frontmatterTitle: unknown, body: string, path: string): string {
+  return titleOf(frontmatterTitle, firstHeading(body), path);
+}
+
+/** The text of the body's first `# heading`, outside code and comments, if it has one. */
+export function firstHeading(body: string): string | undefined {
+  return /^#[ \t]+(.+?)[ \t#]*$/m.exec(stripCodeAndComments(body))?.[1]?.trim() || undefined;
+}
+
+/** pageTitle, given the body's first heading (firstHeading) rather than the body. */
+export function titleOf(frontmatterTitle: unknown, heading: string | undefined, path: string): string {
   if (typeof frontmatterTitle === 'string') return frontmatterTitle;
-  const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(stripCodeAndComments(body))?.[1]?.trim();
   if (heading) return heading;
   const parts = path.split('/');
   const fileName = parts.at(-1) ?? path;

@@ -23,7 +23,8 @@ import {
   type PlaygroundDisplay,
   UNTAGGED_GROUP,
 } from './openapi/index.ts';
-import { humanize, pageHref, pageTitle, readPageMeta, startsWithTitleHeading, type PageMeta } from './page-rules.ts';
+import { humanize, pageHref, readPageMeta, titleOf, type PageMeta } from './page-rules.ts';
+import { bodyFacts } from './loaders/rendered-files.ts';
 import { resolveNavigation, type NavGroup, type NavItem, type NavLink, type NavPageInfo, type SiteNavigation } from './navigation.ts';
 import { navigationErrorMessage } from './navigation-errors.ts';
 import { pageFileOf } from './layout.ts';
@@ -360,16 +361,17 @@ async function frontmatterOperation(entry: CollectionEntry<'pages'>, page: Conte
 }
 
 function toContentPage(entry: CollectionEntry<'pages'>): ContentPage {
-  const body = entry.body ?? '';
+  // Worked out from the body when it was read: building the site model reads no page's body (loaders/rendered-files.ts).
+  const facts = bodyFacts(entry);
   return {
     kind: 'content',
     path: entry.id,
-    title: pageTitle(entry.data.title, body, entry.id),
+    title: titleOf(entry.data.title, facts.heading, entry.id),
     description: entry.data.description,
     order: entry.data.order,
     ...navFrontmatter(entry.data as Record<string, unknown>),
     entry,
-    hasOwnTitle: startsWithTitleHeading(body),
+    hasOwnTitle: facts.ownTitle,
     // Its warnings were shown by the check before the build.
     meta: readPageMeta(entry.data).meta,
   };

@@ -97,6 +97,16 @@ describe('the components fixture, as data and as MDX modules', () => {
     expect(asData.bundledStore).not.toContain('folioStaticMdx');
     expect(asData.bundledStore).not.toContain('<p>');
   });
+
+  it('keeps no page\'s source in that store either, as data or as MDX modules, and its Markdown still has it', () => {
+    // The bodies were most of what Astro loads, saves and bundles of the store in a one-page fast build.
+    for (const build of [asData, asModules]) {
+      expect(build.bundledStore).toContain('"More components"');
+      expect(build.bundledStore).not.toContain('Labels may be markup');
+      expect(build.bundledStore).not.toContain('Tree.Folder');
+      expect(fs.readFileSync(path.join(build.out, 'more.md'), 'utf8')).toContain('Labels may be markup');
+    }
+  });
 });
 
 /** A 1×1 PNG, for a page with a relative image (Astro imports it: the page stays an MDX module). */

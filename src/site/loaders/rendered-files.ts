@@ -3,23 +3,54 @@
 // build as one module (`export default JSON.parse("…")`, one string of every entry), and the
 // bundler copies that string: at 25,000 pages it asked for 348 MB at once and failed under the
 // build's memory limit. A page's rendered HTML (Markdown) or tree (an MDX page kept as data) was
-// about two thirds of the store; it is read back when that one page renders.
+// about two thirds of the store; it is read back when that one page renders. Each page's body (its
+// MDX or Markdown source) likewise ("A page's source out of Astro's content store"): it was most of
+// what was left, which Astro loads whole at a build's start and saves whole after the sync, even in
+// a one-page fast build. It is read back where a page's Markdown is made.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
+import { firstHeading, startsWithTitleHeading } from '../page-rules.ts';
 
 /** The key of `rendered.metadata` that names the file holding the entry's rendered content. */
 const RENDERED_FILE = 'folioRenderedFile';
 
 /** Where a collection's rendered content goes: under Astro's cache folder of this build, beside the store. */
-export const renderedDir = (cacheDir: URL, collection: string) => path.join(fileURLToPath(cacheDir), 'folio-rendered', collection);
+export const renderedDir = (cacheDir: URL | string, collection: string) => path.join(typeof cacheDir === 'string' ? cacheDir : fileURLToPath(cacheDir), 'folio-rendered', collection);
+
+/** An entry's file in `dir`, named by a hash of its id, never by the id: ids come from the tenant's file names. */
+const entryFile = (dir: string, id: string, extension: string) => path.join(dir, `${createHash('sha256').update(id).digest('hex').slice(0, 40)}${extension}`);
+
+/**
+ * What the site model needs of a page's body for every page (pages.ts: its title, whether it has
+ * its own heading; machine-readable.ts: whether the snippets are needed), worked out when the body
+ * is read so that building the site model reads no page's body.
+ */
+export interface BodyFacts {
+  /** The body's first `# heading` (page-rules.ts firstHeading). */
+  heading?: string;
+  /** The body starts with its own `# heading` (page-rules.ts startsWithTitleHeading). */
+  ownTitle: boolean;
+  /** The body names a `<Snippet`: its Markdown needs the snippets' sources. */
+  usesSnippets: boolean;
+}
+
+/**
+ * Begins the `body` Astro stores for an entry whose body is in a file of its own; the rest is its
+ * BodyFacts as JSON. A NUL, which no body in the store can start with: every body a loader gives
+ * this store goes to a file.
+ */
+const BODY_IN_FILE = '\u0000folio-body-in-file:';
+
+const factsOf = (body: string): BodyFacts => ({ heading: firstHeading(body), ownTitle: startsWithTitleHeading(body), usesSnippets: body.includes('<Snippet') });
 
 /**
  * `loader`, with the rendered content of every entry it stores written to a file of its own (named
  * by a hash of the entry's id, never by the id: ids come from the tenant's file names), and the
- * entry stored with the file's path, relative to the build root, in its place: a fast redeploy's
+ * entry stored with the file's path, relative to the build root, in its place; its body too, in a
+ * file found again by the id's hash alone, the stored body only its BodyFacts: a fast redeploy's
  * build carries the previous build's cache into a build root of its own (src/builder/build.ts, `carryCache`).
  * Logs how many pages were read again: the files listed-files-loader.ts read (it keeps an entry
  * git says is unchanged without reading its file), or with Astro's glob loader, which reads every
@@ -40,10 +71,15 @@ export function renderedInFiles(loader: Loader): Loader {
         ...context.store,
         set: (entry) => {
           stored++;
-          if (!entry.rendered) return context.store.set(entry);
-          const file = path.join(dir, `${createHash('sha256').update(entry.id).digest('hex').slice(0, 40)}.json`);
+          let moved = entry;
+          if (entry.body) {
+            fs.writeFileSync(entryFile(dir, entry.id, '.body'), entry.body);
+            moved = { ...moved, body: BODY_IN_FILE + JSON.stringify(factsOf(entry.body)) };
+          }
+          if (!entry.rendered) return context.store.set(moved);
+          const file = entryFile(dir, entry.id, '.json');
           fs.writeFileSync(file, JSON.stringify(entry.rendered));
-          return context.store.set({ ...entry, rendered: { html: '', metadata: { [RENDERED_FILE]: path.relative(root, file) } } });
+          return context.store.set({ ...moved, rendered: { html: '', metadata: { [RENDERED_FILE]: path.relative(root, file) } } });
         },
       };
       await loader.load({ ...context, store, fileLoaded } as LoaderContext);
@@ -58,4 +94,19 @@ export function withRenderedContent<T extends { rendered?: { metadata?: Record<s
   const file = entry.rendered?.metadata?.[RENDERED_FILE];
   if (typeof file !== 'string') return entry;
   return { ...entry, rendered: JSON.parse(fs.readFileSync(path.resolve(buildRoot, file), 'utf8')) as T['rendered'] };
+}
+
+/** What the site model needs of a page's body (BodyFacts), without reading its file. */
+export function bodyFacts(entry: { body?: string }): BodyFacts {
+  const body = entry.body ?? '';
+  if (!body.startsWith(BODY_IN_FILE)) return factsOf(body);
+  const facts = JSON.parse(body.slice(BODY_IN_FILE.length)) as BodyFacts;
+  return { heading: typeof facts.heading === 'string' ? facts.heading : undefined, ownTitle: facts.ownTitle === true, usesSnippets: facts.usesSnippets === true };
+}
+
+/** An entry's body (its MDX or Markdown source): read back from its file in the build's Astro cache folder `cacheDir` when stored there. */
+export function entryBody(entry: { id: string; collection: string; body?: string }, cacheDir: string): string {
+  const body = entry.body ?? '';
+  if (!body.startsWith(BODY_IN_FILE)) return body;
+  return fs.readFileSync(entryFile(renderedDir(cacheDir, entry.collection), entry.id, '.body'), 'utf8');
 }
