@@ -38,6 +38,11 @@ export interface TestServer {
   defaultKey?: string;
   process: ChildProcess;
   output(): string;
+  /**
+   * Resolves once the output matches `pattern`. stdout and stderr are two pipes: a line the server
+   * wrote to stderr before its listening line on stdout may still be unread when startServer returns.
+   */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGTERM and wait for the exit code. */
   stop(): Promise<number | null>;
   /** Waits for the process to exit (for signals sent by the test). */
@@ -97,6 +102,21 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     defaultKey: KEY_PATTERN.exec(output)?.[0],
     process: child,
     output: () => output,
+    waitForOutput: (pattern, timeoutMs = 10_000) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(output)) return false;
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          clearTimeout(timer);
+          resolve(output);
+          return true;
+        };
+        const timer = setTimeout(() => reject(new Error(`the server's output did not match ${pattern} in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+        if (check()) return;
+        child.stdout!.on('data', check);
+        child.stderr!.on('data', check);
+      }),
     exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -99,7 +99,7 @@ describe('FOLIO_SANDBOX=required without bubblewrap', () => {
   it('warns at start and fails each deployment with sandbox_unavailable, naming nothing of the server', async () => {
     series = await serverSeries();
     const server = await series.start({ FOLIO_SANDBOX: 'required', FOLIO_BWRAP_PATH: '/nonexistent/bwrap' });
-    expect(server.output()).toMatch(/WARNING: the build sandbox cannot run here \(.*\/nonexistent\/bwrap.*\)\. FOLIO_SANDBOX=required/);
+    expect(await server.waitForOutput(/WARNING: the build sandbox/)).toMatch(/WARNING: the build sandbox cannot run here \(.*\/nonexistent\/bwrap.*\)\. FOLIO_SANDBOX=required/);
     const api = client(server.url, server.defaultKey);
     const repo = series.host.repo('acme', 'docs');
     repo.commit({ 'content/index.mdx': '# Home\n\nHello.\n' });
