@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { SANDBOX_CONTENT_ROOT } from './sandbox.ts';
 import { repoRoot } from '../site/settings.ts';
+import { removeInBackground, TRASH_SUFFIX } from '../lib/remove-later.ts';
 
 const execFileAsync = promisify(execFile);
 /** Where build roots live: inside the install, so Astro resolves node_modules from them. */
@@ -33,14 +34,25 @@ export async function makeBuildRoot(parent: string): Promise<string> {
 /** Directories under BUILDS_DIR in use for longer than a build (a warm worker's): never stale. */
 export const liveBuildDirs = new Set<string>();
 
-/** Build roots left by a process that died mid-build; a day is far beyond any build's time limit. */
+/**
+ * Build roots left by a process that died mid-build (a day is far beyond any build's time limit),
+ * and folders moved aside for removal (remove-later.ts) whose removal a crash cut short or that
+ * could not be removed, at any age: nothing uses them. Runs at the start of every build, of any
+ * project: a leftover that cannot be removed (a tenant build's own files it cannot write into, on
+ * a server not running as root) is told on stderr and never fails the build.
+ */
 export async function removeStaleBuildRoots() {
   const dayAgo = Date.now() - 24 * 3600_000;
   for (const name of await fs.readdir(BUILDS_DIR).catch(() => [] as string[])) {
     const dir = path.join(BUILDS_DIR, name);
     if (liveBuildDirs.has(dir) || dir === CACHES_DIR) continue;
+    // In the background, once at a time (a removal this process runs already is not started again).
+    if (name.endsWith(TRASH_SUFFIX)) {
+      void removeInBackground(dir);
+      continue;
+    }
     const stat = await fs.lstat(dir).catch(() => undefined);
-    if (stat && stat.mtimeMs < dayAgo) await removeBuildDir(dir);
+    if (stat && stat.mtimeMs < dayAgo) await removeBuildDir(dir).catch((error: Error) => console.error(`could not remove the stale build dir ${dir}: ${error.message}`));
   }
 }
 

@@ -108,3 +108,12 @@ export async function fileHashes(dir: string): Promise<Map<string, string>> {
   }
   return files;
 }
+
+/** Polls `probe` every 10 ms until it holds (a minute at most). */
+export async function until(what: string, probe: () => boolean): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`still not: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { latestDeployment, serverSeries, waitForDeployment, type ServerSeries } from '../helpers/deployments.ts';
+import { latestDeployment, serverSeries, until, waitForDeployment, type ServerSeries } from '../helpers/deployments.ts';
 import { client, uniqueSlug } from '../helpers/server.ts';
 
 let series: ServerSeries | undefined;
@@ -17,15 +17,6 @@ afterAll(async () => {
   for (const at of left) execFileSync('umount', ['--lazy', at]);
   await series?.close();
 });
-
-/** Polls `probe` every 10 ms until it holds (a minute at most). */
-async function until(what: string, probe: () => boolean): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`still not: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("a deployment's snapshot", () => {
   it('is moved aside before the next deployment starts, which never waits for its removal; a removal cut short by a kill is finished at the next start', async () => {
