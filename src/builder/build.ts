@@ -210,17 +210,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     }
     progress.total(report.pages.length);
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)${report.files.layout.kind === 'mintlify' ? ` (Mintlify layout, ${report.files.assets.length} static file(s))` : ''}`);
-    const carry = sandbox && options.carryCache;
-    // The sandbox's copy of the content and the carried cache go to different folders of the build
-    // (its input, its root's cache): both are made at once, each a walk of about a file per page.
-    const [input, carried] = await Promise.allSettled([
+    if (sandbox) {
       // The sandbox reads a copy its uid can read, whatever the modes of the original (links where it already can).
-      sandbox && timed('sandbox input', () => copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir])),
-      carry && carry.from !== undefined && timed('carry cache', () => takeCache(CACHES_DIR, carry.site, carry.from!, worker.buildRoot, worker.uid)),
-    ]);
-    if (input.status === 'rejected') throw input.reason;
-    if (carried.status === 'rejected') throw carried.reason;
-    if (carried.value) emit('content cache: the previous build\'s, so only changed pages are read');
+      await timed('sandbox input', () => copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]));
+    }
     // What the check passed: the build's own check skips the walk of exactly that text (checked-files.ts).
     // A fast build's check validates no OpenAPI file: those the previous build's checks passed are listed as they did.
     const validatedSpecs = options.allowCode ? [] : [...new Set([...report.checked, ...(reuse?.validatedSpecs ?? [])].filter((d) => d.startsWith(OPENAPI_DIGEST_PREFIX)))];
@@ -229,6 +222,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // A file, not a variable: thousands of pages' dates would pass the limit of one variable.
       // `wx`, as the checked file: a link a process of the sandbox put at this name is never followed.
       await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644, flag: 'wx' });
+    }
+    const carry = sandbox && options.carryCache;
+    if (carry?.from) {
+      const carried = await timed('carry cache', () => takeCache(CACHES_DIR, carry.site, carry.from!, worker.buildRoot, worker.uid));
+      if (carried) emit('content cache: the previous build\'s, so only changed pages are read');
     }
     worker.go();
     // A fast redeploy: the previous build's files are linked into the output while Astro renders
