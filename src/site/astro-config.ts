@@ -6,7 +6,7 @@ import type { AstroUserConfig } from 'astro';
 import type { Plugin } from 'vite';
 import mdx from '@astrojs/mdx';
 import { satteri } from '@astrojs/markdown-satteri';
-import { ASTRO_CACHE_DIR, siteSettings, siteSrcDir, type SiteSettings } from './settings.ts';
+import { astroCacheDir, siteSettings, siteSrcDir, type SiteSettings } from './settings.ts';
 import { contentLayout } from './layout.ts';
 import { folioSite } from './integration.ts';
 import { devDataStoreFile } from './dev/dev-reload.ts';
@@ -39,7 +39,7 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
     // build (src/builder/output.ts), so dot files, docs.json and ignored files are never served.
     publicDir: layout.publicDir ? path.join(settings.contentRoot, layout.publicDir) : path.join(settings.buildRoot, 'no-public'),
     outDir: settings.outDir,
-    cacheDir: path.join(settings.buildRoot, ASTRO_CACHE_DIR),
+    cacheDir: astroCacheDir(settings.buildRoot),
     output: 'static',
     site: settings.siteUrl,
     trailingSlash: 'ignore',

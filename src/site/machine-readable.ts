@@ -71,10 +71,11 @@ export async function llmsFullTxt(): Promise<string> {
   const only = siteBuild.onlyPages && new Set(siteBuild.onlyPages);
   const kept = !import.meta.env.DEV && only && siteBuild.carriedCache ? keptSections(keptLlmsFull(), title, keys) : undefined;
   const again = (page: SitePage) => !kept || (page.kind === 'content' && !!only?.has(page.path));
-  const snippets = await snippetSources(listed.filter(again));
+  const converted = listed.filter(again);
+  const snippets = await snippetSources(converted);
   const sections = listed.map((page, i) => (again(page) ? pageMarkdown(page, snippets).trim() : kept![i]!));
   // Read by bench:deploy and test/service/fast-redeploy-mintlify.test.ts.
-  if (only && siteBuild.carriedCache) console.log(kept ? `[folio] llms-full.txt: ${listed.filter(again).length} of ${listed.length} pages converted again (the others from the previous build's)` : '[folio] llms-full.txt: every page converted again (the previous build\'s could not be used)');
+  if (only && siteBuild.carriedCache) console.log(kept ? `[folio] llms-full.txt: ${converted.length} of ${listed.length} pages converted again (the others from the previous build's)` : '[folio] llms-full.txt: every page converted again (the previous build\'s could not be used)');
   const { text, index } = joinSections(title, keys, sections);
   if (!import.meta.env.DEV) keepSections(keptLlmsFull(), text, index);
   return text;

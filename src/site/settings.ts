@@ -110,6 +110,9 @@ export const LAST_UPDATED_FILE = 'last-updated.json';
  */
 export const ASTRO_CACHE_DIR = '.cache/astro';
 
+/** Astro's cache folder of a build (its `cacheDir`), carried to the site's next fast build (src/builder/build-cache.ts). */
+export const astroCacheDir = (buildRoot: string) => path.join(buildRoot, ASTRO_CACHE_DIR);
+
 /**
  * Settings from `FOLIO_*` variables: only at a process's entry (a cold build process started with
  * them, `astro dev`), never inside a build. Defaults: Folio's own docs in this repository.
@@ -154,7 +157,7 @@ export function loadSiteBuild(settings: SiteSettings): SiteBuild {
   return {
     contentRoot: settings.contentRoot,
     buildRoot: settings.buildRoot,
-    cacheDir: path.join(settings.buildRoot, ASTRO_CACHE_DIR),
+    cacheDir: astroCacheDir(settings.buildRoot),
     siteUrl: settings.siteUrl,
     allowCode: settings.allowCode,
     docsConfig: loadDocsConfig(settings.contentRoot),
