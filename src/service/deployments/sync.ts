@@ -5,7 +5,9 @@
 // submodules, too many or too large files fail the sync, so nothing outside the checkout can be
 // reached through it. Only the files that changed since the last sync are then written, into a
 // tree kept beside the clone (keptTree), which is hard-linked into a fresh directory that replaces
-// the content root by rename, so the pages API never sees a half-written root.
+// the content root by rename, so the pages API never sees a half-written root. A deployment has
+// the kept tree linked into its snapshot instead, and the content root replaced once it is over
+// (SyncResult.replaceContentRoot): one pass over the files before its build, not two.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,12 +50,24 @@ export interface SyncInput {
   signal?: AbortSignal;
   log(line: string): void;
   limits?: SyncLimits;
+  /**
+   * A deployment's snapshot (a folder that does not exist yet): the synced files are linked there,
+   * and the content root is left as it was until `replaceContentRoot` is called.
+   */
+  snapshot?: string;
 }
 
 export interface SyncResult {
   branch: string;
   commitSha: string;
   fileCount: number;
+  /**
+   * With `snapshot`: replaces the content root by the synced files (the kept tree as it is then),
+   * by rename as a sync does. Called once the deployment is over, whatever its outcome: until then
+   * the content root is the previous sync's. Does nothing when the kept tree is no longer whole
+   * (a sync of it cut short since) or was removed (the preview or the repository went meanwhile).
+   */
+  replaceContentRoot?: () => Promise<void>;
 }
 
 export class SyncError extends Error {
@@ -85,9 +99,9 @@ export async function syncRepository(input: SyncInput): Promise<SyncResult> {
     const commitSha = (await git(input.gitDir, ['rev-parse', '--verify', '--end-of-options', `${SYNC_REF}^{commit}`], options)).trim();
     input.log(`sync: ${branch} is at commit ${commitSha}`);
     const files = await listTree(input.gitDir, commitSha, options, limits);
-    await checkOut(input, commitSha, options);
+    const replaceContentRoot = await checkOut(input, commitSha, options);
     input.log(`sync: checked out ${files} file(s)`);
-    return { branch, commitSha, fileCount: files };
+    return { branch, commitSha, fileCount: files, ...(replaceContentRoot ? { replaceContentRoot } : {}) };
   } catch (error) {
     if (error instanceof GitError) throw new SyncError(cleanGitMessage(error.message, input.url, input.repository));
     throw error;
@@ -258,17 +272,40 @@ const removals = new Set<Promise<void>>();
  * Brings the kept tree to the commit, writing only the files that changed since the last sync
  * (`read-tree -m -u` against its kept index: unchanged files keep their inodes and dates, and a
  * changed one is replaced by a new file, never written into, so links to the old one keep its
- * text); then hard-links it into a new directory that replaces the content root by rename.
+ * text); then hard-links it into a new directory that replaces the content root by rename, or
+ * into the deployment's snapshot (returning how to replace the content root later).
  */
-async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<void> {
+async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<(() => Promise<void>) | undefined> {
+  const kept = keptTree(input.gitDir, input.contentRoot);
+  await cleanSyncLeftovers(input.contentRoot, input.gitDir);
+  const snapshot = input.snapshot;
+  if (!snapshot) {
+    await replaceRoot(input, (fresh) => updateKeptTree(input, commit, options, kept, fresh));
+    return undefined;
+  }
+  await withKeptTrees(input.gitDir, () => updateKeptTree(input, commit, options, kept, snapshot));
+  return async () => {
+    // A content root whose folder went (a preview removed) is not made again.
+    if (!(await stat(path.dirname(input.contentRoot)).catch(() => undefined))) return;
+    await replaceRoot(input, async (fresh) => {
+      // The index is put back only once the tree is whole (updateKeptTree).
+      if (!(await stat(kept.index).catch(() => undefined))) return false;
+      await linkTree(kept.tree, fresh);
+    });
+  };
+}
+
+/**
+ * Fills a new directory under the clone's turn (withKeptTrees) and puts it in place of the content
+ * root by rename; `fill` returning false leaves the content root as it is.
+ */
+async function replaceRoot(input: SyncInput, fill: (fresh: string) => Promise<void | false>): Promise<void> {
   const parent = path.dirname(input.contentRoot);
   const stamp = `${process.pid}-${Date.now()}`;
   const fresh = path.join(parent, `.root-new-${stamp}`);
   const old = path.join(parent, `.root-old-${stamp}`);
-  const kept = keptTree(input.gitDir, input.contentRoot);
-  await cleanSyncLeftovers(input.contentRoot, input.gitDir);
   try {
-    await withKeptTrees(input.gitDir, () => updateKeptTree(input, commit, options, kept, fresh));
+    if ((await withKeptTrees(input.gitDir, () => fill(fresh))) === false) return;
     const hadRoot = await rename(input.contentRoot, old).then(() => true, (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return false;
       throw e;
@@ -283,8 +320,8 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
   }
 }
 
-/** The kept tree at the commit, linked into `fresh`: under the clone's turn (withKeptTrees). */
-async function updateKeptTree(input: SyncInput, commit: string, options: GitOptions, kept: { tree: string; index: string }, fresh: string): Promise<void> {
+/** The kept tree at the commit, linked into `into`: under the clone's turn (withKeptTrees). */
+async function updateKeptTree(input: SyncInput, commit: string, options: GitOptions, kept: { tree: string; index: string }, into: string): Promise<void> {
   // The index records what the tree holds. It is renamed aside while the tree changes: a sync
   // interrupted half-way leaves a tree without its index, which is then written afresh.
   const busy = `${kept.index}.busy`;
@@ -307,5 +344,5 @@ async function updateKeptTree(input: SyncInput, commit: string, options: GitOpti
     await update();
   });
   await rename(busy, kept.index);
-  await linkTree(kept.tree, fresh);
+  await linkTree(kept.tree, into);
 }
