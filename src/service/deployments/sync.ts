@@ -166,12 +166,15 @@ function formatBytes(n: number): string {
  * Removes what an interrupted checkout left: fresh and old roots, private index files (one sync
  * per project runs at a time, so any of them belongs to a process that died). A crash between
  * the two renames of a checkout leaves no content root but the old one: it is put back.
- * Returns the paths removed.
+ * Returns the paths removed. An old root this process is still removing (a replaced root's
+ * removal runs in the background) is waited for, or with `waitForRemovals` false left to that
+ * removal: a sync does not wait for the previous deployment's (which now starts as that
+ * deployment ends, just before the next push's sync).
  */
-export async function cleanSyncLeftovers(contentRoot: string, gitDir: string): Promise<string[]> {
-  await Promise.all(removals);
+export async function cleanSyncLeftovers(contentRoot: string, gitDir: string, waitForRemovals = true): Promise<string[]> {
+  if (waitForRemovals) await Promise.all(removals.values());
   const parent = path.dirname(contentRoot);
-  const names = await readdir(parent).catch(() => [] as string[]);
+  const names = (await readdir(parent).catch(() => [] as string[])).filter((n) => !removals.has(path.join(parent, n)));
   const olds = names.filter((n) => n.startsWith('.root-old-')).sort();
   if (olds.length > 0 && !names.includes(path.basename(contentRoot))) {
     await rename(path.join(parent, olds.pop()!), contentRoot);
@@ -262,11 +265,12 @@ async function withKeptTrees<T>(gitDir: string, fn: () => Promise<T>): Promise<T
 }
 
 /**
- * Replaced content roots still being removed. A sync does not wait for the removal (a file per
- * page, ~50 ms of every push on a 1,000-page site); the next cleanup waits for it, and a removal
- * cut short by a crash is a `.root-old-` leftover that cleanup removes.
+ * Replaced content roots still being removed, by path. A sync does not wait for the removal (a file
+ * per page, ~50 ms of every push on a 1,000-page site, ~2 s at 25,000), nor does the next sync, which
+ * leaves it to run; cleanSyncLeftovers' other callers wait for it, and a removal cut short by a
+ * crash is a `.root-old-` leftover that cleanup removes.
  */
-const removals = new Set<Promise<void>>();
+const removals = new Map<string, Promise<void>>();
 
 /**
  * Brings the kept tree to the commit, writing only the files that changed since the last sync
@@ -277,7 +281,7 @@ const removals = new Set<Promise<void>>();
  */
 async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<(() => Promise<void>) | undefined> {
   const kept = keptTree(input.gitDir, input.contentRoot);
-  await cleanSyncLeftovers(input.contentRoot, input.gitDir);
+  await cleanSyncLeftovers(input.contentRoot, input.gitDir, false);
   const snapshot = input.snapshot;
   if (!snapshot) {
     await replaceRoot(input, (fresh) => updateKeptTree(input, commit, options, kept, fresh));
@@ -312,8 +316,7 @@ async function replaceRoot(input: SyncInput, fill: (fresh: string) => Promise<vo
     });
     await rename(fresh, input.contentRoot);
     if (hadRoot) {
-      const removal: Promise<void> = removeTree(old).catch(() => undefined).finally(() => removals.delete(removal));
-      removals.add(removal);
+      removals.set(old, removeTree(old).catch(() => undefined).finally(() => removals.delete(old)));
     }
   } finally {
     await rm(fresh, { recursive: true, force: true });
