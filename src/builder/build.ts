@@ -11,7 +11,7 @@ import { checkContentRoot, SITE_DIRS } from '../site/content-check/check-root.ts
 import { REDIRECTS_FILE, redirectsSizeProblem } from '../site/redirects-file.ts';
 import { formatProblem, type Problem } from '../site/content-check/check-content.ts';
 import { OPENAPI_DIGEST_PREFIX, writeCheckedFile } from '../site/content-check/checked-files.ts';
-import { chooseSandbox, copyIntoSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, type BuildSandbox } from './sandbox.ts';
+import { chooseSandbox, copyIntoSandbox, moveIntoSandbox, SANDBOX_CONTENT_ROOT, SANDBOX_INPUT_DIR, type BuildSandbox } from './sandbox.ts';
 import { LAST_UPDATED_FILE, repoRoot, type PageHistory } from '../site/settings.ts';
 import { contentLayout, type ContentLayout } from '../site/layout.ts';
 import { listServerDirs, scrubPaths, type PathView } from './tenant-paths.ts';
@@ -77,6 +77,14 @@ export interface BuildSiteOptions {
   carryCache?: { site: string; from?: string; keepAs: string };
   /** Pages per search index shard (search-shards.ts; default SEARCH_SHARD_PAGES). */
   searchShardPages?: number;
+  /**
+   * The content root is a snapshot only this build reads (a deployment's, runner.ts): a sandboxed
+   * build may move it into the sandbox whole instead of linking its files one by one
+   * (moveIntoSandbox), and moves it back when the build is over, so the caller finds it where it
+   * was. A crash in between leaves it in the build's input folder, which the sweep of build roots
+   * removes: never for a folder anyone keeps (`npm run build:site`'s content root).
+   */
+  contentRootIsSnapshot?: boolean;
 }
 
 /** `reuse_refused`: a fast redeploy's partial build cannot be merged into the previous build (the caller builds in full). */
@@ -192,6 +200,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   view.base = worker.buildRoot;
   view.contentRoots.push(worker.input);
   await listServerDirs(view);
+  // The snapshot moved into the sandbox (contentRootIsSnapshot): moved back before the input's cleanup.
+  let lent = false;
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
@@ -211,8 +221,17 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     progress.total(report.pages.length);
     emit(`${report.pages.length} page(s), ${report.snippets.length} snippet(s)${report.files.layout.kind === 'mintlify' ? ` (Mintlify layout, ${report.files.assets.length} static file(s))` : ''}`);
     if (sandbox) {
-      // The sandbox reads a copy its uid can read, whatever the modes of the original (links where it already can).
-      await timed('sandbox input', () => copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]));
+      // The sandbox reads a copy its uid can read, whatever the modes of the original (links where it
+      // already can); a snapshot that is such a copy already is moved in whole.
+      await timed('sandbox input', async () => {
+        const notMoved = options.contentRootIsSnapshot ? await moveIntoSandbox(contentRoot, worker.input, [BUILDS_DIR, outDir]) : 'not a snapshot';
+        if (notMoved === undefined) {
+          lent = true;
+          return emit('sandbox input: the snapshot moved in whole (no file linked)');
+        }
+        if (options.contentRootIsSnapshot) emit(`sandbox input: the content's files linked one by one (the snapshot cannot be moved in whole: ${notMoved})`);
+        await copyIntoSandbox(contentRoot, worker.input, worker.uid, [BUILDS_DIR, outDir]);
+      });
     }
     // What the check passed: the build's own check skips the walk of exactly that text (checked-files.ts).
     // A fast build's check validates no OpenAPI file: those the previous build's checks passed are listed as they did.
@@ -345,7 +364,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   } finally {
     progress.stop();
     limits.dispose();
-    await worker.cleanup();
+    try {
+      // The sandbox's mount was read-only: the snapshot comes back as it went in.
+      if (lent) await fs.rename(worker.input, contentRoot);
+    } finally {
+      await worker.cleanup();
+    }
   }
 }
 

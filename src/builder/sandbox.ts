@@ -22,7 +22,7 @@
 // capabilities to change uid) and enters `setpriv` before anything of the build runs. When Folio
 // does not run as root, bwrap makes a user namespace instead and the build keeps the service's uid;
 // the process limit then counts the service's own processes too, so it is left to the system's.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -236,6 +236,48 @@ export async function copyIntoSandbox(from: string, to: string, uid: number, ski
     );
   };
   await copyDir(from, to);
+}
+
+/**
+ * Moves a content root that only this build reads (a deployment's snapshot) into `to` whole, by
+ * one rename, when the sandbox may have it as it is: what copyIntoSandbox would give, without a
+ * pass over its files. That holds when it has only directories and regular files, no NOT_CONTENT
+ * name and none of `skip`, and the sandbox's uid can read every file and enter every directory
+ * (copyIntoSandbox's rule for files; its folders are 0755 of their own). Its folders are not given
+ * to the uid: reading needs no ownership, and the mount is read-only anyway. Returns undefined when
+ * moved, else why not (the first entry that is not as it must be, relative to `from`; or that `to`
+ * is on another filesystem); nothing is moved then.
+ *
+ * The facts are asked of `find` in one child process (60 ms at 25,000 files where a walk of lstat
+ * calls on this event loop took 0.4–0.6 s): it never follows a link (-P), never opens a file (it
+ * only stats entries), and stops at the first entry that fails.
+ */
+export async function moveIntoSandbox(from: string, to: string, skip: string[]): Promise<string | undefined> {
+  const inside = skip.find((dir) => {
+    const rel = path.relative(from, dir);
+    return !rel || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  });
+  if (inside) return 'a build folder is inside it';
+  const notContent = [...NOT_CONTENT].flatMap((name, i) => [...(i ? ['-o'] : []), '-name', name]);
+  // Read and enter: 0004 and 0005 for another uid; 0400 and 0500 for the service's own files when
+  // Folio does not run as root (the sandbox then keeps the service's uid), as copyIntoSandbox's rule.
+  const uid = String(process.getuid?.() ?? 0);
+  const unreadable = runsAsRoot()
+    ? ['-type', 'f', '!', '-perm', '-0004', '-o', '-type', 'd', '!', '-perm', '-0005']
+    : ['-type', 'f', '-user', uid, '!', '-perm', '-0400', '-o', '-type', 'f', '!', '-user', uid, '!', '-perm', '-0004',
+       '-o', '-type', 'd', '-user', uid, '!', '-perm', '-0500', '-o', '-type', 'd', '!', '-user', uid, '!', '-perm', '-0005'];
+  const args = ['-P', from, '(', ...notContent, '-o', '!', '-type', 'd', '!', '-type', 'f', '-o', ...unreadable, ')', '-print0', '-quit'];
+  const found = await new Promise<string | undefined>((resolve) => {
+    execFile('find', args, { encoding: 'buffer', maxBuffer: 64 * 1024 }, (error, stdout) => {
+      if (error) return resolve(''); // unsure: copied
+      resolve(stdout.length ? stdout.subarray(0, stdout.indexOf(0)).toString() : undefined);
+    });
+  });
+  if (found !== undefined) return found ? `${JSON.stringify(path.relative(from, found) || '.')} cannot be taken as it is` : 'its files could not be listed';
+  return fs.promises.rename(from, to).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => (error.code === 'EXDEV' ? 'the build folder is on another filesystem' : `it could not be moved (${error.code})`),
+  );
 }
 
 const probes = new Map<string, Promise<SandboxProbe>>();

@@ -77,7 +77,7 @@ describe('connecting a repository', () => {
     expect(res.text).toContain(`main is at commit ${deployment.commit_sha}`);
     expect(res.text).toContain(`publish: live at ${project.url}`);
     // Each step's seconds, named in order (docs/architecture.md#a-deployment), just before the publish line.
-    expect(res.text).toMatch(/Z timings: sync [\d.]+ s, snapshot [\d.]+ s, plan [\d.]+ s, check [\d.]+ s, (.+, )?astro [\d.]+ s, (.+, )?pagefind [\d.]+ s, output [\d.]+ s, (.+, )?build other [\d.]+ s, publish [\d.]+ s\n\S+ publish: live at /);
+    expect(res.text).toMatch(/Z timings: sync [\d.]+ s, snapshot [\d.]+ s, plan [\d.]+ s, check [\d.]+ s, (.+, )?astro [\d.]+ s, (.+, )?pagefind [\d.]+ s, output [\d.]+ s, (.+, )?build other [\d.]+ s, publish [\d.]+ s, content root [\d.]+ s\n\S+ publish: live at /);
     expect(res.text).not.toContain(server.dataDir); // no server paths
   });
 
@@ -106,6 +106,10 @@ describe('connecting a repository', () => {
     expect(log.text).toMatch(/content\/broken\.mdx:3:\d+: .*FETCH/);
     expect((await api('GET', `/v1/projects/${project.id}`)).body.status).toBe('active');
     expect(articleOf((await site(project.slug)).text)).toContain('Version two of the docs.');
+    // The pages API shows the commit the deployment synced, built or not.
+    const synced = await api('GET', `/v1/projects/${project.id}/pages/broken`);
+    expect(synced.status).toBe(200);
+    expect(synced.body.content).toContain('<ApiMethod method="FETCH" />');
     docs.commit({ 'content/broken.mdx': null });
   });
 

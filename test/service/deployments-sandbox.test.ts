@@ -2,9 +2,12 @@
 // tenants no server paths, and fail with sandbox_unavailable when the sandbox is required but
 // bubblewrap cannot run (FOLIO_BWRAP_PATH pointing at a missing binary).
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOf, deploy, serverSeries, waitForDeployment, startDeployingServer, type DeployingServer, type ServerSeries } from '../helpers/deployments.ts';
 import { client, getWithHost, uniqueSlug } from '../helpers/server.ts';
+import { contentRootDir, gitDir } from '../../src/service/project-files.ts';
+import { keptTree } from '../../src/service/deployments/sync.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -59,6 +62,41 @@ describe('deployments in the sandbox', () => {
     expect(articleOf(page.text)).toContain('SECOND-VERSION');
     const log = await fixture.api('GET', `/v1/projects/${p.id}/deployments/${second.id}/log`);
     expect(log.text).toContain('checking content (the build runs in the sandbox)');
+  });
+
+  it('moves the snapshot into the sandbox whole; content it cannot move so (a file others cannot read, a node_modules folder) is linked file by file, and every site builds', async () => {
+    const logOf = async (projectId: string, deploymentId: string) => (await fixture.api('GET', `/v1/projects/${projectId}/deployments/${deploymentId}/log`)).text;
+    const fullBuild = async (projectId: string) => {
+      const queued = await fixture.api('POST', `/v1/projects/${projectId}/deployments`, { body: { full_build: true } });
+      expect(queued.status).toBe(202);
+      const built = await waitForDeployment(fixture.api, projectId, queued.body.id);
+      expect(built.status, JSON.stringify(built.error)).toBe('succeeded');
+      return { built, log: await logOf(projectId, built.id) };
+    };
+    const article = async (slug: string, urlPath: string) => articleOf((await getWithHost(fixture.server.url, urlPath, `${slug}.localhost`)).text);
+
+    const p = await project({ 'content/index.mdx': '# Home\n\nMOVED-IN\n', 'content/guide.mdx': '# Guide\n\nGUIDE-TEXT\n' });
+    const moved = await deploy(fixture.api, p.id);
+    expect(moved.status, JSON.stringify(moved.error)).toBe('succeeded');
+    expect(await logOf(p.id, moved.id)).toContain('sandbox input: the snapshot moved in whole (no file linked)');
+    expect(await article(p.slug, '/')).toContain('MOVED-IN');
+    expect(await article(p.slug, '/guide')).toContain('GUIDE-TEXT');
+
+    // A file only its owner may read (an operator's restore, a umask): the sandbox's uid gets a copy of it.
+    const guide = path.join(keptTree(gitDir(fixture.server.dataDir, p.id), contentRootDir(fixture.server.dataDir, p.id)).tree, 'content/guide.mdx');
+    fs.chmodSync(guide, 0o600);
+    p.repo.commit({ 'content/index.mdx': '# Home\n\nSECOND-VERSION\n' });
+    const linked = await fullBuild(p.id);
+    expect(linked.log).toContain('sandbox input: the content\'s files linked one by one (the snapshot cannot be moved in whole: "content/guide.mdx" cannot be taken as it is)');
+    expect(await article(p.slug, '/')).toContain('SECOND-VERSION');
+    expect(await article(p.slug, '/guide')).toContain('GUIDE-TEXT');
+
+    // node_modules never reaches the sandbox.
+    const q = await project({ 'content/index.mdx': '# Home\n\nWITH-MODULES\n', 'node_modules/left-pad/index.js': 'module.exports = 1;\n' });
+    const withModules = await deploy(fixture.api, q.id);
+    expect(withModules.status, JSON.stringify(withModules.error)).toBe('succeeded');
+    expect(await logOf(q.id, withModules.id)).toContain('(the snapshot cannot be moved in whole: "node_modules" cannot be taken as it is)');
+    expect(await article(q.slug, '/')).toContain('WITH-MODULES');
   });
 
   it('a missing image is a warning that names it; an image file that is not an image fails the deployment, naming it and no server path', async () => {

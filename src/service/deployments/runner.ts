@@ -13,13 +13,13 @@ import type { DeploymentRecord, WebhookEvent } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 import { removeBuildInputs } from './fast-redeploy.ts';
 import { SyncError } from './sync.ts';
-import { build } from './steps/build.ts';
+import { build, type Built } from './steps/build.ts';
 import { DISK_FULL_MESSAGE, failure, isDeploymentFailure, NO_SPACE, type DeploymentFailure, type Run, type RunContext } from './steps/context.ts';
 import { plan } from './steps/plan.ts';
 import { prune, type Deployed } from './steps/prune.ts';
-import { publish } from './steps/publish.ts';
+import { publish, type Published } from './steps/publish.ts';
 import { snapshot } from './steps/snapshot.ts';
-import { sync } from './steps/sync.ts';
+import { sync, type Synced } from './steps/sync.ts';
 import { stepTimer } from './steps/timings.ts';
 
 export type { RunContext } from './steps/context.ts';
@@ -161,15 +161,37 @@ async function deploy(run: Run): Promise<Deployed> {
   const timer = stepTimer();
   const synced = await sync(run);
   if (run.project.source_repo) timer.lap('sync');
-  const snapshotted = await snapshot(run, synced);
-  timer.lap('snapshot');
-  const planned = await plan(run, snapshotted);
-  timer.lap('plan');
-  const built = await build(run, planned);
-  timer.lap('build');
-  const published = await publish(run, built);
-  timer.lap('publish');
+  let built: Built;
+  let published: Published;
+  try {
+    const snapshotted = await snapshot(run, synced);
+    timer.lap('snapshot');
+    const planned = await plan(run, snapshotted);
+    timer.lap('plan');
+    built = await build(run, planned);
+    timer.lap('build');
+    published = await publish(run, built);
+    timer.lap('publish');
+  } finally {
+    await replaceContentRoot(run, synced);
+  }
+  if (synced.replaceContentRoot) timer.lap('content root');
   run.log.line(`timings: ${timer.format(built.phases)}`);
   run.log.line(`publish: ${run.label ? 'preview' : 'live'} at ${published.liveAt}`);
   return prune(run, published);
+}
+
+/**
+ * A repository project's content root brought to the commit this deployment synced (steps/sync.ts),
+ * once the site is live or the deployment failed or was stopped: off the way from push to live, yet
+ * before the deployment ends, so what the pages API shows is the commit the deployment synced,
+ * built or not (as when the sync replaced it at once). Never for a deleted project (its folder is
+ * gone), and never failing a deployment: a root left behind is replaced by the next sync (a crash
+ * before this leaves it so too).
+ */
+async function replaceContentRoot(run: Run, synced: Synced): Promise<void> {
+  if (!synced.replaceContentRoot || (run.signal.aborted && run.signal.reason === 'deleted')) return;
+  await synced.replaceContentRoot().catch((error: NodeJS.ErrnoException) => {
+    run.log.line(`sync: the content root could not be brought to commit ${synced.commitSha} (${error.code ?? 'error'}); the next sync does it`);
+  });
 }

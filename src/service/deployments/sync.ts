@@ -5,7 +5,9 @@
 // submodules, too many or too large files fail the sync, so nothing outside the checkout can be
 // reached through it. Only the files that changed since the last sync are then written, into a
 // tree kept beside the clone (keptTree), which is hard-linked into a fresh directory that replaces
-// the content root by rename, so the pages API never sees a half-written root.
+// the content root by rename, so the pages API never sees a half-written root. A deployment has
+// the kept tree linked into its snapshot instead, and the content root replaced once it is over
+// (SyncResult.replaceContentRoot): one pass over the files before its build, not two.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,12 +50,24 @@ export interface SyncInput {
   signal?: AbortSignal;
   log(line: string): void;
   limits?: SyncLimits;
+  /**
+   * A deployment's snapshot (a folder that does not exist yet): the synced files are linked there,
+   * and the content root is left as it was until `replaceContentRoot` is called.
+   */
+  snapshot?: string;
 }
 
 export interface SyncResult {
   branch: string;
   commitSha: string;
   fileCount: number;
+  /**
+   * With `snapshot`: replaces the content root by the synced files (the kept tree as it is then),
+   * by rename as a sync does. Called once the deployment is over, whatever its outcome: until then
+   * the content root is the previous sync's. Does nothing when the kept tree is no longer whole
+   * (a sync of it cut short since) or was removed (the preview or the repository went meanwhile).
+   */
+  replaceContentRoot?: () => Promise<void>;
 }
 
 export class SyncError extends Error {
@@ -85,9 +99,9 @@ export async function syncRepository(input: SyncInput): Promise<SyncResult> {
     const commitSha = (await git(input.gitDir, ['rev-parse', '--verify', '--end-of-options', `${SYNC_REF}^{commit}`], options)).trim();
     input.log(`sync: ${branch} is at commit ${commitSha}`);
     const files = await listTree(input.gitDir, commitSha, options, limits);
-    await checkOut(input, commitSha, options);
+    const replaceContentRoot = await checkOut(input, commitSha, options);
     input.log(`sync: checked out ${files} file(s)`);
-    return { branch, commitSha, fileCount: files };
+    return { branch, commitSha, fileCount: files, ...(replaceContentRoot ? { replaceContentRoot } : {}) };
   } catch (error) {
     if (error instanceof GitError) throw new SyncError(cleanGitMessage(error.message, input.url, input.repository));
     throw error;
@@ -152,12 +166,15 @@ function formatBytes(n: number): string {
  * Removes what an interrupted checkout left: fresh and old roots, private index files (one sync
  * per project runs at a time, so any of them belongs to a process that died). A crash between
  * the two renames of a checkout leaves no content root but the old one: it is put back.
- * Returns the paths removed.
+ * Returns the paths removed. An old root this process is still removing (a replaced root's
+ * removal runs in the background) is waited for, or with `waitForRemovals` false left to that
+ * removal: a sync does not wait for the previous deployment's (which now starts as that
+ * deployment ends, just before the next push's sync).
  */
-export async function cleanSyncLeftovers(contentRoot: string, gitDir: string): Promise<string[]> {
-  await Promise.all(removals);
+export async function cleanSyncLeftovers(contentRoot: string, gitDir: string, waitForRemovals = true): Promise<string[]> {
+  if (waitForRemovals) await Promise.all(removals.values());
   const parent = path.dirname(contentRoot);
-  const names = await readdir(parent).catch(() => [] as string[]);
+  const names = (await readdir(parent).catch(() => [] as string[])).filter((n) => !removals.has(path.join(parent, n)));
   const olds = names.filter((n) => n.startsWith('.root-old-')).sort();
   if (olds.length > 0 && !names.includes(path.basename(contentRoot))) {
     await rename(path.join(parent, olds.pop()!), contentRoot);
@@ -248,43 +265,66 @@ async function withKeptTrees<T>(gitDir: string, fn: () => Promise<T>): Promise<T
 }
 
 /**
- * Replaced content roots still being removed. A sync does not wait for the removal (a file per
- * page, ~50 ms of every push on a 1,000-page site); the next cleanup waits for it, and a removal
- * cut short by a crash is a `.root-old-` leftover that cleanup removes.
+ * Replaced content roots still being removed, by path. A sync does not wait for the removal (a file
+ * per page, ~50 ms of every push on a 1,000-page site, ~2 s at 25,000), nor does the next sync, which
+ * leaves it to run; cleanSyncLeftovers' other callers wait for it, and a removal cut short by a
+ * crash is a `.root-old-` leftover that cleanup removes.
  */
-const removals = new Set<Promise<void>>();
+const removals = new Map<string, Promise<void>>();
 
 /**
  * Brings the kept tree to the commit, writing only the files that changed since the last sync
  * (`read-tree -m -u` against its kept index: unchanged files keep their inodes and dates, and a
  * changed one is replaced by a new file, never written into, so links to the old one keep its
- * text); then hard-links it into a new directory that replaces the content root by rename.
+ * text); then hard-links it into a new directory that replaces the content root by rename, or
+ * into the deployment's snapshot (returning how to replace the content root later).
  */
-async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<void> {
+async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<(() => Promise<void>) | undefined> {
+  const kept = keptTree(input.gitDir, input.contentRoot);
+  await cleanSyncLeftovers(input.contentRoot, input.gitDir, false);
+  const snapshot = input.snapshot;
+  if (!snapshot) {
+    await replaceRoot(input, (fresh) => updateKeptTree(input, commit, options, kept, fresh));
+    return undefined;
+  }
+  await withKeptTrees(input.gitDir, () => updateKeptTree(input, commit, options, kept, snapshot));
+  return async () => {
+    // A content root whose folder went (a preview removed) is not made again.
+    if (!(await stat(path.dirname(input.contentRoot)).catch(() => undefined))) return;
+    await replaceRoot(input, async (fresh) => {
+      // The index is put back only once the tree is whole (updateKeptTree).
+      if (!(await stat(kept.index).catch(() => undefined))) return false;
+      await linkTree(kept.tree, fresh);
+    });
+  };
+}
+
+/**
+ * Fills a new directory under the clone's turn (withKeptTrees) and puts it in place of the content
+ * root by rename; `fill` returning false leaves the content root as it is.
+ */
+async function replaceRoot(input: SyncInput, fill: (fresh: string) => Promise<void | false>): Promise<void> {
   const parent = path.dirname(input.contentRoot);
   const stamp = `${process.pid}-${Date.now()}`;
   const fresh = path.join(parent, `.root-new-${stamp}`);
   const old = path.join(parent, `.root-old-${stamp}`);
-  const kept = keptTree(input.gitDir, input.contentRoot);
-  await cleanSyncLeftovers(input.contentRoot, input.gitDir);
   try {
-    await withKeptTrees(input.gitDir, () => updateKeptTree(input, commit, options, kept, fresh));
+    if ((await withKeptTrees(input.gitDir, () => fill(fresh))) === false) return;
     const hadRoot = await rename(input.contentRoot, old).then(() => true, (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return false;
       throw e;
     });
     await rename(fresh, input.contentRoot);
     if (hadRoot) {
-      const removal: Promise<void> = removeTree(old).catch(() => undefined).finally(() => removals.delete(removal));
-      removals.add(removal);
+      removals.set(old, removeTree(old).catch(() => undefined).finally(() => removals.delete(old)));
     }
   } finally {
     await rm(fresh, { recursive: true, force: true });
   }
 }
 
-/** The kept tree at the commit, linked into `fresh`: under the clone's turn (withKeptTrees). */
-async function updateKeptTree(input: SyncInput, commit: string, options: GitOptions, kept: { tree: string; index: string }, fresh: string): Promise<void> {
+/** The kept tree at the commit, linked into `into`: under the clone's turn (withKeptTrees). */
+async function updateKeptTree(input: SyncInput, commit: string, options: GitOptions, kept: { tree: string; index: string }, into: string): Promise<void> {
   // The index records what the tree holds. It is renamed aside while the tree changes: a sync
   // interrupted half-way leaves a tree without its index, which is then written afresh.
   const busy = `${kept.index}.busy`;
@@ -307,5 +347,5 @@ async function updateKeptTree(input: SyncInput, commit: string, options: GitOpti
     await update();
   });
   await rename(busy, kept.index);
-  await linkTree(kept.tree, fresh);
+  await linkTree(kept.tree, into);
 }

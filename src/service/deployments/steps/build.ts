@@ -53,6 +53,9 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
       carryCache: planned.inputs && !planned.allowCode && builds.kind === 'disk' ? { site: `${run.project.id}:${run.label ?? ''}`, from: reuse && plan.kind === 'fast' ? plan.previous.id : undefined, keepAs: run.deployment.id } : undefined,
       searchShardPages: config.searchShardPages,
       progressIntervalMs: config.buildProgressMs,
+      // This deployment's own snapshot (runner.ts removes it at the end): moved into the sandbox
+      // whole where it can be, and back for what reads it after the build.
+      contentRootIsSnapshot: true,
     })).then((done) => {
       phases.push(done.phases);
       return done;

@@ -14,6 +14,12 @@ export interface Synced {
   commitSha?: string;
   /** The pages' edit links and last-updated dates (repository projects). */
   pageHistory?: PageHistory;
+  /**
+   * A repository project: the synced files are linked into the deployment's snapshot already, and
+   * this brings the content root (what the pages API and the next sync read) to the same commit.
+   * The runner calls it once the deployment is over, whatever its outcome (runner.ts).
+   */
+  replaceContentRoot?: () => Promise<void>;
 }
 
 export async function sync(run: Run): Promise<Synced> {
@@ -34,6 +40,8 @@ export async function sync(run: Run): Promise<Synced> {
     timeoutMs: config.buildTimeoutS * 1000,
     signal: run.signal,
     log: (line) => log.line(line),
+    // The snapshot made in the same pass as the checkout (steps/snapshot.ts then links nothing).
+    snapshot: run.snapshot,
   });
   await store.updateDeployment(deployment.id, { source_branch: synced.branch, commit_sha: synced.commitSha });
   // The default branch is recorded on the project (docs/decisions.md#projects), unless a branch was set meanwhile.
@@ -44,5 +52,5 @@ export async function sync(run: Run): Promise<Synced> {
     log.line('sync: the pages\' last-updated dates could not be read from git; pages show none');
     return undefined;
   });
-  return { commitSha: synced.commitSha, pageHistory: { editUrl: editBaseUrl(url, project.source_repo, synced.branch), lastUpdated } };
+  return { commitSha: synced.commitSha, pageHistory: { editUrl: editBaseUrl(url, project.source_repo, synced.branch), lastUpdated }, replaceContentRoot: synced.replaceContentRoot };
 }
