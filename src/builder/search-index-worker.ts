@@ -91,7 +91,8 @@ async function addPages(index: Index, files: string[]): Promise<void> {
   let failed: Error | undefined;
   for (const file of files) {
     const reading = performance.now();
-    const content = await readFile(path.join(job.site, file), 'utf8');
+    const content = readAhead.get(file) ?? (await readFile(path.join(job.site, file), 'utf8'));
+    readAhead.delete(file);
     spent.read += since(reading);
     spent.bytes += Buffer.byteLength(content);
     // Never a rejection left waiting in `sent`: the first failure is kept and thrown below.
@@ -108,6 +109,14 @@ async function addPages(index: Index, files: string[]): Promise<void> {
   spent.pages += files.length;
   spent.added += since(started);
 }
+
+/**
+ * Pages of a begun shard past its first expected page, read while Astro ran: their text is the
+ * same once merged unless the partial build wrote them (dropped then: main). Bounded, as a
+ * shard's pages are never all held otherwise: past READ_AHEAD_CHARS they are read when added.
+ */
+const readAhead = new Map<string, string>();
+const READ_AHEAD_CHARS = 32 * 2 ** 20;
 
 /** A shard's index begun before the changes were known: its first `added` pages are in. */
 interface Begun {
@@ -133,9 +142,8 @@ const readShardPages = (site: string) => readFile(path.join(site, 'pagefind', SH
  * with the shard's pages before the first of them. Every other page of the shard may come after a
  * changed page in its order, and Pagefind's files depend on that order.
  */
-async function beginShards(previousText: string, expected: string[]): Promise<Map<number, Begun>> {
+async function beginShards(previous: ShardPagesFile | undefined, expected: string[]): Promise<Map<number, Begun>> {
   const begun = new Map<number, Begun>();
-  const previous = parseShardPages(previousText);
   if (!previous || previous.shardPages !== job.shardPages) return begun;
   const firstExpected = new Map<number, number>();
   const position = new Map<string, [number, number]>();
@@ -146,9 +154,25 @@ async function beginShards(previousText: string, expected: string[]): Promise<Ma
   }
   for (const [k, first] of [...firstExpected].sort((a, b) => a[0] - b[0])) {
     const index = await newIndex();
-    await addPages(index, previous.shards[k]!.slice(0, first));
+    try {
+      await addPages(index, previous.shards[k]!.slice(0, first));
+    } catch {
+      // Not this build's failure yet: the shard is indexed from its first page once the changes are known.
+      await index.deleteIndex().catch(() => undefined);
+      continue;
+    }
     begun.set(k, { index, added: first });
     spent.early += first;
+  }
+  let held = 0;
+  for (const [k, first] of firstExpected) {
+    for (const file of previous.shards[k]!.slice(first)) {
+      const content = await readFile(path.join(job.site, file), 'utf8').catch(() => undefined);
+      if (content === undefined) continue;
+      held += content.length;
+      if (held > READ_AHEAD_CHARS) return begun;
+      readAhead.set(file, content);
+    }
   }
   // None expected in a shard (a new page, another file name): the service is started all the same.
   if (!begun.size) await pagefind.createIndex({}).then(({ index }) => index?.deleteIndex());
@@ -175,13 +199,12 @@ async function changesFromServer(): Promise<string[]> {
 }
 
 /** The shards to write: all of them, or for a fast redeploy only those holding a changed page. */
-async function plan(changedFiles: string[] | undefined, previousText: string): Promise<{ manifest: ShardPagesFile; again: number[]; why?: string }> {
+async function plan(changedFiles: string[] | undefined, previous: ShardPagesFile | undefined): Promise<{ manifest: ShardPagesFile; again: number[]; why?: string }> {
   const fresh = async (why?: string) => {
     const manifest = { shardPages: job.shardPages, shards: batchShards(await searchablePages(job.site), job.shardPages) };
     return { manifest, again: manifest.shards.map((_, k) => k), why };
   };
   if (!changedFiles) return fresh();
-  const previous = parseShardPages(previousText);
   if (!previous) return fresh('the previous build has no search shards');
   const changed = await Promise.all(changedFiles.map(async (file) => ({ file, searchable: isSearchable(await readFile(path.join(job.site, file), 'utf8')) })));
   const again = shardsToReindex(previous, job.shardPages, changed);
@@ -200,27 +223,29 @@ function timeSpent(shards: number): string {
 
 async function main() {
   let changed = job.changed;
-  let previousText = changed ? await readShardPages(job.site) : '';
+  let previous = changed ? parseShardPages(await readShardPages(job.site)) : undefined;
   let begun = new Map<number, Begun>();
   if (job.expected) {
     const earlyText = await readShardPages(job.site);
+    const early = parseShardPages(earlyText);
     const beginning = performance.now();
-    begun = await beginShards(earlyText, job.expected);
+    begun = await beginShards(early, job.expected);
     spent.earlyMs = since(beginning);
     const waiting = performance.now();
     changed = await changesFromServer();
     spent.waited = since(waiting);
-    previousText = await readShardPages(job.site);
-    // Only pages the partial build did not write are the same as when they were added (and the
-    // list the shards were begun from the one the plan reads).
+    // The plan reads the list as it is now; the shards were begun from the list as it was.
+    const text = await readShardPages(job.site);
+    previous = text === earlyText ? early : parseShardPages(text);
+    // Only pages the partial build did not write are the same as when they were added or read.
     const written = new Set(changed);
-    const shards = previousText === earlyText ? parseShardPages(previousText)?.shards : undefined;
+    for (const file of written) readAhead.delete(file);
     for (const [k, { added }] of begun) {
-      if (!shards || shards[k]!.slice(0, added).some((file) => written.has(file))) await dropBegun(begun, k);
+      if (text !== earlyText || early!.shards[k]!.slice(0, added).some((file) => written.has(file))) await dropBegun(begun, k);
     }
   }
   const planning = performance.now();
-  const { manifest, again, why } = await plan(changed, previousText);
+  const { manifest, again, why } = await plan(changed, previous);
   spent.plan = since(planning);
   for (const k of begun.keys()) {
     if (why || !again.includes(k)) await dropBegun(begun, k);
