@@ -20,9 +20,9 @@ import { warningSummary } from './warning-summary.ts';
 import { startProgress } from './build-progress.ts';
 import { coldAstro, type AstroRunner } from './astro-step.ts';
 import { BUILDS_DIR, buildOutDir, CACHES_DIR, removeBuildDir, removeStaleBuildRoots } from './build-roots.ts';
-import { buildLaunch, buildLimits, startProcess, workerEnv } from './processes.ts';
+import { buildLaunch, buildLimits, startProcess, workerEnv, type Child } from './processes.ts';
 import { keepCache, takeCache } from './build-cache.ts';
-import { replaceShards, searchJobEnv, SEARCH_INDEX_WORKER } from './search-index.ts';
+import { expectedPageFiles, replaceShards, searchJobEnv, SEARCH_INDEX_WORKER } from './search-index.ts';
 import { takeReuseCopy } from './reuse-copy.ts';
 import { SEARCH_SHARD_PAGES } from './search-shards.ts';
 import { errorProblems, FOLIO_ERROR, MAX_ERRORS_PAST_BUDGET, MAX_LOG_BYTES } from './build-log.ts';
@@ -202,6 +202,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   await listServerDirs(view);
   // The snapshot moved into the sandbox (contentRootIsSnapshot): moved back before the input's cleanup.
   let lent = false;
+  // A fast redeploy's search indexing, started while Astro runs; stopped with the build whatever its outcome.
+  let searchIndexing: Promise<Child> | undefined;
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
@@ -256,15 +258,32 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       await linkTree(reuse.previousOutDir, outDir);
     });
     linking?.catch(() => undefined);
-    let outcome = await timed('astro', () => worker.done);
     const shardPages = options.searchShardPages ?? SEARCH_SHARD_PAGES;
+    // The indexing process of a fast redeploy starts once the output holds the previous build (it
+    // sees the output folder itself, bound when it starts: never before the reuse copy is renamed
+    // there), so that its start and the shard's pages before the changed one are off the path
+    // from Astro's exit to the site live (docs/decisions.md, "The search shard indexed while Astro
+    // runs"). Only a fast redeploy's: its one shard is small beside Astro, a full build's index is not.
+    const index = path.join(worker.buildRoot, PAGEFIND_DIR);
+    searchIndexing = linking?.then(() => {
+      const site = sandbox ? SANDBOX_SITE_DIR : outDir;
+      const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode), ...searchJobEnv({ site, out: index, shardPages, expected: expectedPageFiles(onlyPages!) }) };
+      const launch = buildLaunch([process.execPath, SEARCH_INDEX_WORKER], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
+      return startProcess(launch, limits, emit);
+    });
+    searchIndexing?.catch(() => undefined);
+    let outcome = await timed('astro', () => worker.done);
     let changedPages: string[] = [];
     if (linking) {
       await linking.catch(async (error: unknown) => {
         await emptyDir(outDir);
         throw error;
       });
-      if (outcome !== 0) await emptyDir(outDir);
+      if (outcome !== 0) {
+        // Its index is never taken: the process goes before the output is emptied under it.
+        await stopSearchIndexing(searchIndexing);
+        await emptyDir(outDir);
+      }
     }
     if (outcome === 0 && reuse) {
       // The changed pages' outputs over the links to the previous build, then the search index
@@ -289,11 +308,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
           await removeBuildDir(partial.dir);
         }
         // The indexing reads the merged site read-only and writes the changed shards into the build root.
-        const index = path.join(worker.buildRoot, PAGEFIND_DIR);
-        const site = sandbox ? SANDBOX_SITE_DIR : outDir;
-        const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode), ...searchJobEnv({ site, out: index, shardPages, changed: changedPages }) };
-        const launch = buildLaunch([process.execPath, SEARCH_INDEX_WORKER], worker.buildRoot, env, sandbox, [{ from: worker.buildRoot, writable: true }, { from: outDir, at: SANDBOX_SITE_DIR }], worker.uid);
-        outcome = await timed('pagefind', () => startProcess(launch, limits, emit, true).done);
+        const indexer = await searchIndexing!;
+        outcome = await timed('pagefind', () => {
+          indexer.go(`${JSON.stringify(changedPages)}\n`);
+          return indexer.done;
+        });
         if (outcome === 0) {
           const exists = await fs.lstat(index).catch(() => undefined);
           if (!exists) return fail('build_failed', [], 'the search index was not written');
@@ -363,6 +382,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     throw error;
   } finally {
     progress.stop();
+    await stopSearchIndexing(searchIndexing);
     limits.dispose();
     try {
       // The sandbox's mount was read-only: the snapshot comes back as it went in.
@@ -371,6 +391,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       await worker.cleanup();
     }
   }
+}
+
+/** Stops a fast redeploy's indexing process if it still runs (a build that failed or was refused), and waits for its end. */
+async function stopSearchIndexing(indexing: Promise<Child> | undefined): Promise<void> {
+  const indexer = await indexing?.catch(() => undefined);
+  indexer?.cancel();
+  await indexer?.done;
 }
 
 /** The folder of a site's search index (Pagefind's). */

@@ -37,7 +37,9 @@ export async function writeRedirects(outDir: string, config: DocsConfig | undefi
  * followed later by whatever the server does with the site (the static files copied into it, the
  * redirects file written, files served or uploaded), a FIFO would block the thread that opens it.
  * So the output is first renamed into BUILDS_DIR, which no sandbox can write (a rename moves a link
- * itself, never its target; the build's processes have all exited), and then walked: `problem`
+ * itself, never its target; a process of the sandbox may still run: a warm worker, or a fast
+ * redeploy's indexing process while Astro's output is taken, and outputProblem takes each folder
+ * from it before reading it), and then walked: `problem`
  * says why it cannot be a site (outputProblem). The caller removes `dir` (removeBuildDir) when done.
  */
 export async function takeOutput(from: string): Promise<{ dir: string; problem?: string }> {

@@ -55,15 +55,15 @@ export function buildLimits(options: { timeoutMs?: number; signal?: AbortSignal 
 }
 
 export interface Child {
-  /** Lets a waiting worker start the build. */
-  go(): void;
+  /** Lets a waiting worker start the build: `message` on its stdin, which is then closed. */
+  go(message?: string): void;
   /** Stops the process (and its helpers). */
   cancel(): void;
   /** The exit code, or why it was stopped. */
   done: Promise<number | StopReason>;
 }
 
-/** Starts one process of a build (the Astro worker, or Pagefind with `startNow`). */
+/** Starts one process of a build (the Astro worker, or the search indexing: with `startNow` when it needs no go). */
 export function startProcess(launch: Launch, limits: BuildLimits, emit: (line: string) => void, startNow = false): Child {
   const child = spawn(launch.file, launch.args, {
     cwd: launch.cwd,
@@ -94,7 +94,7 @@ export function startProcess(launch: Launch, limits: BuildLimits, emit: (line: s
     });
   });
   return {
-    go: () => child.stdin?.end('go\n'),
+    go: (message = 'go\n') => child.stdin?.end(message),
     cancel: () => stop('canceled'),
     done,
   };

@@ -1,13 +1,21 @@
 // Writes a site's search index in shards (search-shards.ts; docs/decisions.md, "Search index in
-// shards") with Pagefind's Node API. Runs in the build's sandbox, as the build's uid, after Astro
-// has exited: it reads the built site and writes only into its output folder, which the server
-// takes and checks (output.ts, takeOutput) like any build output.
+// shards") with Pagefind's Node API. Runs in the build's sandbox, as the build's uid: it reads the
+// built site and writes only into its output folder, which the server takes and checks (output.ts,
+// takeOutput) like any build output.
 //
 // FOLIO_SEARCH_JOB (JSON): `site` (the built site, read only), `out` (the index folder to write),
 // `shardPages`, and for a fast redeploy `changed`: the HTML files the partial build wrote. With
 // `changed`, the previous build's `pagefind/shard-pages.json` in `site` says which shards hold
 // them; only those are written, the server keeps the others' files. `launchedAt` (the server's
 // clock when it started this process) lets the `time spent` line say what the start itself cost.
+//
+// A fast redeploy starts this process while Astro still runs (docs/decisions.md, "The search shard
+// indexed while Astro runs"): its job then has `expected` (the HTML files the changed pages are
+// expected to be) instead of `changed`, and `changed` comes on stdin, one JSON line, once the
+// partial build is merged into `site`. Meanwhile the process loads, starts Pagefind's service and
+// adds each expected shard's pages that come before its first expected page: those are the
+// previous build's files, the same once merged unless the partial build wrote them too, which the
+// real `changed` says (such a shard is then indexed from its first page, as it would have been).
 import { readdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
@@ -19,6 +27,7 @@ interface Job {
   out: string;
   shardPages: number;
   changed?: string[];
+  expected?: string[];
   launchedAt?: number;
 }
 
@@ -35,7 +44,7 @@ const PARALLEL_SHARDS = 2;
 const PAGES_AHEAD = 16;
 
 /** Where the time goes, summed over the shards written (two at a time in a full build): the `time spent` line. */
-const spent = { plan: 0, read: 0, added: 0, written: 0, bytes: 0, pages: 0 };
+const spent = { plan: 0, read: 0, added: 0, written: 0, bytes: 0, pages: 0, early: 0, earlyMs: 0, waited: 0 };
 const since = (start: number) => performance.now() - start;
 
 /** When this process was ready, its modules (Pagefind's too) loaded: on the server's clock, as `launchedAt`. */
@@ -67,16 +76,23 @@ async function searchablePages(site: string): Promise<string[]> {
   return pages;
 }
 
-/** One shard's Pagefind index, its pages added in order (the same input always gives the same files). */
-async function writeShard(files: string[], outputPath: string): Promise<void> {
-  const started = performance.now();
+type Index = NonNullable<Awaited<ReturnType<typeof pagefind.createIndex>>['index']>;
+
+async function newIndex(): Promise<Index> {
   const { index, errors } = await pagefind.createIndex({});
   if (!index) throw new Error(`search index: ${errors.join('; ')}`);
+  return index;
+}
+
+/** Adds pages to an index in order (the same input always gives the same files). */
+async function addPages(index: Index, files: string[]): Promise<void> {
+  const started = performance.now();
   const sent: Array<Promise<void>> = [];
   let failed: Error | undefined;
   for (const file of files) {
     const reading = performance.now();
-    const content = await readFile(path.join(job.site, file), 'utf8');
+    const content = readAhead.get(file) ?? (await readFile(path.join(job.site, file), 'utf8'));
+    readAhead.delete(file);
     spent.read += since(reading);
     spent.bytes += Buffer.byteLength(content);
     // Never a rejection left waiting in `sent`: the first failure is kept and thrown below.
@@ -92,6 +108,26 @@ async function writeShard(files: string[], outputPath: string): Promise<void> {
   if (failed) throw failed;
   spent.pages += files.length;
   spent.added += since(started);
+}
+
+/**
+ * Pages of a begun shard past its first expected page, read while Astro ran: their text is the
+ * same once merged unless the partial build wrote them (dropped then: main). Bounded, as a
+ * shard's pages are never all held otherwise: past READ_AHEAD_CHARS they are read when added.
+ */
+const readAhead = new Map<string, string>();
+const READ_AHEAD_CHARS = 32 * 2 ** 20;
+
+/** A shard's index begun before the changes were known: its first `added` pages are in. */
+interface Begun {
+  index: Index;
+  added: number;
+}
+
+/** One shard's Pagefind index, written: its pages added in order, after those a begun index holds. */
+async function writeShard(files: string[], outputPath: string, begun?: Begun): Promise<void> {
+  const index = begun?.index ?? (await newIndex());
+  await addPages(index, files.slice(begun?.added ?? 0));
   const writing = performance.now();
   const written = await index.writeFiles({ outputPath });
   if (written.errors.length) throw new Error(`search index: ${written.errors.join('; ')}`);
@@ -99,16 +135,78 @@ async function writeShard(files: string[], outputPath: string): Promise<void> {
   spent.written += since(writing);
 }
 
+const readShardPages = (site: string) => readFile(path.join(site, 'pagefind', SHARD_PAGES_FILE), 'utf8').catch(() => '');
+
+/**
+ * While Astro runs: for each shard the previous build's list says holds an expected page, an index
+ * with the shard's pages before the first of them. Every other page of the shard may come after a
+ * changed page in its order, and Pagefind's files depend on that order.
+ */
+async function beginShards(previous: ShardPagesFile | undefined, expected: string[]): Promise<Map<number, Begun>> {
+  const begun = new Map<number, Begun>();
+  if (!previous || previous.shardPages !== job.shardPages) return begun;
+  const firstExpected = new Map<number, number>();
+  const position = new Map<string, [number, number]>();
+  previous.shards.forEach((files, k) => files.forEach((file, i) => position.set(file, [k, i])));
+  for (const file of expected) {
+    const at = position.get(file);
+    if (at) firstExpected.set(at[0], Math.min(at[1], firstExpected.get(at[0]) ?? Infinity));
+  }
+  for (const [k, first] of [...firstExpected].sort((a, b) => a[0] - b[0])) {
+    const index = await newIndex();
+    try {
+      await addPages(index, previous.shards[k]!.slice(0, first));
+    } catch {
+      // Not this build's failure yet: the shard is indexed from its first page once the changes are known.
+      await index.deleteIndex().catch(() => undefined);
+      continue;
+    }
+    begun.set(k, { index, added: first });
+    spent.early += first;
+  }
+  let held = 0;
+  for (const [k, first] of firstExpected) {
+    for (const file of previous.shards[k]!.slice(first)) {
+      const content = await readFile(path.join(job.site, file), 'utf8').catch(() => undefined);
+      if (content === undefined) continue;
+      held += content.length;
+      if (held > READ_AHEAD_CHARS) return begun;
+      readAhead.set(file, content);
+    }
+  }
+  // None expected in a shard (a new page, another file name): the service is started all the same.
+  if (!begun.size) await pagefind.createIndex({}).then(({ index }) => index?.deleteIndex());
+  return begun;
+}
+
+/** A begun shard the changes did not leave as it was begun: it is indexed from its first page, if at all. */
+async function dropBegun(begun: Map<number, Begun>, k: number): Promise<void> {
+  const { index, added } = begun.get(k)!;
+  await index.deleteIndex();
+  begun.delete(k);
+  spent.pages -= added;
+  spent.early -= added;
+}
+
+/** The partial build's HTML files, sent by the server once they are merged into the site; it closes stdin after them. */
+async function changesFromServer(): Promise<string[]> {
+  let text = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) text += chunk as string;
+  const changed: unknown = JSON.parse(text);
+  if (!Array.isArray(changed) || !changed.every((f) => typeof f === 'string')) throw new Error('search index: the changed pages are not a list of files');
+  return changed;
+}
+
 /** The shards to write: all of them, or for a fast redeploy only those holding a changed page. */
-async function plan(): Promise<{ manifest: ShardPagesFile; again: number[]; why?: string }> {
+async function plan(changedFiles: string[] | undefined, previous: ShardPagesFile | undefined): Promise<{ manifest: ShardPagesFile; again: number[]; why?: string }> {
   const fresh = async (why?: string) => {
     const manifest = { shardPages: job.shardPages, shards: batchShards(await searchablePages(job.site), job.shardPages) };
     return { manifest, again: manifest.shards.map((_, k) => k), why };
   };
-  if (!job.changed) return fresh();
-  const previous = parseShardPages(await readFile(path.join(job.site, 'pagefind', SHARD_PAGES_FILE), 'utf8').catch(() => ''));
+  if (!changedFiles) return fresh();
   if (!previous) return fresh('the previous build has no search shards');
-  const changed = await Promise.all(job.changed.map(async (file) => ({ file, searchable: isSearchable(await readFile(path.join(job.site, file), 'utf8')) })));
+  const changed = await Promise.all(changedFiles.map(async (file) => ({ file, searchable: isSearchable(await readFile(path.join(job.site, file), 'utf8')) })));
   const again = shardsToReindex(previous, job.shardPages, changed);
   return again ? { manifest: previous, again } : fresh('the previous build\'s shards do not fit this one');
 }
@@ -117,18 +215,44 @@ async function plan(): Promise<{ manifest: ShardPagesFile; again: number[]; why?
 function timeSpent(shards: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const started = job.launchedAt === undefined ? '' : `process start ${s(Math.max(0, startedAt - job.launchedAt))}, `;
+  const early = job.expected ? ` (${spent.early} of them in ${s(spent.earlyMs)} while Astro ran, then waited ${s(spent.waited)} for the changes)` : '';
   return `search index: time spent: ${started}plan ${s(spent.plan)}, ${spent.pages} page${spent.pages === 1 ? '' : 's'} ` +
-    `(${(spent.bytes / 2 ** 20).toFixed(1)} MiB) read in ${s(spent.read)} and added in ${s(spent.added)}, index written in ${s(spent.written)}` +
+    `(${(spent.bytes / 2 ** 20).toFixed(1)} MiB) read in ${s(spent.read)} and added in ${s(spent.added)}${early}, index written in ${s(spent.written)}` +
     (shards > 1 ? ` (summed over ${shards} shards, ${PARALLEL_SHARDS} at a time)` : '');
 }
 
 async function main() {
+  let changed = job.changed;
+  let previous = changed ? parseShardPages(await readShardPages(job.site)) : undefined;
+  let begun = new Map<number, Begun>();
+  if (job.expected) {
+    const earlyText = await readShardPages(job.site);
+    const early = parseShardPages(earlyText);
+    const beginning = performance.now();
+    begun = await beginShards(early, job.expected);
+    spent.earlyMs = since(beginning);
+    const waiting = performance.now();
+    changed = await changesFromServer();
+    spent.waited = since(waiting);
+    // The plan reads the list as it is now; the shards were begun from the list as it was.
+    const text = await readShardPages(job.site);
+    previous = text === earlyText ? early : parseShardPages(text);
+    // Only pages the partial build did not write are the same as when they were added or read.
+    const written = new Set(changed);
+    for (const file of written) readAhead.delete(file);
+    for (const [k, { added }] of begun) {
+      if (text !== earlyText || early!.shards[k]!.slice(0, added).some((file) => written.has(file))) await dropBegun(begun, k);
+    }
+  }
   const planning = performance.now();
-  const { manifest, again, why } = await plan();
+  const { manifest, again, why } = await plan(changed, previous);
   spent.plan = since(planning);
+  for (const k of begun.keys()) {
+    if (why || !again.includes(k)) await dropBegun(begun, k);
+  }
   const queue = [...again];
   await Promise.all(Array.from({ length: PARALLEL_SHARDS }, async () => {
-    for (let k = queue.shift(); k !== undefined; k = queue.shift()) await writeShard(manifest.shards[k]!, path.join(job.out, String(k)));
+    for (let k = queue.shift(); k !== undefined; k = queue.shift()) await writeShard(manifest.shards[k]!, path.join(job.out, String(k)), begun.get(k));
   }));
   await pagefind.close();
   // Shard 0 went to a folder of its own (each index writes its folder whole): now to the top.
@@ -142,7 +266,7 @@ async function main() {
   await writeFile(path.join(job.out, SHARD_PAGES_FILE), JSON.stringify(manifest));
   const pages = manifest.shards.reduce((n, s) => n + s.length, 0);
   const total = manifest.shards.length;
-  if (job.changed && !why) {
+  if (changed && !why) {
     const kept = total - again.length;
     console.log(`search index: ${again.length} of ${total} shard${total === 1 ? '' : 's'} indexed again (${again.map((k) => `shard ${k + 1}`).join(', ') || 'none'}); ${kept} kept from the previous build`);
   } else {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { removeBuildDir } from './build-roots.ts';
 import { moveInto } from './output.ts';
 import { isShardFolder } from './search-shards.ts';
+import { pageSlug } from '../site/page-rules.ts';
 
 /** The indexing process (run with Node, in the sandbox like the Astro worker). */
 export const SEARCH_INDEX_WORKER = path.join(import.meta.dirname, 'search-index-worker.ts');
@@ -14,9 +15,20 @@ export const SEARCH_INDEX_WORKER = path.join(import.meta.dirname, 'search-index-
  * The job the indexing process reads (search-index-worker.ts): in its environment, never a file in
  * the sandbox's reach. Made just before the process starts: its clock says what the start cost.
  */
-export function searchJobEnv(job: { site: string; out: string; shardPages: number; changed?: string[] }): Record<string, string> {
+export function searchJobEnv(job: { site: string; out: string; shardPages: number; changed?: string[]; expected?: string[] }): Record<string, string> {
   return { FOLIO_SEARCH_JOB: JSON.stringify({ ...job, launchedAt: Date.now() }) };
 }
+
+/**
+ * The HTML files a fast redeploy's pages (their paths as the site knows them: `guides/install`,
+ * `index`) are expected to be written as (Astro's `directory` format). A guess for the indexing
+ * process to start with while Astro runs: the files Astro really wrote decide what is indexed.
+ */
+export const expectedPageFiles = (pages: string[]): string[] =>
+  pages.map((page) => {
+    const slug = pageSlug(page);
+    return slug ? `${slug}/index.html` : 'index.html';
+  });
 
 /**
  * Puts a fast redeploy's index (`from`, taken and checked) over the previous build's, linked at

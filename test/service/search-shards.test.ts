@@ -2,7 +2,7 @@
 // (FOLIO_SEARCH_SHARD_PAGES), a five-page site's index is three Pagefind indexes the search
 // dialog merges in Chromium; a redeploy that changes one page's text indexes again only the shard
 // holding it, keeps the other shards' files (the previous build's, linked), and its index equals a
-// full build's of the same commit; it starts from the previous build's reuse copy (one rename) and
+// full build's of the same commit (the shard's pages before a changed one added while Astro ran); it starts from the previous build's reuse copy (one rename) and
 // its publish compresses only the files it wrote. Real deployments over file://, a real browser.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -19,7 +19,7 @@ let repo: TestRepo;
 let browser: Browser;
 let projectId: string;
 let slug: string;
-const runs: Record<'first' | 'fast' | 'full', Json> = {} as never;
+const runs: Record<'first' | 'fast' | 'second' | 'full', Json> = {} as never;
 const logs: Record<string, string> = {};
 
 const page = (title: string, text: string) => `---\ntitle: ${title}\n---\n\n${text}\n`;
@@ -127,8 +127,9 @@ describe('a site whose search index is in shards', () => {
   it('on a one-page change indexes again only the shard holding the page, and search finds the new text', async () => {
     expect(logs[runs.fast.id]).toContain('build: fast (1 page changed)');
     expect(logs[runs.fast.id]).toContain('search index: 1 of 3 shards indexed again (shard 2); 2 kept from the previous build');
-    // Where the shard's time went, for the one shard written: the process's start, its two pages.
-    expect(logs[runs.fast.id]).toMatch(/search index: time spent: process start \d+\.\d\d s, plan \d+\.\d\d s, 2 pages \([\d.]+ MiB\) read in \d+\.\d\d s and added in \d+\.\d\d s, index written in \d+\.\d\d s\n/);
+    // Where the shard's time went, for the one shard written: the process's start, its two pages,
+    // the one before the changed page (charlie) added while Astro ran.
+    expect(logs[runs.fast.id]).toMatch(/search index: time spent: process start \d+\.\d\d s, plan \d+\.\d\d s, 2 pages \([\d.]+ MiB\) read in \d+\.\d\d s and added in \d+\.\d\d s \(1 of them in \d+\.\d\d s while Astro ran, then waited \d+\.\d\d s for the changes\), index written in \d+\.\d\d s\n/);
     // The kept shards are the previous build's files (the same inodes); the changed one is new.
     const before = await indexOf(runs.first.id);
     const after = await indexOf(runs.fast.id);
@@ -165,10 +166,30 @@ describe('a site whose search index is in shards', () => {
     expect(fast).toBeLessThan(all / 2);
   });
 
+  it('on a change of two pages in two shards indexes again both shards, and search finds both changes', async () => {
+    // The home page is alone in shard 3; bravo comes after alpha in shard 1.
+    repo.commit({
+      'content/index.mdx': page('Home', 'Welcome, the word here is now emberglade.'),
+      'content/bravo.mdx': page('Bravo', 'The second page now speaks of saltmeadow.'),
+    });
+    runs.second = await trigger();
+    const log = logs[runs.second.id]!;
+    expect(log).toContain('build: fast (2 pages changed)');
+    expect(log).toContain('search index: 2 of 3 shards indexed again (shard 1, shard 3); 1 kept from the previous build');
+    // Alpha, before bravo in its shard, was added while Astro ran; shard 3 has none before the home page.
+    expect(log).toMatch(/search index: time spent: .*3 pages .* \(1 of them in [\d.]+ s while Astro ran, then waited [\d.]+ s for the changes\)/);
+    expect(await searchFor('emberglade')).toEqual(['/']);
+    expect(await searchFor('saltmeadow')).toEqual(['/bravo/']);
+    expect(await searchFor('marblefern')).toEqual([]);
+    expect(await searchFor('thistledrum')).toEqual(['/delta/']);
+    expect(await searchFor('quillwhistle')).toEqual(['/alpha/']);
+  }, 200_000);
+
   it('writes the same index, byte for byte, as a full build of the same commit', async () => {
     runs.full = await trigger({ full_build: true });
     expect(logs[runs.full.id]).toContain('search index: 5 pages in 3 shards of up to 2');
-    const fast = await indexOf(runs.fast.id);
+    // The second fast build's: its shard 2 is the first fast build's, linked.
+    const fast = await indexOf(runs.second.id);
     const full = await indexOf(runs.full.id);
     expect([...fast.keys()].sort()).toEqual([...full.keys()].sort());
     expect([...full].filter(([file, { hash }]) => fast.get(file)?.hash !== hash).map(([file]) => file)).toEqual([]);
