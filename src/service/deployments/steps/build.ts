@@ -53,6 +53,8 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
       carryCache: planned.inputs && !planned.allowCode && builds.kind === 'disk' ? { site: `${run.project.id}:${run.label ?? ''}`, from: reuse && plan.kind === 'fast' ? plan.previous.id : undefined, keepAs: run.deployment.id } : undefined,
       searchShardPages: config.searchShardPages,
       progressIntervalMs: config.buildProgressMs,
+      // Its cache kept and its folders moved away once the site is live (runner.ts).
+      afterLive: (steps) => run.afterLive.push(steps),
     })).then((done) => {
       phases.push(done.phases);
       return done;
