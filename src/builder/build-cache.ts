@@ -6,10 +6,11 @@
 // The cache is a tenant build's output: the server never reads a file of it. It only renames the
 // folder (a rename moves a link itself, never what it points to) out of the finished build root into
 // a slot no sandbox can write, and into the next build root of the same site, whose sandbox alone
-// reads it; before that last rename, where no sandbox reaches, it makes it that sandbox's uid's by a
-// walk that follows nothing and refuses any link or special file in it (giveCacheToSandbox).
+// reads it; before that last rename, where no sandbox reaches, it gives its folders to that
+// sandbox's uid by a walk that follows nothing and refuses any link or special file in it
+// (giveCacheToSandbox).
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, lchownSync, lstatSync, opendirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lchownSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { takeFromSandbox } from './sandbox.ts';
@@ -27,73 +28,100 @@ const fileName = (name: string) => createHash('sha256').update(name).digest('hex
 const CACHE_TOP = ASTRO_CACHE_DIR.split('/')[0]!;
 
 /**
- * Moves the cache kept as `name` for `site` into `buildRoot` (before its build starts), made the
- * sandbox uid's; answers whether there was one. A cache that is gone (removed as stale, or never
- * kept) is no error: the build then reads every page.
+ * A kept cache taken out of its slot and made ready for a build's sandbox (takeCache), in a folder
+ * no sandbox reaches: placed in the build root once the build is to start, or put back in its slot
+ * when the build stops before (a failed content check), for the site's next build. Whichever comes
+ * first counts; the other then does nothing.
  */
-export async function takeCache(cachesDir: string, site: string, name: string, buildRoot: string, uid: number): Promise<boolean> {
-  const kept = path.join(cachesDir, fileName(site), fileName(name));
-  const stat = await fs.lstat(kept).catch(() => undefined);
-  const madeIn = await fs.readFile(`${kept}${MADE_IN}`, 'utf8').catch(() => undefined);
-  if (!stat?.isDirectory() || madeIn === undefined) return false;
-  // Made the sandbox's where no sandbox reaches, then moved into the build root by one rename: a
-  // process of the sandbox still running there (a warm worker's) may put a link at any name of it.
-  const giving = path.join(cachesDir, `${randomUUID()}.giving`);
-  await fs.mkdir(giving);
-  const from = path.join(buildRoot, CARRIED_FROM_FILE);
-  try {
-    if (!(await fs.rename(kept, path.join(giving, path.basename(ASTRO_CACHE_DIR))).then(() => true, () => false))) return false;
-    if (!(await giveCacheToSandbox(giving, uid))) return false;
-    // `wx`: a link at that name is refused, never followed.
-    await fs.writeFile(from, madeIn, { mode: 0o644, flag: 'wx' });
-    // A rename replaces no link: a name the build root already holds (a link, a folder) keeps the cache out.
-    if (await fs.rename(giving, path.join(buildRoot, CACHE_TOP)).then(() => true, () => false)) return true;
-    await fs.rm(from, { force: true });
-    return false;
-  } catch {
-    return false;
-  } finally {
-    void removeBuildDir(giving).catch(() => undefined);
-  }
+export interface TakenCache {
+  /** Moves the cache into `buildRoot` (its sandbox's from then on): whether it is there. */
+  placeIn(buildRoot: string): Promise<boolean>;
+  /** Puts the cache back where takeCache found it. */
+  putBack(): Promise<void>;
 }
 
 /**
- * Makes a carried cache (in `dir`, where no sandbox reaches) the uid's, when the sandbox has a uid
- * of its own (the server runs as root). The cache is a tenant build's output: first checked and taken from its sandbox as any
- * output (outputProblem: each folder made the server's before it is read, only files and folders,
- * bounded), then each entry given by a walk that follows nothing, folders last; false (the cache is not carried)
- * for a file with another name elsewhere (a hard link: giving it would give that file).
+ * Takes the cache kept as `name` for `site` out of its slot and makes it the sandbox uid's, while
+ * no build root is involved yet: buildSite runs this beside the content check, and only placing
+ * the cache waits for the build. Undefined when there is none (removed as stale, never kept, or
+ * refused by giveCacheToSandbox), which is no error: the build then reads every page.
+ */
+export async function takeCache(cachesDir: string, site: string, name: string, uid: number): Promise<TakenCache | undefined> {
+  const kept = path.join(cachesDir, fileName(site), fileName(name));
+  const stat = await fs.lstat(kept).catch(() => undefined);
+  const madeIn = await fs.readFile(`${kept}${MADE_IN}`, 'utf8').catch(() => undefined);
+  if (!stat?.isDirectory() || madeIn === undefined) return undefined;
+  // Made the sandbox's where no sandbox reaches, then moved into the build root by one rename: a
+  // process of the sandbox still running there (a warm worker's) may put a link at any name of it.
+  const giving = path.join(cachesDir, `${randomUUID()}.giving`);
+  const cache = path.join(giving, path.basename(ASTRO_CACHE_DIR));
+  const rename = (from: string, to: string) => fs.rename(from, to).then(() => true, () => false);
+  let settled = false;
+  const settle = async (work: () => Promise<boolean>): Promise<boolean> => {
+    if (settled) return false;
+    settled = true;
+    try {
+      return await work();
+    } catch {
+      return false;
+    } finally {
+      void removeBuildDir(giving).catch(() => undefined);
+    }
+  };
+  const taken: TakenCache = {
+    placeIn: (buildRoot) => settle(async () => {
+      const from = path.join(buildRoot, CARRIED_FROM_FILE);
+      // `wx`: a link at that name is refused, never followed.
+      await fs.writeFile(from, madeIn, { mode: 0o644, flag: 'wx' });
+      // A rename replaces no link: a name the build root already holds (a link, a folder) keeps the cache out.
+      if (await rename(giving, path.join(buildRoot, CACHE_TOP))) return true;
+      await fs.rm(from, { force: true });
+      return false;
+    }),
+    // Its `.made-in` never left the slot. Its folders stay the sandbox uid's, which reaches no
+    // slot; the next take walks them again as any cache.
+    putBack: async () => void (await settle(() => rename(cache, kept))),
+  };
+  try {
+    await fs.mkdir(giving);
+    if (await rename(kept, cache) && (await giveCacheToSandbox(giving, uid))) return taken;
+  } catch {
+    // Not carried: the build reads every page.
+  }
+  settled = true;
+  void removeBuildDir(giving).catch(() => undefined);
+  return undefined;
+}
+
+/**
+ * Makes a carried cache (in `dir`, where no sandbox reaches) usable by the uid's sandbox, when it
+ * has a uid of its own (the server runs as root). The cache is a tenant build's output, so it is
+ * checked and taken from its sandbox as any output, in one walk that follows nothing (outputProblem:
+ * each folder made the server's before it is read, only files and folders, bounded), and each
+ * folder is then given to the uid, last and each after everything in it: until then no process of
+ * that uid (a warm worker's, holding a descriptor of one) can change a name the walk goes through.
+ * Files keep the owner the build that wrote them gave them: the next build reads them (they are
+ * world-readable, as files a build writes are under the server's umask; one that is not is given
+ * too) and never writes into one, it replaces a file by a rename in its folder (Astro's store,
+ * rendered-files.ts, llms-full-sections.ts, adoptCarriedStore), so the uid needs its folders only.
+ * A file with another name elsewhere (a hard link) is refused as before (false: the cache is not
+ * carried): its other name may be another build's file.
  */
 async function giveCacheToSandbox(dir: string, uid: number): Promise<boolean> {
-  if (await outputProblem(dir)) return false;
   // Without a uid of its own the sandbox has the server's: nothing to give, the same cache carried.
   const give = process.getuid?.() === 0 ? (p: string) => lchownSync(p, uid, uid) : () => undefined;
   const folders = [''];
-  const seen: string[] = [];
-  let count = 0;
-  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    seen.push(folder);
-    const handle = opendirSync(path.join(dir, folder));
-    try {
-      for (let entry = handle.readSync(); entry; entry = handle.readSync()) {
-        const rel = path.join(folder, entry.name);
-        if (entry.isDirectory()) folders.push(rel);
-        else if (!entry.isFile() || lstatSync(path.join(dir, rel)).nlink !== 1) return false;
-        else give(path.join(dir, rel));
-        if (++count % GIVE_SLICE === 0) await new Promise(setImmediate);
-      }
-    } finally {
-      handle.closeSync();
-    }
-  }
-  // The folders last, each after everything in it: until then no process of that uid (a warm
-  // worker's, holding a descriptor of one) can change a name the walk goes through.
-  for (const folder of seen.reverse()) give(path.join(dir, folder));
+  const problem = await outputProblem(dir, (rel, entry) => {
+    if (entry.isDirectory()) return void folders.push(rel);
+    const stat = lstatSync(path.join(dir, rel));
+    if (stat.nlink !== 1) return 'a file with another name';
+    if (!(stat.mode & 0o004)) give(path.join(dir, rel));
+    return undefined;
+  });
+  if (problem) return false;
+  for (const folder of folders.reverse()) give(path.join(dir, folder));
   return true;
 }
-
-/** Entries given between two turns of the event loop (as output.ts's walk of an output). */
-const GIVE_SLICE = 2000;
 
 /** Beside a kept cache (`<name>.made-in`): the build root it was made in, written by the server. */
 const MADE_IN = '.made-in';
@@ -119,7 +147,13 @@ export function adoptCarriedStore(buildRoot: string): boolean {
   const store = path.join(buildRoot, ASTRO_CACHE_DIR, DATA_STORE_FILE);
   if (!existsSync(from) || !existsSync(store)) return false;
   const previousRoot = readFileSync(from, 'utf8');
-  if (previousRoot && previousRoot !== buildRoot) writeFileSync(store, readFileSync(store, 'utf8').replaceAll(previousRoot, buildRoot));
+  if (previousRoot && previousRoot !== buildRoot) {
+    // By a rename, never into the carried file: that is the previous build's uid's (giveCacheToSandbox).
+    const adopted = `${store}.adopted`;
+    rmSync(adopted, { force: true });
+    writeFileSync(adopted, readFileSync(store, 'utf8').replaceAll(previousRoot, buildRoot), { flag: 'wx' });
+    renameSync(adopted, store);
+  }
   return true;
 }
 

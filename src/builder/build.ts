@@ -75,6 +75,13 @@ export interface BuildSiteOptions {
    * so its content sync reads only the changed pages. Names are the caller's, never a tenant's.
    */
   carryCache?: { site: string; from?: string; keepAs: string };
+  /**
+   * Takes the last steps of a build that succeeded, which no reader of the site waits for (its
+   * cache kept for the next build, its root and sandbox input moved away): the caller runs them
+   * once the site is live, and before anything else may use the Astro runner (a warm worker's
+   * input folder is free only then). Without it, buildSite runs them before it returns.
+   */
+  afterLive?: (steps: () => Promise<void>) => void;
   /** Pages per search index shard (search-shards.ts; default SEARCH_SHARD_PAGES). */
   searchShardPages?: number;
   /**
@@ -204,6 +211,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   let lent = false;
   // A fast redeploy's search indexing, started while Astro runs; stopped with the build whatever its outcome.
   let searchIndexing: Promise<Child> | undefined;
+  // The previous build's cache is taken and made the sandbox's while the content is checked (in
+  // other processes): only placing it in the build root waits for the check.
+  const carry = sandbox && options.carryCache;
+  const takingCache = carry && carry.from !== undefined ? takeCache(CACHES_DIR, carry.site, carry.from, worker.uid) : undefined;
+  /** The steps left for the caller to run once the site is live (options.afterLive). */
+  let whenLive: (() => Promise<void>) | undefined;
   try {
     emit(sandbox ? 'checking content (the build runs in the sandbox)' : 'checking content (the build runs without a sandbox)');
     // In the check processes (check-pool.ts), never on this process's event loop.
@@ -244,9 +257,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // `wx`, as the checked file: a link a process of the sandbox put at this name is never followed.
       await fs.writeFile(path.join(worker.buildRoot, LAST_UPDATED_FILE), JSON.stringify(options.pageHistory.lastUpdated), { mode: 0o644, flag: 'wx' });
     }
-    const carry = sandbox && options.carryCache;
-    if (carry?.from) {
-      const carried = await timed('carry cache', () => takeCache(CACHES_DIR, carry.site, carry.from!, worker.buildRoot, worker.uid));
+    if (takingCache) {
+      const carried = await timed('carry cache', async () => (await (await takingCache)?.placeIn(worker.buildRoot)) ?? false);
       if (carried) emit('content cache: the previous build\'s, so only changed pages are read');
     }
     worker.go();
@@ -374,7 +386,18 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       const problems = errorProblems(log);
       return fail('build_failed', problems, problems.length ? undefined : 'the site build failed; see the log');
     }
-    if (carry) await timed('carry cache', () => keepCache(CACHES_DIR, carry.site, carry.keepAs, worker.buildRoot, removeBuildDir));
+    const keep = async () => {
+      if (carry) await keepCache(CACHES_DIR, carry.site, carry.keepAs, worker.buildRoot, removeBuildDir);
+    };
+    if (options.afterLive) {
+      whenLive = async () => {
+        try {
+          await keep();
+        } finally {
+          await worker.cleanup();
+        }
+      };
+    } else await timed('carry cache', keep);
     return { ...finish(undefined, report.pages.length), validatedSpecs };
   } catch (error) {
     worker.cancel();
@@ -388,7 +411,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       // The sandbox's mount was read-only: the snapshot comes back as it went in.
       if (lent) await fs.rename(worker.input, contentRoot);
     } finally {
-      await worker.cleanup();
+      // Not placed (a failed content check, an error before Astro started): still the previous
+      // build's, untouched by any build, so back in its slot for the site's next build (a no-op once placed).
+      await (await takingCache)?.putBack();
+      if (whenLive) options.afterLive!(whenLive);
+      else await worker.cleanup();
     }
   }
 }

@@ -64,8 +64,10 @@ const OUTPUT_WALK_SLICE = 2000;
  * what stays, whatever still runs in the sandbox. The file system is asked synchronously, the event
  * loop getting its turn every OUTPUT_WALK_SLICE entries: a site has a folder per page, and a
  * request to the thread pool for each step of each folder cost more than the steps themselves.
+ * `visit` sees each file and folder that passed (its folder already taken), in the same walk; a
+ * problem it answers ends the walk.
  */
-export async function outputProblem(dir: string): Promise<string | undefined> {
+export async function outputProblem(dir: string, visit?: (rel: string, entry: Dirent) => string | undefined): Promise<string | undefined> {
   const folders = [''];
   let count = 0;
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
@@ -84,6 +86,8 @@ export async function outputProblem(dir: string): Promise<string | undefined> {
         if (rel.length > MAX_OUTPUT_PATH) return `the build's output has a path longer than ${MAX_OUTPUT_PATH} characters (${JSON.stringify(`${rel.slice(0, 80)}…`)}): refused`;
         if (entry.isDirectory()) folders.push(rel);
         else if (!entry.isFile()) return `the build's output holds ${specialKind(entry)} at ${JSON.stringify(rel)}; a site holds only files and folders: refused`;
+        const problem = visit?.(rel, entry);
+        if (problem) return problem;
         if (count % OUTPUT_WALK_SLICE === 0) await new Promise(setImmediate);
       }
     } finally {

@@ -11,6 +11,9 @@ let dir: string;
 let caches: string;
 const uid = process.getuid?.() ?? 0;
 
+/** takeCache, then the cache placed in `root` as buildSite does once the check passed: whether it is there. */
+const carryInto = async (site: string, name: string, root: string, toUid: number) => (await (await takeCache(caches, site, name, toUid))?.placeIn(root)) ?? false;
+
 /** A build root as a finished build leaves it, with `.cache/astro` holding a content store naming the root. */
 function buildRoot(name: string): string {
   const root = path.join(dir, name);
@@ -33,15 +36,15 @@ describe('a carried Astro cache', () => {
     expect(fs.existsSync(path.join(first, '.cache'))).toBe(false);
     const next = path.join(dir, 'next');
     fs.mkdirSync(next);
-    expect(await takeCache(caches, 'project-2:', 'deployment-1', next, uid)).toBe(false);
-    expect(await takeCache(caches, 'project-1:', 'deployment-1', next, uid)).toBe(true);
+    expect(await carryInto('project-2:', 'deployment-1', next, uid)).toBe(false);
+    expect(await carryInto('project-1:', 'deployment-1', next, uid)).toBe(true);
     expect(fs.readFileSync(path.join(next, '.cache/astro/folio-rendered/pages/a.json'), 'utf8')).toBe('{"html":"<p>a</p>"}');
     expect(adoptCarriedStore(next)).toBe(true);
     expect(JSON.parse(fs.readFileSync(path.join(next, '.cache/astro/data-store.json'), 'utf8'))).toEqual({ root: `file://${next}/`, out: `${next}/out` });
     // Taken once: a second build of the same name starts empty.
     const third = path.join(dir, 'third');
     fs.mkdirSync(third);
-    expect(await takeCache(caches, 'project-1:', 'deployment-1', third, uid)).toBe(false);
+    expect(await carryInto('project-1:', 'deployment-1', third, uid)).toBe(false);
     expect(adoptCarriedStore(third)).toBe(false);
   });
 
@@ -63,7 +66,7 @@ describe('a carried Astro cache', () => {
     for (const name of ['d1', 'd2']) {
       const next = path.join(dir, `next-${name}`);
       fs.mkdirSync(next);
-      expect(await takeCache(caches, 'site:', name, next, uid)).toBe(false);
+      expect(await carryInto('site:', name, next, uid)).toBe(false);
     }
   });
 });
@@ -89,7 +92,7 @@ describe('a carried cache given to the next build\'s sandbox uid (src/builder/bu
     await keepCache(caches, 'site:', 'd1', first, removeBuildDir);
     const next = path.join(dir, 'next');
     fs.mkdirSync(next);
-    return { carried: await takeCache(caches, 'site:', 'd1', next, sandboxUid), next };
+    return { carried: await carryInto('site:', 'd1', next, sandboxUid), next };
   }
 
   it('never gives what a link the previous build put in its cache points to, and the cache is not carried', async () => {
@@ -108,12 +111,34 @@ describe('a carried cache given to the next build\'s sandbox uid (src/builder/bu
     expect(carried).toBe(false);
   });
 
-  it('is the new uid\'s (the server running as root), folders and files, when it holds only folders and files', async () => {
-    await keepCache(caches, 'site:', 'd1', buildRoot('first'), removeBuildDir);
+  it('has its folders the new uid\'s (the server running as root), its files readable by all left as they are, and any other file given too', async () => {
+    const first = buildRoot('first');
+    // As a build under a strict umask would leave it: readable by its own uid only.
+    const privateFile = path.join(first, '.cache/astro/folio-rendered/pages/private.json');
+    fs.writeFileSync(privateFile, '{}', { mode: 0o600 });
+    fs.chmodSync(privateFile, 0o600);
+    await keepCache(caches, 'site:', 'd1', first, removeBuildDir);
     const next = path.join(dir, 'next');
     fs.mkdirSync(next);
-    expect(await takeCache(caches, 'site:', 'd1', next, sandboxUid)).toBe(true);
-    for (const rel of ['.cache/astro', '.cache/astro/folio-rendered/pages', '.cache/astro/folio-rendered/pages/a.json']) expect(fs.lstatSync(path.join(next, rel)).uid).toBe(asRoot ? sandboxUid : uid);
+    expect(await carryInto('site:', 'd1', next, sandboxUid)).toBe(true);
+    for (const rel of ['.cache', '.cache/astro', '.cache/astro/folio-rendered', '.cache/astro/folio-rendered/pages', '.cache/astro/folio-rendered/pages/private.json']) expect(fs.lstatSync(path.join(next, rel)).uid).toBe(asRoot ? sandboxUid : uid);
+    expect(fs.lstatSync(path.join(next, '.cache/astro/folio-rendered/pages/a.json')).uid).toBe(uid);
+  });
+
+  it('goes back to its slot, for the site\'s next build, when the build that took it stops before placing it', async () => {
+    await keepCache(caches, 'site:', 'd1', buildRoot('first'), removeBuildDir);
+    const taken = await takeCache(caches, 'site:', 'd1', sandboxUid);
+    expect(taken).toBeDefined();
+    await taken!.putBack();
+    const next = path.join(dir, 'next');
+    fs.mkdirSync(next);
+    // Once settled, the other way does nothing.
+    expect(await taken!.placeIn(next)).toBe(false);
+    expect(fs.existsSync(path.join(next, '.cache'))).toBe(false);
+    expect(await carryInto('site:', 'd1', next, sandboxUid)).toBe(true);
+    expect(fs.readFileSync(path.join(next, '.cache/astro/folio-rendered/pages/a.json'), 'utf8')).toBe('{"html":"<p>a</p>"}');
+    expect(adoptCarriedStore(next)).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(next, '.cache/astro/data-store.json'), 'utf8'))).toEqual({ root: `file://${next}/`, out: `${next}/out` });
   });
 
   it('writes through no link a process still running in the sandbox put in the build root, and the build goes on without the cache', async () => {
@@ -123,7 +148,7 @@ describe('a carried cache given to the next build\'s sandbox uid (src/builder/bu
     const next = path.join(dir, 'next');
     fs.mkdirSync(next);
     fs.symlinkSync(target.file, path.join(next, CARRIED_FROM_FILE));
-    const carried = await takeCache(caches, 'site:', 'd1', next, sandboxUid);
+    const carried = await carryInto('site:', 'd1', next, sandboxUid);
     expect(fs.readFileSync(target.file, 'utf8')).toBe('the server\'s\n');
     expect(carried).toBe(false);
     expect(adoptCarriedStore(next)).toBe(false);
@@ -135,7 +160,7 @@ describe('a carried cache given to the next build\'s sandbox uid (src/builder/bu
     const next = path.join(dir, 'next');
     fs.mkdirSync(next);
     fs.symlinkSync(target.dir, path.join(next, '.cache'));
-    expect(await takeCache(caches, 'site:', 'd1', next, sandboxUid)).toBe(false);
+    expect(await carryInto('site:', 'd1', next, sandboxUid)).toBe(false);
     expect(fs.readdirSync(target.dir)).toEqual(['server-file.txt']);
     expect(fs.lstatSync(path.join(next, '.cache')).isSymbolicLink()).toBe(true);
   });

@@ -14,7 +14,7 @@ import type { Store } from '../store/store.ts';
 import { removeBuildInputs } from './fast-redeploy.ts';
 import { SyncError } from './sync.ts';
 import { build, type Built } from './steps/build.ts';
-import { DISK_FULL_MESSAGE, failure, isDeploymentFailure, NO_SPACE, type DeploymentFailure, type Run, type RunContext } from './steps/context.ts';
+import { DISK_FULL_MESSAGE, failure, isDeploymentFailure, NO_SPACE, runAfterLive, type DeploymentFailure, type Run, type RunContext } from './steps/context.ts';
 import { plan } from './steps/plan.ts';
 import { prune, type Deployed } from './steps/prune.ts';
 import { publish, type Published } from './steps/publish.ts';
@@ -64,6 +64,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     hidden: [config.dataDir, repoRoot],
   });
   const preview = label !== undefined;
+  const afterLive: Run['afterLive'] = [];
   const event = async (name: WebhookEvent) => {
     const current = await store.getDeployment(queued.id);
     if (current) ctx.onEvent?.(name, current);
@@ -78,6 +79,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
         ctx, project, deployment: queued, astro, signal, log, label, snapshot, output,
         root: label ? previewRootDir(config.dataDir, projectId, label) : contentRootDir(config.dataDir, projectId),
         siteUrl: label ? ctx.previewUrl(project, label) : ctx.siteUrl(project),
+        afterLive,
       };
       const { pageCount, warnings } = await deploy(run);
       // Every line is in the file before the status says the deployment ended (docs/decisions.md#deployments).
@@ -110,6 +112,9 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     // The project (and so its deployments) was deleted while this ran: nothing left to record.
     if (!isFolioError(error) || error.code !== 'not_found') throw error;
   } finally {
+    // A deployment that failed or stopped after its build: the build's last steps, not run yet.
+    // After its outcome was recorded, so never a line of its log.
+    await runAfterLive(afterLive, (message) => console.error(`deployment ${queued.id}: after its build: ${message}`));
     await log.close();
     // Moved aside at once and removed in the background, so the build slot takes the next
     // deployment now, not after one unlink per file of the site; a trash a crash leaves behind is
@@ -178,7 +183,13 @@ async function deploy(run: Run): Promise<Deployed> {
   if (synced.replaceContentRoot) timer.lap('content root');
   run.log.line(`timings: ${timer.format(built.phases)}`);
   run.log.line(`publish: ${run.label ? 'preview' : 'live'} at ${published.liveAt}`);
-  return prune(run, published);
+  // The site is live: the build's cache is kept for the next one while the old builds are pruned.
+  const afterLive = runAfterLive(run.afterLive, (message) => run.log.line(`build: after the site went live: ${message}`));
+  try {
+    return await prune(run, published);
+  } finally {
+    await afterLive;
+  }
 }
 
 /**

@@ -73,12 +73,12 @@ export function renderedInFiles(loader: Loader): Loader {
           stored++;
           let moved = entry;
           if (entry.body) {
-            fs.writeFileSync(entryFile(dir, entry.id, '.body'), entry.body);
+            replaceFile(entryFile(dir, entry.id, '.body'), entry.body);
             moved = { ...moved, body: BODY_IN_FILE + JSON.stringify(factsOf(entry.body)) };
           }
           if (!entry.rendered) return context.store.set(moved);
           const file = entryFile(dir, entry.id, '.json');
-          fs.writeFileSync(file, JSON.stringify(entry.rendered));
+          replaceFile(file, JSON.stringify(entry.rendered));
           return context.store.set({ ...moved, rendered: { html: '', metadata: { [RENDERED_FILE]: path.relative(root, file) } } });
         },
       };
@@ -87,6 +87,17 @@ export function renderedInFiles(loader: Loader): Loader {
       if (carried) context.logger.info(`[folio] content sync: ${read ?? stored} of ${context.store.keys().length} ${context.collection} read again (the others unchanged since the previous build)`);
     },
   };
+}
+
+/**
+ * Writes `file` as a new file, never into the one at its name: a carried cache's files stay the
+ * uid's of the build that wrote them, and this build's uid may only replace them in its folder
+ * (src/builder/build-cache.ts, giveCacheToSandbox). A build that fails keeps no cache, so a
+ * half-written one is never carried.
+ */
+function replaceFile(file: string, text: string): void {
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, text, { flag: 'wx' });
 }
 
 /** `entry` as Astro's `render()` and static-mdx-render.ts expect it: its rendered content read back from its file under `buildRoot`. */

@@ -56,6 +56,8 @@ export async function build(run: Run, planned: Planned): Promise<Built> {
       // This deployment's own snapshot (runner.ts removes it at the end): moved into the sandbox
       // whole where it can be, and back for what reads it after the build.
       contentRootIsSnapshot: true,
+      // Its cache kept and its folders moved away once the site is live (runner.ts).
+      afterLive: (steps) => run.afterLive.push(steps),
     })).then((done) => {
       phases.push(done.phases);
       return done;

@@ -52,6 +52,20 @@ export interface Run {
   snapshot: string;
   /** This deployment's build output. */
   output: string;
+  /**
+   * What the build left for after the site is live (BuildSiteOptions.afterLive: its cache kept for
+   * the next build, its folders moved away): run once the site is switched, or by the runner
+   * whatever the outcome, always before the build slot takes the next deployment.
+   */
+  afterLive: Array<() => Promise<void>>;
+}
+
+/**
+ * Runs the steps `afterLive` holds (each once: they are taken out); a step's failure is told by
+ * `onError`, never the deployment's: the site is live, or the deployment already failed.
+ */
+export async function runAfterLive(afterLive: Run['afterLive'], onError: (message: string) => void): Promise<void> {
+  await Promise.all(afterLive.splice(0).map((step) => step().catch((error: unknown) => onError(error instanceof Error ? error.message : String(error)))));
 }
 
 /** Git's limits for a run: the build's timeout, and the run's stop. */
