@@ -3,7 +3,7 @@
 // builds never share `.astro/`; source and public dirs stay absolute.
 import path from 'node:path';
 import type { AstroUserConfig } from 'astro';
-import type { Plugin } from 'vite';
+import { createRunnableDevEnvironment, type Plugin } from 'vite';
 import mdx from '@astrojs/mdx';
 import { satteri } from '@astrojs/markdown-satteri';
 import { astroCacheDir, siteSettings, siteSrcDir, type SiteSettings } from './settings.ts';
@@ -102,10 +102,24 @@ export async function roleConfig(settings: SiteSettings = siteSettings(), guard:
  * fast redeploy's Astro step), where a warm worker has them loaded already. The build's bundle is
  * made by Vite's build, which this leaves alone. (`astro dev` renders pages with its server, whose
  * Astro modules do read virtual modules: it never gets this plugin.)
+ *
+ * Nor source maps in that server: by default Vite's module runner turns on Node's source maps for
+ * the whole process and hands every module it runs an inline map, which Node then decodes and
+ * keeps; about 0.3 s of CPU in every build (Vite writing the maps, Node reading them) for stack
+ * traces nobody reads: the build's errors reach the author as messages, never as stack frames
+ * (build-worker.ts, reportError). Its server environments are made as Vite makes them by default,
+ * without either (docs/decisions.md, "Astro's start and sync in a one-page build at 25k").
  */
 export function nativeAstroInContentSync(): Plugin {
   return {
     name: 'folio:native-astro-in-content-sync',
-    configEnvironment: (_name, _options, env) => (env.command === 'serve' ? { resolve: { external: ['astro'] } } : undefined),
+    configEnvironment: (name, options, env) => {
+      if (env.command !== 'serve') return undefined;
+      const runsModules = name !== 'client' && options.consumer !== 'client' && !options.dev?.createEnvironment;
+      return {
+        resolve: { external: ['astro'] },
+        ...(runsModules && { dev: { createEnvironment: (environment, config) => createRunnableDevEnvironment(environment, config, { runnerOptions: { sourcemapInterceptor: false }, remoteRunner: { inlineSourceMap: false } }) } }),
+      };
+    },
   };
 }

@@ -62,9 +62,10 @@ const keptLlmsFull = () => path.join(siteBuild.cacheDir, 'folio-llms');
  * redeploy's build over the previous build's cache converts only its pages (onlyPages) and takes
  * the others' sections from the previous build's text: the plan (fast-redeploy.ts) lets through
  * only body changes of those pages, so no other page's Markdown, title, order or the site's name
- * can differ from that build's. Without a usable kept text, every page is converted.
+ * can differ from that build's. Without a usable kept text, every page is converted. Its bytes,
+ * in pieces: the kept sections are spliced without decoding or copying them (llms-full-sections.ts).
  */
-export async function llmsFullTxt(): Promise<string> {
+export async function llmsFullTxt(): Promise<Buffer[]> {
   const listed = await readingOrder();
   const title = `# ${siteName()}`;
   const keys = listed.map((page) => page.path);
@@ -76,9 +77,9 @@ export async function llmsFullTxt(): Promise<string> {
   const sections = listed.map((page, i) => (again(page) ? pageMarkdown(page, snippets).trim() : kept![i]!));
   // Read by bench:deploy and test/service/fast-redeploy-mintlify.test.ts.
   if (only && siteBuild.carriedCache) console.log(kept ? `[folio] llms-full.txt: ${converted.length} of ${listed.length} pages converted again (the others from the previous build's)` : '[folio] llms-full.txt: every page converted again (the previous build\'s could not be used)');
-  const { text, index } = joinSections(title, keys, sections);
-  if (!import.meta.env.DEV) keepSections(keptLlmsFull(), text, index);
-  return text;
+  const { pieces, index } = joinSections(title, keys, sections);
+  if (!import.meta.env.DEV) keepSections(keptLlmsFull(), pieces, index);
+  return pieces;
 }
 
 /** Where a page's Markdown is served: `/guides/setup.md` for `/guides/setup/`, `/index.md` for the home page. */

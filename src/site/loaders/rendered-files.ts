@@ -14,8 +14,19 @@ import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { firstHeading, startsWithTitleHeading } from '../page-rules.ts';
 
-/** The key of `rendered.metadata` that names the file holding the entry's rendered content. */
+/** The key of `rendered.metadata` that says the entry's rendered content is in its file (entryFile, `.json`). */
 const RENDERED_FILE = 'folioRenderedFile';
+
+/**
+ * The `rendered` Astro stores for every entry whose rendered content is in its file: one object for
+ * all of them. The file is found again by the id's hash, as the body's is, so the entry names no
+ * path; and devalue, which writes the store, writes an object met again as a reference to its first
+ * place, so this costs each entry one number instead of three values and a path (about a third of
+ * the store at 25,000 pages: Astro loads, saves and bundles it whole in every build; docs/decisions.md,
+ * "Astro's start and sync in a one-page build at 25k"). Nothing changes an entry's `rendered` in place:
+ * withRenderedContent makes a new entry.
+ */
+const RENDERED_IN_FILE = { html: '', metadata: { [RENDERED_FILE]: true } };
 
 /** Where a collection's rendered content goes: under Astro's cache folder of this build, beside the store. */
 export const renderedDir = (cacheDir: URL | string, collection: string) => path.join(typeof cacheDir === 'string' ? cacheDir : fileURLToPath(cacheDir), 'folio-rendered', collection);
@@ -49,8 +60,8 @@ const factsOf = (body: string): BodyFacts => ({ heading: firstHeading(body), own
 /**
  * `loader`, with the rendered content of every entry it stores written to a file of its own (named
  * by a hash of the entry's id, never by the id: ids come from the tenant's file names), and the
- * entry stored with the file's path, relative to the build root, in its place; its body too, in a
- * file found again by the id's hash alone, the stored body only its BodyFacts: a fast redeploy's
+ * entry stored with RENDERED_IN_FILE in its place; its body too, the stored body only its
+ * BodyFacts; both files found again by the id's hash alone, so the store names no path: a fast redeploy's
  * build carries the previous build's cache into a build root of its own (src/builder/build.ts, `carryCache`).
  * Logs how many pages were read again: the files listed-files-loader.ts read (it keeps an entry
  * git says is unchanged without reading its file), or with Astro's glob loader, which reads every
@@ -60,7 +71,6 @@ export function renderedInFiles(loader: Loader): Loader {
   return {
     ...loader,
     load: async (context: LoaderContext) => {
-      const root = fileURLToPath(context.config.root);
       const dir = renderedDir(context.config.cacheDir, context.collection);
       fs.mkdirSync(dir, { recursive: true });
       const carried = context.store.keys().length;
@@ -77,9 +87,8 @@ export function renderedInFiles(loader: Loader): Loader {
             moved = { ...moved, body: BODY_IN_FILE + JSON.stringify(factsOf(entry.body)) };
           }
           if (!entry.rendered) return context.store.set(moved);
-          const file = entryFile(dir, entry.id, '.json');
-          replaceFile(file, JSON.stringify(entry.rendered));
-          return context.store.set({ ...moved, rendered: { html: '', metadata: { [RENDERED_FILE]: path.relative(root, file) } } });
+          replaceFile(entryFile(dir, entry.id, '.json'), JSON.stringify(entry.rendered));
+          return context.store.set({ ...moved, rendered: RENDERED_IN_FILE });
         },
       };
       await loader.load({ ...context, store, fileLoaded } as LoaderContext);
@@ -100,11 +109,16 @@ function replaceFile(file: string, text: string): void {
   fs.writeFileSync(file, text, { flag: 'wx' });
 }
 
-/** `entry` as Astro's `render()` and static-mdx-render.ts expect it: its rendered content read back from its file under `buildRoot`. */
-export function withRenderedContent<T extends { rendered?: { metadata?: Record<string, unknown> } }>(entry: T, buildRoot: string): T {
+/**
+ * `entry` as Astro's `render()` and static-mdx-render.ts expect it: its rendered content read back
+ * from its file in the build's Astro cache folder `cacheDir` (a store written before
+ * RENDERED_IN_FILE names the file, relative to the build root `buildRoot`).
+ */
+export function withRenderedContent<T extends { id: string; collection: string; rendered?: { metadata?: Record<string, unknown> } }>(entry: T, cacheDir: string, buildRoot: string): T {
   const file = entry.rendered?.metadata?.[RENDERED_FILE];
-  if (typeof file !== 'string') return entry;
-  return { ...entry, rendered: JSON.parse(fs.readFileSync(path.resolve(buildRoot, file), 'utf8')) as T['rendered'] };
+  if (file !== true && typeof file !== 'string') return entry;
+  const inCache = file === true ? entryFile(renderedDir(cacheDir, entry.collection), entry.id, '.json') : path.resolve(buildRoot, file);
+  return { ...entry, rendered: JSON.parse(fs.readFileSync(inCache, 'utf8')) as T['rendered'] };
 }
 
 /** What the site model needs of a page's body (BodyFacts), without reading its file. */
