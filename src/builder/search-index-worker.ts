@@ -4,18 +4,19 @@
 // takeOutput) like any build output.
 //
 // FOLIO_SEARCH_JOB (JSON): `site` (the built site, read only), `out` (the index folder to write),
-// `shardPages`, and for a fast redeploy `changed`: the HTML files the partial build wrote. With
-// `changed`, the previous build's `pagefind/shard-pages.json` in `site` says which shards hold
-// them; only those are written, the server keeps the others' files. `launchedAt` (the server's
-// clock when it started this process) lets the `time spent` line say what the start itself cost.
+// `shardPages`, and `launchedAt` (the server's clock when it started this process), which lets the
+// `time spent` line say what the start itself cost. A full build's job has nothing else: every
+// shard is written.
 //
 // A fast redeploy starts this process while Astro still runs (docs/decisions.md, "The search shard
-// indexed while Astro runs"): its job then has `expected` (the HTML files the changed pages are
-// expected to be) instead of `changed`, and `changed` comes on stdin, one JSON line, once the
-// partial build is merged into `site`. Meanwhile the process loads, starts Pagefind's service and
-// adds each expected shard's pages that come before its first expected page: those are the
-// previous build's files, the same once merged unless the partial build wrote them too, which the
-// real `changed` says (such a shard is then indexed from its first page, as it would have been).
+// indexed while Astro runs"): its job has `expected` (the HTML files the changed pages are expected
+// to be), and the real list, the HTML files the partial build wrote, comes on stdin, one JSON line,
+// once the partial build is merged into `site`. The previous build's `pagefind/shard-pages.json` in
+// `site` then says which shards hold them; only those are written, the server keeps the others'
+// files. Meanwhile the process loads, starts Pagefind's service and adds each expected shard's
+// pages that come before its first expected page: those are the previous build's files, the same
+// once merged unless the partial build wrote them too, which the real list says (such a shard is
+// then indexed from its first page, as it would have been).
 import { readdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
@@ -26,7 +27,6 @@ interface Job {
   site: string;
   out: string;
   shardPages: number;
-  changed?: string[];
   expected?: string[];
   launchedAt?: number;
 }
@@ -222,8 +222,8 @@ function timeSpent(shards: number): string {
 }
 
 async function main() {
-  let changed = job.changed;
-  let previous = changed ? parseShardPages(await readShardPages(job.site)) : undefined;
+  let changed: string[] | undefined;
+  let previous: ShardPagesFile | undefined;
   let begun = new Map<number, Begun>();
   if (job.expected) {
     const earlyText = await readShardPages(job.site);

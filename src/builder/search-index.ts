@@ -15,7 +15,7 @@ export const SEARCH_INDEX_WORKER = path.join(import.meta.dirname, 'search-index-
  * The job the indexing process reads (search-index-worker.ts): in its environment, never a file in
  * the sandbox's reach. Made just before the process starts: its clock says what the start cost.
  */
-export function searchJobEnv(job: { site: string; out: string; shardPages: number; changed?: string[]; expected?: string[] }): Record<string, string> {
+export function searchJobEnv(job: { site: string; out: string; shardPages: number; expected?: string[] }): Record<string, string> {
   return { FOLIO_SEARCH_JOB: JSON.stringify({ ...job, launchedAt: Date.now() }) };
 }
 
