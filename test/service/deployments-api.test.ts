@@ -1,5 +1,6 @@
 // Deployments over HTTP against the real server with real git repositories over file:// and real
 // site builds (docs/decisions.md#projects status, §8, §4 scopes; issue 4).
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -197,6 +198,30 @@ describe('projects without a repository', () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain('Made by API');
     expect(articleOf(res.text)).toContain('Written through the pages API.');
+  });
+});
+
+describe('disconnecting a repository while its deployment runs', () => {
+  it('keeps the pages written through the API since: the deployment leaves the content root alone', async () => {
+    const big = host.repo('acme', 'big');
+    // A file large enough that the sync's fetch takes seconds: the disconnect lands while it runs,
+    // before the sync checks its files out (review of issue 28, docs/decisions.md).
+    big.commit({ 'docs.json': JSON.stringify({ name: 'Big' }), 'content/index.mdx': page('Big', 'From the repository.'), 'blobs/noise.txt': randomBytes(15_000_000).toString('base64') });
+    const created = await api('POST', '/v1/projects', { body: { name: 'Big', slug: uniqueSlug('big'), source_repo: 'acme/big' } });
+    expect(created.status).toBe(201);
+    const deployment = await latestDeployment(api, created.body.id);
+    const logUrl = `/v1/projects/${created.body.id}/deployments/${deployment.id}/log`;
+    for (let log = ''; !log.includes('sync: acme/big'); log = (await api('GET', logUrl)).text) await new Promise((r) => setTimeout(r, 10));
+    expect((await api('PATCH', `/v1/projects/${created.body.id}`, { body: { source_repo: null } })).status).toBe(200);
+    const written = await api('POST', `/v1/projects/${created.body.id}/pages`, { body: { path: 'written', title: 'Written', content: 'Written after the disconnect.\n' } });
+    expect(written.status).toBe(201);
+
+    const done = await waitForDeployment(api, created.body.id, deployment.id);
+    expect(done.status).toBe('succeeded');
+    const kept = await api('GET', `/v1/projects/${created.body.id}/pages/written`);
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ source: 'api', content: 'Written after the disconnect.\n' });
+    expect((await api('GET', logUrl)).text).toContain('the project is no longer connected to this repository; its content root is left as it is');
   });
 });
 
