@@ -284,18 +284,20 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       return startProcess(launch, limits, emit);
     });
     searchIndexing?.catch(() => undefined);
+    // The output emptied, never to be a site: the indexing process, which reads it, goes first, and
+    // its index is never taken.
+    const abandonOutput = async () => {
+      await stopSearchIndexing(searchIndexing);
+      await emptyDir(outDir);
+    };
     let outcome = await timed('astro', () => worker.done);
     let changedPages: string[] = [];
     if (linking) {
       await linking.catch(async (error: unknown) => {
-        await emptyDir(outDir);
+        await abandonOutput();
         throw error;
       });
-      if (outcome !== 0) {
-        // Its index is never taken: the process goes before the output is emptied under it.
-        await stopSearchIndexing(searchIndexing);
-        await emptyDir(outDir);
-      }
+      if (outcome !== 0) await abandonOutput();
     }
     if (outcome === 0 && reuse) {
       // The changed pages' outputs over the links to the previous build, then the search index
@@ -304,12 +306,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         const partial = await takeOutput(buildOutDir(worker.buildRoot));
         try {
           if (partial.problem) {
-            await emptyDir(outDir);
+            await abandonOutput();
             return fail('build_failed', [], partial.problem);
           }
           const refused = await reuseRefusal(partial.dir, reuse.previousOutDir);
           if (refused) {
-            await emptyDir(outDir);
+            await abandonOutput();
             return finish({ code: 'reuse_refused', message: refused, problems: [] });
           }
           // The pages the partial build wrote: only the search shards holding them are indexed again.
@@ -331,7 +333,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
           const taken = await takeOutput(index);
           try {
             if (taken.problem) {
-              await emptyDir(outDir);
+              await abandonOutput();
               return fail('build_failed', [], taken.problem);
             }
             await timed('output', async () => {
@@ -344,12 +346,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
           }
         }
       } catch (error) {
-        await emptyDir(outDir);
+        await abandonOutput();
         throw error;
       }
-      if (outcome !== 0) await emptyDir(outDir);
+      if (outcome !== 0) await abandonOutput();
     } else {
-      // Search indexing runs once Astro has exited, so their memory peaks never add up.
+      // A full build's search indexing runs once Astro has exited, so their memory peaks never add
+      // up (a fast redeploy's indexes one shard beside Astro: its pages are few).
       if (outcome === 0) {
         const site = buildOutDir(worker.buildRoot);
         const env = { ...workerEnv(worker.buildRoot, worker.contentRoot, site, options.siteUrl, !!sandbox, options.allowCode), ...searchJobEnv({ site, out: path.join(site, PAGEFIND_DIR), shardPages }) };

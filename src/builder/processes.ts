@@ -86,6 +86,9 @@ export function startProcess(launch: Launch, limits: BuildLimits, emit: (line: s
   limits.signal.addEventListener('abort', onAbort, { once: true });
   if (limits.signal.aborted) onAbort();
   child.stdin?.on('error', () => undefined); // the worker may be gone already
+  // A process that could not start (no such program, no memory or process left): 'close' follows
+  // with a failing code; without a listener the error would end the server.
+  child.on('error', (error: NodeJS.ErrnoException) => emit(`[folio] error: a process of the build could not start (${error.code ?? error.message})`));
   for (const stream of [child.stdout, child.stderr]) if (stream) lineReader(stream, emit);
   const done = new Promise<number | StopReason>((resolve) => {
     child.on('close', (code) => {

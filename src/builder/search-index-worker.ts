@@ -17,7 +17,7 @@
 // pages that come before its first expected page: those are the previous build's files, the same
 // once merged unless the partial build wrote them too, which the real list says (such a shard is
 // then indexed from its first page, as it would have been).
-import { readdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { MAX_OUTPUT_PATH } from '../site/tenant-limits.ts';
@@ -113,10 +113,10 @@ async function addPages(index: Index, files: string[]): Promise<void> {
 /**
  * Pages of a begun shard past its first expected page, read while Astro ran: their text is the
  * same once merged unless the partial build wrote them (dropped then: main). Bounded, as a
- * shard's pages are never all held otherwise: past READ_AHEAD_CHARS they are read when added.
+ * shard's pages are never all held otherwise: past READ_AHEAD_BYTES they are read when added.
  */
 const readAhead = new Map<string, string>();
-const READ_AHEAD_CHARS = 32 * 2 ** 20;
+const READ_AHEAD_BYTES = 32 * 2 ** 20;
 
 /** A shard's index begun before the changes were known: its first `added` pages are in. */
 interface Begun {
@@ -167,11 +167,12 @@ async function beginShards(previous: ShardPagesFile | undefined, expected: strin
   let held = 0;
   for (const [k, first] of firstExpected) {
     for (const file of previous.shards[k]!.slice(first)) {
+      // Its size first: a page as large as the bound is never held beside the others.
+      const size = await stat(path.join(job.site, file)).then((s) => s.size, () => undefined);
+      if (size === undefined) continue;
+      if ((held += size) > READ_AHEAD_BYTES) return begun;
       const content = await readFile(path.join(job.site, file), 'utf8').catch(() => undefined);
-      if (content === undefined) continue;
-      held += content.length;
-      if (held > READ_AHEAD_CHARS) return begun;
-      readAhead.set(file, content);
+      if (content !== undefined) readAhead.set(file, content);
     }
   }
   // None expected in a shard (a new page, another file name): the service is started all the same.
