@@ -75,7 +75,10 @@ export function createBuildQueue(store: Store, options: BuildQueueOptions, run: 
         if (!closed) await new Promise((r) => setTimeout(r, CRASH_PAUSE_MS));
       })
       .finally(() => {
-        running.delete(deployment.project_id);
+        // A run's outcome is recorded before its last steps (its log closed, its snapshot moved
+        // away), so the project's next deployment may be claimed and started meanwhile: its entry
+        // is never this run's to remove.
+        if (running.get(deployment.project_id)?.deploymentId === deployment.id) running.delete(deployment.project_id);
         idleWorkers.push(worker);
         kick();
       });

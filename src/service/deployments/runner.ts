@@ -87,6 +87,9 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
       await untilStored(() => recordSuccess(store, queued.id, projectId, pageCount, preview, warnings), signal);
       await event('deployment.succeeded');
     } catch (error) {
+      // The build's last steps (its cache kept for the site's next build) before the outcome is
+      // recorded: once it is, the project's next deployment may start, on any node.
+      await runAfterLive(afterLive, (message) => log.line(`build: after the build: ${message}`));
       await rm(output, { recursive: true, force: true });
       await removeBuildInputs(config.dataDir, projectId, queued.id);
       if (signal.aborted && signal.reason === 'deleted') return;
@@ -112,8 +115,7 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     // The project (and so its deployments) was deleted while this ran: nothing left to record.
     if (!isFolioError(error) || error.code !== 'not_found') throw error;
   } finally {
-    // A deployment that failed or stopped after its build: the build's last steps, not run yet.
-    // After its outcome was recorded, so never a line of its log.
+    // The build's last steps, if anything above left them (they ran before any outcome was recorded).
     await runAfterLive(afterLive, (message) => console.error(`deployment ${queued.id}: after its build: ${message}`));
     await log.close();
     // Moved aside at once and removed in the background, so the build slot takes the next
