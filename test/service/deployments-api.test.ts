@@ -202,6 +202,26 @@ describe('projects without a repository', () => {
 });
 
 describe('disconnecting a repository while its deployment runs', () => {
+  it('after its sync: the pages API takes over the commit that deployment synced, not the one before', async () => {
+    const moving = host.repo('acme', 'moving');
+    moving.commit({ 'docs.json': JSON.stringify({ name: 'Moving' }), 'content/index.mdx': page('Moving', 'Version one.') });
+    const created = await api('POST', '/v1/projects', { body: { name: 'Moving', slug: uniqueSlug('moving'), source_repo: 'acme/moving' } });
+    expect((await waitForDeployment(api, created.body.id, (await latestDeployment(api, created.body.id)).id)).status).toBe('succeeded');
+    moving.commit({ 'content/index.mdx': page('Moving', 'Version two.') });
+    const triggered = await api('POST', `/v1/projects/${created.body.id}/deployments`, { body: {} });
+    expect(triggered.status).toBe(202);
+    const logUrl = `/v1/projects/${created.body.id}/deployments/${triggered.body.id}/log`;
+    // Checked out, not yet built: the content root is still the commit before until the deployment ends.
+    for (let log = ''; !log.includes('sync: checked out'); log = (await api('GET', logUrl)).text) await new Promise((r) => setTimeout(r, 10));
+    expect((await api('PATCH', `/v1/projects/${created.body.id}`, { body: { source_repo: null } })).status).toBe(200);
+    const now = await api('GET', `/v1/projects/${created.body.id}/pages/index`);
+    expect(now.body).toMatchObject({ source: 'api', content: expect.stringContaining('Version two.') });
+    expect((await waitForDeployment(api, created.body.id, triggered.body.id)).status).toBe('succeeded');
+    expect(articleOf((await site(created.body.slug)).text)).toContain('Version two.');
+    const after = await api('GET', `/v1/projects/${created.body.id}/pages/index`);
+    expect(after.body).toMatchObject({ source: 'api', content: expect.stringContaining('Version two.') });
+  });
+
   it('keeps the pages written through the API since: the deployment leaves the content root alone', async () => {
     const big = host.repo('acme', 'big');
     // A file large enough that the sync's fetch takes seconds: the disconnect lands while it runs,
@@ -221,7 +241,7 @@ describe('disconnecting a repository while its deployment runs', () => {
     const kept = await api('GET', `/v1/projects/${created.body.id}/pages/written`);
     expect(kept.status).toBe(200);
     expect(kept.body).toMatchObject({ source: 'api', content: 'Written after the disconnect.\n' });
-    expect((await api('GET', logUrl)).text).toContain('the project is no longer connected to this repository; its content root is left as it is');
+    expect((await api('GET', logUrl)).text).toContain('the project is no longer connected to this repository (or its record could not be read); its content root is left as it is');
   });
 });
 

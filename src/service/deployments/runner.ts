@@ -198,18 +198,19 @@ async function deploy(run: Run): Promise<Deployed> {
  * A repository project's content root brought to the commit this deployment synced (steps/sync.ts),
  * once the site is live or the deployment failed or was stopped: off the way from push to live, yet
  * before the deployment ends, so what the pages API shows is the commit the deployment synced,
- * built or not (as when the sync replaced it at once). Never for a deleted project (its folder is
- * gone) nor one disconnected meanwhile, and never failing a deployment: a root left behind is replaced by the next sync (a crash
- * before this leaves it so too).
+ * built or not (as when the sync replaced it at once). Never failing a deployment: a root left
+ * behind is replaced by the next sync (a crash before this leaves it so too). Never for a deleted
+ * project (its folder is gone), nor for one disconnected from the repository meanwhile: the
+ * disconnect brought its root to the synced commit (service.ts, forgetRepository), and pages
+ * written through the API since then are in it.
  */
 async function replaceContentRoot(run: Run, synced: Synced): Promise<void> {
-  if (!synced.replaceContentRoot || (run.signal.aborted && run.signal.reason === 'deleted')) return;
-  // A project disconnected from its repository while this ran (or connected to another) owns its
-  // root now: pages written through the API since then are in it, and a sync's files must not
-  // replace them. The sync may have checked out after the disconnect removed the kept tree.
-  const now = await run.ctx.store.getProject(run.project.id);
-  if (now?.source_repo !== run.project.source_repo) {
-    run.log.line('sync: the project is no longer connected to this repository; its content root is left as it is');
+  if (!synced.replaceContentRoot) return;
+  const deleted = run.signal.aborted && run.signal.reason === 'deleted';
+  const connected = !deleted && (await run.ctx.store.getProject(run.project.id).then((now) => now?.source_repo === run.project.source_repo, () => false));
+  if (!connected) {
+    await synced.replaceContentRoot(false);
+    if (!deleted) run.log.line('sync: the project is no longer connected to this repository (or its record could not be read); its content root is left as it is');
     return;
   }
   await synced.replaceContentRoot().catch((error: NodeJS.ErrnoException) => {

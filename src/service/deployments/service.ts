@@ -9,7 +9,7 @@ import { removalsSettled } from '../../lib/remove-later.ts';
 import { FolioError } from '../errors.ts';
 import type { BuildStorage } from '../builds/storage.ts';
 import { localContent, type ProjectContent } from '../project-content.ts';
-import { buildDir, gitDir, snapshotDir } from '../project-files.ts';
+import { buildDir, contentRootDir, gitDir, snapshotDir } from '../project-files.ts';
 import { decodeListCursor, encodeListCursor, type ProjectsService } from '../projects.ts';
 import type { DeploymentRecord, ProjectRecord, WebhookEvent } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
@@ -18,7 +18,7 @@ import { createContinuousDeployment, type ContinuousDeployment } from './continu
 import { createBuildQueue, LEASE_OWNER, type BuildQueue } from './queue.ts';
 import { isLive } from './publish.ts';
 import { recordCanceled, recordFailure, recordSuccess, runDeployment, type RunContext } from './runner.ts';
-import { removeKeptTrees } from './sync.ts';
+import { removeKeptTrees, replacePendingContentRoot } from './sync.ts';
 
 /** A deployment as the API shows it; fields not known yet are absent. A preview has `branch` and `preview_url`. */
 export type Deployment = Omit<DeploymentRecord, 'preview_label'> & { url: string; preview_url?: string };
@@ -250,6 +250,8 @@ export function createDeploymentsService(
     },
 
     async forgetRepository(projectId) {
+      // The commit a running deployment synced becomes the root the pages API takes over.
+      await replacePendingContentRoot(contentRootDir(config.dataDir, projectId));
       await removeKeptTrees(gitDir(config.dataDir, projectId));
     },
 

@@ -66,8 +66,10 @@ export interface SyncResult {
    * by rename as a sync does. Called once the deployment is over, whatever its outcome: until then
    * the content root is the previous sync's. Does nothing when the kept tree is no longer whole
    * (a sync of it cut short since) or was removed (the preview or the repository went meanwhile).
+   * Once only: a second call, or one after replacePendingContentRoot, does nothing; with `apply`
+   * false it only says the root is to stay as it is.
    */
-  replaceContentRoot?: () => Promise<void>;
+  replaceContentRoot?: (apply?: boolean) => Promise<void>;
 }
 
 export class SyncError extends Error {
@@ -279,7 +281,7 @@ const removals = new Map<string, Promise<void>>();
  * text); then hard-links it into a new directory that replaces the content root by rename, or
  * into the deployment's snapshot (returning how to replace the content root later).
  */
-async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<(() => Promise<void>) | undefined> {
+async function checkOut(input: SyncInput, commit: string, options: GitOptions): Promise<SyncResult['replaceContentRoot']> {
   const kept = keptTree(input.gitDir, input.contentRoot);
   await cleanSyncLeftovers(input.contentRoot, input.gitDir, false);
   const snapshot = input.snapshot;
@@ -288,7 +290,12 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
     return undefined;
   }
   await withKeptTrees(input.gitDir, () => updateKeptTree(input, commit, options, kept, snapshot));
-  return async () => {
+  let done = false;
+  const replace = async (apply = true) => {
+    if (done) return;
+    done = true;
+    if (pendingRoots.get(input.contentRoot) === replace) pendingRoots.delete(input.contentRoot);
+    if (!apply) return;
     // A content root whose folder went (a preview removed) is not made again.
     if (!(await stat(path.dirname(input.contentRoot)).catch(() => undefined))) return;
     await replaceRoot(input, async (fresh) => {
@@ -297,6 +304,24 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
       await linkTree(kept.tree, fresh);
     });
   };
+  pendingRoots.set(input.contentRoot, replace);
+  return replace;
+}
+
+/**
+ * Content roots whose replacement by their last checkout waits for the end of the deployment that
+ * synced it (checkOut with a snapshot), in this process.
+ */
+const pendingRoots = new Map<string, (apply?: boolean) => Promise<void>>();
+
+/**
+ * Brings a content root to its last checkout now, if a running deployment's replacement of it is
+ * still to come: before its repository is disconnected (the kept tree is removed then, and the
+ * deployment leaves the root alone afterwards: runner.ts), so the root the pages API takes over is
+ * the commit synced last, as when each sync replaced it at once.
+ */
+export async function replacePendingContentRoot(contentRoot: string): Promise<void> {
+  await pendingRoots.get(contentRoot)?.();
 }
 
 /**

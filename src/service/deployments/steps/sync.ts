@@ -19,7 +19,7 @@ export interface Synced {
    * this brings the content root (what the pages API and the next sync read) to the same commit.
    * The runner calls it once the deployment is over, whatever its outcome (runner.ts).
    */
-  replaceContentRoot?: () => Promise<void>;
+  replaceContentRoot?: (apply?: boolean) => Promise<void>;
 }
 
 export async function sync(run: Run): Promise<Synced> {
