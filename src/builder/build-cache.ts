@@ -10,7 +10,7 @@
 // sandbox's uid by a walk that follows nothing and refuses any link or special file in it
 // (giveCacheToSandbox).
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, lchownSync, lstatSync } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, lchownSync, lstatSync, openSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { takeFromSandbox } from './sandbox.ts';
@@ -115,12 +115,28 @@ async function giveCacheToSandbox(dir: string, uid: number): Promise<boolean> {
     if (entry.isDirectory()) return void folders.push(rel);
     const stat = lstatSync(path.join(dir, rel));
     if (stat.nlink !== 1) return 'a file with another name';
+    // Set-id and others' write bits go: a chown (which would clear set-id bits) no longer happens
+    // to every file, and no file of a cache need be more than 0755.
+    if (stat.mode & 0o6022) narrowMode(path.join(dir, rel), stat.mode & 0o755);
     if (!(stat.mode & 0o004)) give(path.join(dir, rel));
     return undefined;
   });
   if (problem) return false;
   for (const folder of folders.reverse()) give(path.join(dir, folder));
   return true;
+}
+
+/**
+ * Sets a cache file's mode through a descriptor of the file itself: Linux has no lchmod, and without
+ * a uid of its own the sandbox may still rename in the folder, so the name alone could be a link by then.
+ */
+function narrowMode(file: string, mode: number): void {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (fstatSync(fd).isFile()) fchmodSync(fd, mode);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Beside a kept cache (`<name>.made-in`): the build root it was made in, written by the server. */

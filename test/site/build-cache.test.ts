@@ -126,6 +126,18 @@ describe('a carried cache given to the next build\'s sandbox uid (src/builder/bu
     expect(fs.lstatSync(path.join(next, '.cache/astro/folio-rendered/pages/a.json')).uid).toBe(uid);
   });
 
+  it('keeps no set-id or others\' write bit a build gave a file of its cache, and is carried', async () => {
+    const first = buildRoot('first');
+    const odd = path.join(first, '.cache/astro/folio-rendered/pages/odd.json');
+    fs.writeFileSync(odd, '{}');
+    fs.chmodSync(odd, 0o6777);
+    await keepCache(caches, 'site:', 'd1', first, removeBuildDir);
+    const next = path.join(dir, 'next');
+    fs.mkdirSync(next);
+    expect(await carryInto('site:', 'd1', next, sandboxUid)).toBe(true);
+    expect(fs.lstatSync(path.join(next, '.cache/astro/folio-rendered/pages/odd.json')).mode & 0o7777).toBe(0o755);
+  });
+
   it('goes back to its slot, for the site\'s next build, when the build that took it stops before placing it', async () => {
     await keepCache(caches, 'site:', 'd1', buildRoot('first'), removeBuildDir);
     const taken = await takeCache(caches, 'site:', 'd1', sandboxUid);
