@@ -17,7 +17,7 @@
 // pages that come before its first expected page: those are the previous build's files, the same
 // once merged unless the partial build wrote them too, which the real list says (such a shard is
 // then indexed from its first page, as it would have been).
-import { readdir, readFile, rename, rmdir, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { MAX_OUTPUT_PATH } from '../site/tenant-limits.ts';
@@ -167,12 +167,17 @@ async function beginShards(previous: ShardPagesFile | undefined, expected: strin
   let held = 0;
   for (const [k, first] of firstExpected) {
     for (const file of previous.shards[k]!.slice(first)) {
-      // Its size first: a page as large as the bound is never held beside the others.
-      const size = await stat(path.join(job.site, file)).then((s) => s.size, () => undefined);
-      if (size === undefined) continue;
-      if ((held += size) > READ_AHEAD_BYTES) return begun;
-      const content = await readFile(path.join(job.site, file), 'utf8').catch(() => undefined);
-      if (content !== undefined) readAhead.set(file, content);
+      const handle = await open(path.join(job.site, file)).catch(() => undefined);
+      if (!handle) continue;
+      try {
+        // Its size first: a page as large as the bound is never held beside the others.
+        if ((held += (await handle.stat()).size) > READ_AHEAD_BYTES) return begun;
+        readAhead.set(file, await handle.readFile('utf8'));
+      } catch {
+        // Read when it is added.
+      } finally {
+        await handle.close();
+      }
     }
   }
   // None expected in a shard (a new page, another file name): the service is started all the same.

@@ -115,8 +115,6 @@ export async function runDeployment(ctx: RunContext, queued: DeploymentRecord, a
     // The project (and so its deployments) was deleted while this ran: nothing left to record.
     if (!isFolioError(error) || error.code !== 'not_found') throw error;
   } finally {
-    // The build's last steps, if anything above left them (they ran before any outcome was recorded).
-    await runAfterLive(afterLive, (message) => console.error(`deployment ${queued.id}: after its build: ${message}`));
     await log.close();
     // Moved aside at once and removed in the background, so the build slot takes the next
     // deployment now, not after one unlink per file of the site; a trash a crash leaves behind is

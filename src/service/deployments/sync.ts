@@ -290,11 +290,11 @@ async function checkOut(input: SyncInput, commit: string, options: GitOptions): 
     return undefined;
   }
   await withKeptTrees(input.gitDir, () => updateKeptTree(input, commit, options, kept, snapshot));
-  let done = false;
+  // Runs while it is the root's pending replacement (one deployment per project at a time, so no
+  // later sync registers another before it ran), and once.
   const replace = async (apply = true) => {
-    if (done) return;
-    done = true;
-    if (pendingRoots.get(input.contentRoot) === replace) pendingRoots.delete(input.contentRoot);
+    if (pendingRoots.get(input.contentRoot) !== replace) return;
+    pendingRoots.delete(input.contentRoot);
     if (!apply) return;
     // A content root whose folder went (a preview removed) is not made again.
     if (!(await stat(path.dirname(input.contentRoot)).catch(() => undefined))) return;
