@@ -29,6 +29,11 @@ beforeAll(async () => {
   docs = host.repo('acme', 'docs');
   docs.commit({ 'docs.json': JSON.stringify({ name: 'Acme Docs' }), 'content/index.mdx': page('Welcome', 'Version one of the docs.') });
   docs.commit({ 'content/index.mdx': page('Welcome', 'The other branch.') }, 'other');
+  // A file large enough that the sync's fetch takes seconds, for the disconnect below to land while
+  // it runs, before the sync checks its files out. Committed before this process sends a request:
+  // the commit blocks it for seconds, past the server's keep-alive, and a request sent right after
+  // could reuse a connection the server closed meanwhile.
+  host.repo('acme', 'big').commit({ 'docs.json': JSON.stringify({ name: 'Big' }), 'content/index.mdx': page('Big', 'From the repository.'), 'blobs/noise.txt': randomBytes(15_000_000).toString('base64') });
   other = client(server.url, (await orgWithKey(server.dataDir, 'other-org')).key);
 });
 afterAll(() => fixture.close());
@@ -223,10 +228,6 @@ describe('disconnecting a repository while its deployment runs', () => {
   });
 
   it('keeps the pages written through the API since: the deployment leaves the content root alone', async () => {
-    const big = host.repo('acme', 'big');
-    // A file large enough that the sync's fetch takes seconds: the disconnect lands while it runs,
-    // before the sync checks its files out (review of issue 28, docs/decisions.md).
-    big.commit({ 'docs.json': JSON.stringify({ name: 'Big' }), 'content/index.mdx': page('Big', 'From the repository.'), 'blobs/noise.txt': randomBytes(15_000_000).toString('base64') });
     const created = await api('POST', '/v1/projects', { body: { name: 'Big', slug: uniqueSlug('big'), source_repo: 'acme/big' } });
     expect(created.status).toBe(201);
     const deployment = await latestDeployment(api, created.body.id);
