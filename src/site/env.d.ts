@@ -13,4 +13,6 @@ declare const $$result: unknown;
 // The build in progress, served by the site integration (integration.ts); see build-settings.ts.
 declare module 'virtual:folio/site-build' {
   export const site: import('./settings.ts').SiteBuild;
+  /** How many times the preview has read the settings again (integration.ts); 0 in a build. */
+  export const settingsVersion: number;
 }

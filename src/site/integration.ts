@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { contentLayout } from './layout.ts';
 import { mintlifyStaticFiles } from './dev/dev-static-files.ts';
 import { devRedirects } from './dev/dev-redirects.ts';
-import { dataStoreWritten, errorOverlay, invalidateWithImporters, reloadPages } from './dev/dev-reload.ts';
+import { dataStoreWritten, errorOverlay, invalidateWithImporters, reloadPages, reloadStalePages } from './dev/dev-reload.ts';
 
 const route = (file: string) => path.join(siteSrcDir, 'routes', file);
 
@@ -55,6 +55,9 @@ async function syncLists(refreshContent: (options: RefreshContentOptions) => Pro
 
 export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroIntegration {
   let site: SiteBuild;
+  // How many times the preview has read the settings again: rendered into each page in dev, so a
+  // page that missed a reload catches up (dev/dev-reload.ts, reloadStalePages).
+  let settingsVersion = 0;
   let watched: string[] = [];
   return {
     name: 'folio-site',
@@ -70,7 +73,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
               {
                 name: 'folio-site-build',
                 resolveId: (id: string) => (id === SITE_BUILD_MODULE ? RESOLVED_SITE_BUILD_MODULE : undefined),
-                load: (id: string) => (id === RESOLVED_SITE_BUILD_MODULE ? `export const site = ${JSON.stringify(site)};` : undefined),
+                load: (id: string) => (id === RESOLVED_SITE_BUILD_MODULE ? `export const site = ${JSON.stringify(site)};\nexport const settingsVersion = ${settingsVersion};` : undefined),
               },
             ],
           },
@@ -99,6 +102,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
         // removed: the settings are read again, without a restart (docs/decisions.md#docsjson-changes-in-the-preview).
         // Changes come in bursts (an editor's save, a git checkout): one reload per burst.
         const overlay = errorOverlay(server);
+        reloadStalePages(server, () => settingsVersion);
         const touched = new Set<string>();
         let timer: NodeJS.Timeout | undefined;
         let syncing = false;
@@ -125,6 +129,7 @@ export function folioSite(settings: SiteSettings, guard: ContentGuard): AstroInt
           overlay.clear();
           const listsChanged = String(next.pageFiles) !== String(site.pageFiles) || String(next.snippetFiles) !== String(site.snippetFiles);
           site = next;
+          settingsVersion++;
           const files = siteFiles(settings.contentRoot, site.docsConfig);
           server.watcher.add(files.filter((f) => !watched.includes(f)));
           watched = files;

@@ -102,6 +102,32 @@ describe('folio dev', () => {
     expect(output.slice(from)).not.toContain('Restarting');
   }, 180_000);
 
+  it('reloads a page that was still loading when docs.json changed', async () => {
+    // Another tab is open, so the preview's reload goes out at once, to the pages connected then.
+    const other = await browser.newPage();
+    const connected = other.waitForEvent('console', (message) => message.text().includes('[vite] connected'));
+    await other.goto(url);
+    await connected;
+    // This tab's connection to the preview is held back until the change is done: as for a page
+    // that was reloading (after a saved page) a moment before docs.json was saved.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await tab.route('**/@vite/client', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await tab.goto(url, { waitUntil: 'commit' });
+    await tab.waitForSelector('#sidebar', { state: 'attached' });
+    expect(await tab.locator('#sidebar').textContent()).toContain('First steps');
+    const from = output.length;
+    fs.writeFileSync(path.join(repo, 'docs.json'), docsJson([{ group: 'Getting started', pages: ['index'] }]));
+    await printed('docs.json changed: reloaded', from);
+    release();
+    await inSidebar('Getting started');
+    await tab.unrouteAll();
+    await other.close();
+  }, 180_000);
+
   it('shows a page added and listed in docs.json, without a restart', async () => {
     const from = output.length;
     fs.mkdirSync(path.join(repo, 'guides'));

@@ -47,6 +47,20 @@ export function reloadPages(server: ViteDevServer): void {
   server.environments.client.hot.send({ type: 'full-reload', path: '*' });
 }
 
+/** The event an open page sends when it connects, with the settings version it was rendered with. */
+export const PAGE_SETTINGS_EVENT = 'folio:page-settings';
+
+/**
+ * Reloads a page that connects with settings older than `current()`. A reload is sent to the pages
+ * connected at that moment: a page that was itself reloading then (after a saved page, a moment
+ * before docs.json was saved) connected after it and kept the old sidebar for good.
+ */
+export function reloadStalePages(server: ViteDevServer, current: () => number): void {
+  server.environments.client.hot.on(PAGE_SETTINGS_EVENT, (payload: { settingsVersion?: unknown } | undefined, client: { send(payload: { type: 'full-reload'; path: string }): void }) => {
+    if (payload?.settingsVersion !== current()) client.send({ type: 'full-reload', path: '*' });
+  });
+}
+
 /**
  * Vite's error overlay for a problem that outlives a reload (a broken docs.json): shown over the open
  * pages, and over each page that connects while it lasts (a page reloading when it was sent would
