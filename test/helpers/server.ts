@@ -3,6 +3,7 @@
 // answer is checked against src/api/openapi.json (api-contract.ts) unless the request says why it
 // is outside the API's contract (`outsideContract`).
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -57,6 +58,25 @@ export interface StartOptions {
 }
 
 /** Starts `node src/server.ts` on port 0 and waits until it is listening. */
+/**
+ * What a hung process was doing, read from /proc: each thread's name, state and the kernel function
+ * it sleeps in (a server once printed that it could not start and then did not exit for minutes).
+ */
+function processState(pid: number | undefined): string {
+  try {
+    const tasks = fs.readdirSync(`/proc/${pid}/task`);
+    return tasks
+      .map((task) => {
+        const read = (file: string) => fs.readFileSync(`/proc/${pid}/task/${task}/${file}`, 'utf8').trim();
+        const state = /^State:\s*(.*)$/m.exec(read('status'))?.[1];
+        return `${task} ${read('comm')}: ${state}, in ${read('wchan') || '-'}`;
+      })
+      .join('\n');
+  } catch (error) {
+    return `unreadable (${String(error)})`;
+  }
+}
+
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDataDir());
   const child = spawn(process.execPath, [SERVER], {
@@ -90,8 +110,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     if (options.startTimeoutMs !== undefined) {
       setTimeout(() => {
         if (child.exitCode !== null || /Folio listening on/.test(output)) return;
+        const state = processState(child.pid);
         child.kill('SIGKILL');
-        reject(new Error(`server neither listened nor exited in ${options.startTimeoutMs} ms; it printed:\n${output}`));
+        reject(new Error(`server neither listened nor exited in ${options.startTimeoutMs} ms; it printed:\n${output}\nits threads then (Linux /proc):\n${state}`));
       }, options.startTimeoutMs).unref();
     }
   });
