@@ -57,7 +57,6 @@ export interface StartOptions {
   startTimeoutMs?: number;
 }
 
-/** Starts `node src/server.ts` on port 0 and waits until it is listening. */
 /**
  * What a hung process was doing, read from /proc: each thread's name, state and the kernel function
  * it sleeps in (a server once printed that it could not start and then did not exit for minutes).
@@ -77,6 +76,7 @@ function processState(pid: number | undefined): string {
   }
 }
 
+/** Starts `node src/server.ts` on port 0 and waits until it is listening. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDataDir());
   const child = spawn(process.execPath, [SERVER], {

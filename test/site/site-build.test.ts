@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BADGE_METHODS, METHOD_TOKENS } from '../../src/site/components/catalog.ts';
 import { article, buildFixture, listFiles, sidebarOf, text, type BuiltSite } from './helpers.ts';
 import { THEME_SCRIPT } from '../../src/site/theme-script.ts';
+import { PAGE_SETTINGS_EVENT, PREVIEW_SETTINGS_META } from '../../src/site/dev/preview-settings-names.ts';
 
 const SECRET = 'sekrit-7f3a9c1e-do-not-leak';
 const methods = BADGE_METHODS.flatMap((m) => [m, m.toLowerCase()]);
@@ -208,6 +209,16 @@ describe('theme', () => {
       const files = tags.filter((tag) => tag !== '<script>');
       expect(files.length, page).toBe(1);
       for (const tag of files) expect(tag, page).toMatch(/ src="\/_astro\/[^"]+\.js"/);
+    }
+  });
+
+  it('carries nothing of the preview\'s stale-page check (only folio dev renders its meta and sends its event)', () => {
+    const files = listFiles(site.out).filter((f) => f.endsWith('.html') || f.endsWith('.js'));
+    expect(files.some((f) => f.endsWith('.js'))).toBe(true);
+    for (const file of files) {
+      const text = site.read(file);
+      expect(text, file).not.toContain(PREVIEW_SETTINGS_META);
+      expect(text, file).not.toContain(PAGE_SETTINGS_EVENT);
     }
   });
 });

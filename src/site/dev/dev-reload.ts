@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ViteDevServer } from 'vite';
+import { PAGE_SETTINGS_EVENT } from './preview-settings-names.ts';
 
 /**
  * Forgets the module `id` (a resolved id) and every module that imports it, in each of the dev
@@ -46,9 +47,6 @@ interface EvaluatedModules {
 export function reloadPages(server: ViteDevServer): void {
   server.environments.client.hot.send({ type: 'full-reload', path: '*' });
 }
-
-/** The event an open page sends when it connects, with the settings version it was rendered with. */
-export const PAGE_SETTINGS_EVENT = 'folio:page-settings';
 
 /**
  * Reloads a page that connects with settings older than `current()`. A reload is sent to the pages
